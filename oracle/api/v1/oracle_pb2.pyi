@@ -1,0 +1,83 @@
+from oracle.api.v1 import ruleset_pb2 as _ruleset_pb2
+from oracle.api.v1 import scoring_pb2 as _scoring_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class RuleSetRef(_message.Message):
+    __slots__ = ("id",)
+    ID_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    def __init__(self, id: _Optional[str] = ...) -> None: ...
+
+class RuleSetSummary(_message.Message):
+    __slots__ = ("id", "title", "extends", "seats", "side_size")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    EXTENDS_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    SIDE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    title: str
+    extends: str
+    seats: int
+    side_size: int
+    def __init__(self, id: _Optional[str] = ..., title: _Optional[str] = ..., extends: _Optional[str] = ..., seats: _Optional[int] = ..., side_size: _Optional[int] = ...) -> None: ...
+
+class ListRuleSetsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListRuleSetsResponse(_message.Message):
+    __slots__ = ("rule_sets",)
+    RULE_SETS_FIELD_NUMBER: _ClassVar[int]
+    rule_sets: _containers.RepeatedCompositeFieldContainer[RuleSetSummary]
+    def __init__(self, rule_sets: _Optional[_Iterable[_Union[RuleSetSummary, _Mapping]]] = ...) -> None: ...
+
+class GetRuleSetRequest(_message.Message):
+    __slots__ = ("rule_set",)
+    RULE_SET_FIELD_NUMBER: _ClassVar[int]
+    rule_set: RuleSetRef
+    def __init__(self, rule_set: _Optional[_Union[RuleSetRef, _Mapping]] = ...) -> None: ...
+
+class GetRuleSetResponse(_message.Message):
+    __slots__ = ("rule_set", "lineage")
+    RULE_SET_FIELD_NUMBER: _ClassVar[int]
+    LINEAGE_FIELD_NUMBER: _ClassVar[int]
+    rule_set: _ruleset_pb2.RuleSet
+    lineage: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, rule_set: _Optional[_Union[_ruleset_pb2.RuleSet, _Mapping]] = ..., lineage: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ScoreHandRequest(_message.Message):
+    __slots__ = ("rule_set", "table")
+    RULE_SET_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    rule_set: RuleSetRef
+    table: _scoring_pb2.HandTable
+    def __init__(self, rule_set: _Optional[_Union[RuleSetRef, _Mapping]] = ..., table: _Optional[_Union[_scoring_pb2.HandTable, _Mapping]] = ...) -> None: ...
+
+class ScoreHandResponse(_message.Message):
+    __slots__ = ("sides",)
+    SIDES_FIELD_NUMBER: _ClassVar[int]
+    sides: _containers.RepeatedCompositeFieldContainer[_scoring_pb2.SideScore]
+    def __init__(self, sides: _Optional[_Iterable[_Union[_scoring_pb2.SideScore, _Mapping]]] = ...) -> None: ...
+
+class GetMinimumInitialMeldRequest(_message.Message):
+    __slots__ = ("rule_set", "running_total")
+    RULE_SET_FIELD_NUMBER: _ClassVar[int]
+    RUNNING_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    rule_set: RuleSetRef
+    running_total: int
+    def __init__(self, rule_set: _Optional[_Union[RuleSetRef, _Mapping]] = ..., running_total: _Optional[int] = ...) -> None: ...
+
+class GetMinimumInitialMeldResponse(_message.Message):
+    __slots__ = ("minimum", "from_score")
+    MINIMUM_FIELD_NUMBER: _ClassVar[int]
+    FROM_SCORE_FIELD_NUMBER: _ClassVar[int]
+    minimum: int
+    from_score: int
+    def __init__(self, minimum: _Optional[int] = ..., from_score: _Optional[int] = ...) -> None: ...

@@ -1,0 +1,326 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class FirstPlayer(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    FIRST_PLAYER_UNSPECIFIED: _ClassVar[FirstPlayer]
+    FIRST_PLAYER_LEFT_OF_DEALER: _ClassVar[FirstPlayer]
+
+class WildRatio(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    WILD_RATIO_UNSPECIFIED: _ClassVar[WildRatio]
+    WILD_RATIO_ANY: _ClassVar[WildRatio]
+    WILD_RATIO_AT_MOST_NATURALS: _ClassVar[WildRatio]
+    WILD_RATIO_FEWER_THAN_NATURALS: _ClassVar[WildRatio]
+
+class MustTakePile(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MUST_TAKE_PILE_UNSPECIFIED: _ClassVar[MustTakePile]
+    MUST_TAKE_PILE_NEVER: _ClassVar[MustTakePile]
+    MUST_TAKE_PILE_WHEN_TOP_FITS_MELD: _ClassVar[MustTakePile]
+    MUST_TAKE_PILE_WHENEVER_ALLOWED: _ClassVar[MustTakePile]
+
+class LastRedThree(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    LAST_RED_THREE_UNSPECIFIED: _ClassVar[LastRedThree]
+    LAST_RED_THREE_ENDS_HAND: _ClassVar[LastRedThree]
+    LAST_RED_THREE_MAY_MELD_THEN_ENDS: _ClassVar[LastRedThree]
+
+class AskPartner(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ASK_PARTNER_UNSPECIFIED: _ClassVar[AskPartner]
+    ASK_PARTNER_NONE: _ClassVar[AskPartner]
+    ASK_PARTNER_OPTIONAL_BINDING: _ClassVar[AskPartner]
+
+class Tie(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TIE_UNSPECIFIED: _ClassVar[Tie]
+    TIE_PLAY_ANOTHER_HAND: _ClassVar[Tie]
+FIRST_PLAYER_UNSPECIFIED: FirstPlayer
+FIRST_PLAYER_LEFT_OF_DEALER: FirstPlayer
+WILD_RATIO_UNSPECIFIED: WildRatio
+WILD_RATIO_ANY: WildRatio
+WILD_RATIO_AT_MOST_NATURALS: WildRatio
+WILD_RATIO_FEWER_THAN_NATURALS: WildRatio
+MUST_TAKE_PILE_UNSPECIFIED: MustTakePile
+MUST_TAKE_PILE_NEVER: MustTakePile
+MUST_TAKE_PILE_WHEN_TOP_FITS_MELD: MustTakePile
+MUST_TAKE_PILE_WHENEVER_ALLOWED: MustTakePile
+LAST_RED_THREE_UNSPECIFIED: LastRedThree
+LAST_RED_THREE_ENDS_HAND: LastRedThree
+LAST_RED_THREE_MAY_MELD_THEN_ENDS: LastRedThree
+ASK_PARTNER_UNSPECIFIED: AskPartner
+ASK_PARTNER_NONE: AskPartner
+ASK_PARTNER_OPTIONAL_BINDING: AskPartner
+TIE_UNSPECIFIED: Tie
+TIE_PLAY_ANOTHER_HAND: Tie
+
+class Citation(_message.Message):
+    __slots__ = ("source", "section")
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    SECTION_FIELD_NUMBER: _ClassVar[int]
+    source: str
+    section: str
+    def __init__(self, source: _Optional[str] = ..., section: _Optional[str] = ...) -> None: ...
+
+class Source(_message.Message):
+    __slots__ = ("id", "title", "seed_file", "weaker")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    SEED_FILE_FIELD_NUMBER: _ClassVar[int]
+    WEAKER_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    title: str
+    seed_file: str
+    weaker: bool
+    def __init__(self, id: _Optional[str] = ..., title: _Optional[str] = ..., seed_file: _Optional[str] = ..., weaker: _Optional[bool] = ...) -> None: ...
+
+class SourceCatalog(_message.Message):
+    __slots__ = ("sources",)
+    SOURCES_FIELD_NUMBER: _ClassVar[int]
+    sources: _containers.RepeatedCompositeFieldContainer[Source]
+    def __init__(self, sources: _Optional[_Iterable[_Union[Source, _Mapping]]] = ...) -> None: ...
+
+class RuleNote(_message.Message):
+    __slots__ = ("field", "text", "cite", "choice")
+    FIELD_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    CITE_FIELD_NUMBER: _ClassVar[int]
+    CHOICE_FIELD_NUMBER: _ClassVar[int]
+    field: str
+    text: str
+    cite: _containers.RepeatedCompositeFieldContainer[Citation]
+    choice: str
+    def __init__(self, field: _Optional[str] = ..., text: _Optional[str] = ..., cite: _Optional[_Iterable[_Union[Citation, _Mapping]]] = ..., choice: _Optional[str] = ...) -> None: ...
+
+class Players(_message.Message):
+    __slots__ = ("seats", "side_size")
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    SIDE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    seats: int
+    side_size: int
+    def __init__(self, seats: _Optional[int] = ..., side_size: _Optional[int] = ...) -> None: ...
+
+class Deck(_message.Message):
+    __slots__ = ("packs", "jokers")
+    PACKS_FIELD_NUMBER: _ClassVar[int]
+    JOKERS_FIELD_NUMBER: _ClassVar[int]
+    packs: int
+    jokers: int
+    def __init__(self, packs: _Optional[int] = ..., jokers: _Optional[int] = ...) -> None: ...
+
+class Deal(_message.Message):
+    __slots__ = ("hand_size", "upcard_cover_wild", "upcard_cover_red_three", "upcard_cover_black_three", "upcard_cover_repeats", "first_player")
+    HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
+    UPCARD_COVER_WILD_FIELD_NUMBER: _ClassVar[int]
+    UPCARD_COVER_RED_THREE_FIELD_NUMBER: _ClassVar[int]
+    UPCARD_COVER_BLACK_THREE_FIELD_NUMBER: _ClassVar[int]
+    UPCARD_COVER_REPEATS_FIELD_NUMBER: _ClassVar[int]
+    FIRST_PLAYER_FIELD_NUMBER: _ClassVar[int]
+    hand_size: int
+    upcard_cover_wild: bool
+    upcard_cover_red_three: bool
+    upcard_cover_black_three: bool
+    upcard_cover_repeats: bool
+    first_player: FirstPlayer
+    def __init__(self, hand_size: _Optional[int] = ..., upcard_cover_wild: _Optional[bool] = ..., upcard_cover_red_three: _Optional[bool] = ..., upcard_cover_black_three: _Optional[bool] = ..., upcard_cover_repeats: _Optional[bool] = ..., first_player: _Optional[_Union[FirstPlayer, str]] = ...) -> None: ...
+
+class Turn(_message.Message):
+    __slots__ = ("draw_count", "short_stock_draws_remaining")
+    DRAW_COUNT_FIELD_NUMBER: _ClassVar[int]
+    SHORT_STOCK_DRAWS_REMAINING_FIELD_NUMBER: _ClassVar[int]
+    draw_count: int
+    short_stock_draws_remaining: bool
+    def __init__(self, draw_count: _Optional[int] = ..., short_stock_draws_remaining: _Optional[bool] = ...) -> None: ...
+
+class CardValues(_message.Message):
+    __slots__ = ("joker", "two", "ace", "eight_to_king", "four_to_seven", "black_three")
+    JOKER_FIELD_NUMBER: _ClassVar[int]
+    TWO_FIELD_NUMBER: _ClassVar[int]
+    ACE_FIELD_NUMBER: _ClassVar[int]
+    EIGHT_TO_KING_FIELD_NUMBER: _ClassVar[int]
+    FOUR_TO_SEVEN_FIELD_NUMBER: _ClassVar[int]
+    BLACK_THREE_FIELD_NUMBER: _ClassVar[int]
+    joker: int
+    two: int
+    ace: int
+    eight_to_king: int
+    four_to_seven: int
+    black_three: int
+    def __init__(self, joker: _Optional[int] = ..., two: _Optional[int] = ..., ace: _Optional[int] = ..., eight_to_king: _Optional[int] = ..., four_to_seven: _Optional[int] = ..., black_three: _Optional[int] = ...) -> None: ...
+
+class Melds(_message.Message):
+    __slots__ = ("min_size", "min_naturals", "max_wilds", "wild_ratio", "max_size", "one_meld_per_rank", "wild_only_melds", "add_to_opponent_melds")
+    MIN_SIZE_FIELD_NUMBER: _ClassVar[int]
+    MIN_NATURALS_FIELD_NUMBER: _ClassVar[int]
+    MAX_WILDS_FIELD_NUMBER: _ClassVar[int]
+    WILD_RATIO_FIELD_NUMBER: _ClassVar[int]
+    MAX_SIZE_FIELD_NUMBER: _ClassVar[int]
+    ONE_MELD_PER_RANK_FIELD_NUMBER: _ClassVar[int]
+    WILD_ONLY_MELDS_FIELD_NUMBER: _ClassVar[int]
+    ADD_TO_OPPONENT_MELDS_FIELD_NUMBER: _ClassVar[int]
+    min_size: int
+    min_naturals: int
+    max_wilds: int
+    wild_ratio: WildRatio
+    max_size: int
+    one_meld_per_rank: bool
+    wild_only_melds: bool
+    add_to_opponent_melds: bool
+    def __init__(self, min_size: _Optional[int] = ..., min_naturals: _Optional[int] = ..., max_wilds: _Optional[int] = ..., wild_ratio: _Optional[_Union[WildRatio, str]] = ..., max_size: _Optional[int] = ..., one_meld_per_rank: _Optional[bool] = ..., wild_only_melds: _Optional[bool] = ..., add_to_opponent_melds: _Optional[bool] = ...) -> None: ...
+
+class Canastas(_message.Message):
+    __slots__ = ("min_size", "natural_bonus", "mixed_bonus", "wild_may_join_natural")
+    MIN_SIZE_FIELD_NUMBER: _ClassVar[int]
+    NATURAL_BONUS_FIELD_NUMBER: _ClassVar[int]
+    MIXED_BONUS_FIELD_NUMBER: _ClassVar[int]
+    WILD_MAY_JOIN_NATURAL_FIELD_NUMBER: _ClassVar[int]
+    min_size: int
+    natural_bonus: int
+    mixed_bonus: int
+    wild_may_join_natural: bool
+    def __init__(self, min_size: _Optional[int] = ..., natural_bonus: _Optional[int] = ..., mixed_bonus: _Optional[int] = ..., wild_may_join_natural: _Optional[bool] = ...) -> None: ...
+
+class MeldThreshold(_message.Message):
+    __slots__ = ("from_score", "minimum")
+    FROM_SCORE_FIELD_NUMBER: _ClassVar[int]
+    MINIMUM_FIELD_NUMBER: _ClassVar[int]
+    from_score: int
+    minimum: int
+    def __init__(self, from_score: _Optional[int] = ..., minimum: _Optional[int] = ...) -> None: ...
+
+class InitialMeld(_message.Message):
+    __slots__ = ("minimum_below_table", "thresholds", "pile_top_card_only_counts", "waived_for_concealed_going_out")
+    MINIMUM_BELOW_TABLE_FIELD_NUMBER: _ClassVar[int]
+    THRESHOLDS_FIELD_NUMBER: _ClassVar[int]
+    PILE_TOP_CARD_ONLY_COUNTS_FIELD_NUMBER: _ClassVar[int]
+    WAIVED_FOR_CONCEALED_GOING_OUT_FIELD_NUMBER: _ClassVar[int]
+    minimum_below_table: int
+    thresholds: _containers.RepeatedCompositeFieldContainer[MeldThreshold]
+    pile_top_card_only_counts: bool
+    waived_for_concealed_going_out: bool
+    def __init__(self, minimum_below_table: _Optional[int] = ..., thresholds: _Optional[_Iterable[_Union[MeldThreshold, _Mapping]]] = ..., pile_top_card_only_counts: _Optional[bool] = ..., waived_for_concealed_going_out: _Optional[bool] = ...) -> None: ...
+
+class DiscardPile(_message.Message):
+    __slots__ = ("take_limit", "unfrozen_natural_and_wild", "unfrozen_onto_existing_meld", "frozen_by_wild", "frozen_by_upcard", "frozen_by_black_three", "frozen_until_initial_meld", "wild_top_blocks", "black_three_top_blocks", "one_card_hand_no_one_card_pile")
+    TAKE_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    UNFROZEN_NATURAL_AND_WILD_FIELD_NUMBER: _ClassVar[int]
+    UNFROZEN_ONTO_EXISTING_MELD_FIELD_NUMBER: _ClassVar[int]
+    FROZEN_BY_WILD_FIELD_NUMBER: _ClassVar[int]
+    FROZEN_BY_UPCARD_FIELD_NUMBER: _ClassVar[int]
+    FROZEN_BY_BLACK_THREE_FIELD_NUMBER: _ClassVar[int]
+    FROZEN_UNTIL_INITIAL_MELD_FIELD_NUMBER: _ClassVar[int]
+    WILD_TOP_BLOCKS_FIELD_NUMBER: _ClassVar[int]
+    BLACK_THREE_TOP_BLOCKS_FIELD_NUMBER: _ClassVar[int]
+    ONE_CARD_HAND_NO_ONE_CARD_PILE_FIELD_NUMBER: _ClassVar[int]
+    take_limit: int
+    unfrozen_natural_and_wild: bool
+    unfrozen_onto_existing_meld: bool
+    frozen_by_wild: bool
+    frozen_by_upcard: bool
+    frozen_by_black_three: bool
+    frozen_until_initial_meld: bool
+    wild_top_blocks: bool
+    black_three_top_blocks: bool
+    one_card_hand_no_one_card_pile: bool
+    def __init__(self, take_limit: _Optional[int] = ..., unfrozen_natural_and_wild: _Optional[bool] = ..., unfrozen_onto_existing_meld: _Optional[bool] = ..., frozen_by_wild: _Optional[bool] = ..., frozen_by_upcard: _Optional[bool] = ..., frozen_by_black_three: _Optional[bool] = ..., frozen_until_initial_meld: _Optional[bool] = ..., wild_top_blocks: _Optional[bool] = ..., black_three_top_blocks: _Optional[bool] = ..., one_card_hand_no_one_card_pile: _Optional[bool] = ...) -> None: ...
+
+class Threes(_message.Message):
+    __slots__ = ("red_three_bonus", "all_red_threes_bonus", "red_threes_negative_without_meld", "red_three_replaced", "red_three_from_pile_replaced", "black_three_meld_going_out_only", "black_three_meld_min", "black_three_meld_max", "black_three_meld_wilds")
+    RED_THREE_BONUS_FIELD_NUMBER: _ClassVar[int]
+    ALL_RED_THREES_BONUS_FIELD_NUMBER: _ClassVar[int]
+    RED_THREES_NEGATIVE_WITHOUT_MELD_FIELD_NUMBER: _ClassVar[int]
+    RED_THREE_REPLACED_FIELD_NUMBER: _ClassVar[int]
+    RED_THREE_FROM_PILE_REPLACED_FIELD_NUMBER: _ClassVar[int]
+    BLACK_THREE_MELD_GOING_OUT_ONLY_FIELD_NUMBER: _ClassVar[int]
+    BLACK_THREE_MELD_MIN_FIELD_NUMBER: _ClassVar[int]
+    BLACK_THREE_MELD_MAX_FIELD_NUMBER: _ClassVar[int]
+    BLACK_THREE_MELD_WILDS_FIELD_NUMBER: _ClassVar[int]
+    red_three_bonus: int
+    all_red_threes_bonus: int
+    red_threes_negative_without_meld: bool
+    red_three_replaced: bool
+    red_three_from_pile_replaced: bool
+    black_three_meld_going_out_only: bool
+    black_three_meld_min: int
+    black_three_meld_max: int
+    black_three_meld_wilds: bool
+    def __init__(self, red_three_bonus: _Optional[int] = ..., all_red_threes_bonus: _Optional[int] = ..., red_threes_negative_without_meld: _Optional[bool] = ..., red_three_replaced: _Optional[bool] = ..., red_three_from_pile_replaced: _Optional[bool] = ..., black_three_meld_going_out_only: _Optional[bool] = ..., black_three_meld_min: _Optional[int] = ..., black_three_meld_max: _Optional[int] = ..., black_three_meld_wilds: _Optional[bool] = ...) -> None: ...
+
+class GoingOut(_message.Message):
+    __slots__ = ("canastas_required", "min_hand_after_meld_without_canastas", "bonus", "concealed_bonus", "discard_optional", "ask_partner")
+    CANASTAS_REQUIRED_FIELD_NUMBER: _ClassVar[int]
+    MIN_HAND_AFTER_MELD_WITHOUT_CANASTAS_FIELD_NUMBER: _ClassVar[int]
+    BONUS_FIELD_NUMBER: _ClassVar[int]
+    CONCEALED_BONUS_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_OPTIONAL_FIELD_NUMBER: _ClassVar[int]
+    ASK_PARTNER_FIELD_NUMBER: _ClassVar[int]
+    canastas_required: int
+    min_hand_after_meld_without_canastas: int
+    bonus: int
+    concealed_bonus: int
+    discard_optional: bool
+    ask_partner: AskPartner
+    def __init__(self, canastas_required: _Optional[int] = ..., min_hand_after_meld_without_canastas: _Optional[int] = ..., bonus: _Optional[int] = ..., concealed_bonus: _Optional[int] = ..., discard_optional: _Optional[bool] = ..., ask_partner: _Optional[_Union[AskPartner, str]] = ...) -> None: ...
+
+class StockExhaustion(_message.Message):
+    __slots__ = ("must_take_pile", "last_red_three")
+    MUST_TAKE_PILE_FIELD_NUMBER: _ClassVar[int]
+    LAST_RED_THREE_FIELD_NUMBER: _ClassVar[int]
+    must_take_pile: MustTakePile
+    last_red_three: LastRedThree
+    def __init__(self, must_take_pile: _Optional[_Union[MustTakePile, str]] = ..., last_red_three: _Optional[_Union[LastRedThree, str]] = ...) -> None: ...
+
+class Game(_message.Message):
+    __slots__ = ("target_score", "tie")
+    TARGET_SCORE_FIELD_NUMBER: _ClassVar[int]
+    TIE_FIELD_NUMBER: _ClassVar[int]
+    target_score: int
+    tie: Tie
+    def __init__(self, target_score: _Optional[int] = ..., tie: _Optional[_Union[Tie, str]] = ...) -> None: ...
+
+class RuleSet(_message.Message):
+    __slots__ = ("id", "extends", "title", "description", "players", "deck", "deal", "turn", "card_values", "melds", "canastas", "initial_meld", "discard_pile", "threes", "going_out", "stock_exhaustion", "game", "rules")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    EXTENDS_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    DECK_FIELD_NUMBER: _ClassVar[int]
+    DEAL_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    CARD_VALUES_FIELD_NUMBER: _ClassVar[int]
+    MELDS_FIELD_NUMBER: _ClassVar[int]
+    CANASTAS_FIELD_NUMBER: _ClassVar[int]
+    INITIAL_MELD_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_PILE_FIELD_NUMBER: _ClassVar[int]
+    THREES_FIELD_NUMBER: _ClassVar[int]
+    GOING_OUT_FIELD_NUMBER: _ClassVar[int]
+    STOCK_EXHAUSTION_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    extends: str
+    title: str
+    description: str
+    players: Players
+    deck: Deck
+    deal: Deal
+    turn: Turn
+    card_values: CardValues
+    melds: Melds
+    canastas: Canastas
+    initial_meld: InitialMeld
+    discard_pile: DiscardPile
+    threes: Threes
+    going_out: GoingOut
+    stock_exhaustion: StockExhaustion
+    game: Game
+    rules: _containers.RepeatedCompositeFieldContainer[RuleNote]
+    def __init__(self, id: _Optional[str] = ..., extends: _Optional[str] = ..., title: _Optional[str] = ..., description: _Optional[str] = ..., players: _Optional[_Union[Players, _Mapping]] = ..., deck: _Optional[_Union[Deck, _Mapping]] = ..., deal: _Optional[_Union[Deal, _Mapping]] = ..., turn: _Optional[_Union[Turn, _Mapping]] = ..., card_values: _Optional[_Union[CardValues, _Mapping]] = ..., melds: _Optional[_Union[Melds, _Mapping]] = ..., canastas: _Optional[_Union[Canastas, _Mapping]] = ..., initial_meld: _Optional[_Union[InitialMeld, _Mapping]] = ..., discard_pile: _Optional[_Union[DiscardPile, _Mapping]] = ..., threes: _Optional[_Union[Threes, _Mapping]] = ..., going_out: _Optional[_Union[GoingOut, _Mapping]] = ..., stock_exhaustion: _Optional[_Union[StockExhaustion, _Mapping]] = ..., game: _Optional[_Union[Game, _Mapping]] = ..., rules: _Optional[_Iterable[_Union[RuleNote, _Mapping]]] = ...) -> None: ...

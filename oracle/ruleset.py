@@ -1,0 +1,84 @@
+"""The compiled, immutable form of a resolved RuleSet that the rules engine reads (compile once, use per request)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from oracle.api.v1 import ruleset_pb2
+from oracle.cards import ALL_CARDS, JOKER, RANK_ACE, RANK_EIGHT, RANK_FOUR, RANK_SEVEN, RANK_TWO, rank_of
+from oracle.cards import is_black_three, is_red_three
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledRules:
+    """A resolved rule set plus the tables derived from it. Never mutate `spec`."""
+
+    spec: ruleset_pb2.RuleSet  #: the resolved message (every field set)
+    id: str  #: rule-set id
+    seats: int  #: players at the table
+    side_size: int  #: players per side
+    sides: int  #: number of sides
+    deck_size: int  #: cards in the whole deck
+    card_points: tuple[int, ...]  #: points of each card number (index 0 unused; red threes 0)
+    thresholds: tuple[tuple[int, int], ...]  #: (from_score, minimum) rows, ascending
+    minimum_below_table: int  #: minimum for totals below the first row
+
+    def side_of_seat(self, seat: int) -> int:
+        """Seats alternate between sides, so partners sit across."""
+        return seat % self.sides
+
+    def seats_of_side(self, side: int) -> list[int]:
+        """The seats of one side, in seat order."""
+        return list(range(side, self.seats, self.sides))
+
+    def copies_of(self, card: int) -> int:
+        """How many copies of a card the deck holds."""
+        return self.spec.deck.jokers if card == JOKER else self.spec.deck.packs
+
+    def minimum_initial_meld(self, running_total: int) -> tuple[int, int | None]:
+        """The minimum for a running total, and the from_score of the row used (None: below the table)."""
+        minimum, row = self.minimum_below_table, None
+        for from_score, row_minimum in self.thresholds:
+            if running_total < from_score:
+                break
+            minimum, row = row_minimum, from_score
+        return minimum, row
+
+
+def _card_points(values: ruleset_pb2.CardValues) -> tuple[int, ...]:
+    points = [0] * (max(ALL_CARDS) + 1)
+    for card in ALL_CARDS:
+        rank = rank_of(card)
+        if card == JOKER:
+            points[card] = values.joker
+        elif rank == RANK_TWO:
+            points[card] = values.two
+        elif rank == RANK_ACE:
+            points[card] = values.ace
+        elif RANK_EIGHT <= rank < RANK_ACE:
+            points[card] = values.eight_to_king
+        elif RANK_FOUR <= rank <= RANK_SEVEN:
+            points[card] = values.four_to_seven
+        elif is_black_three(card):
+            points[card] = values.black_three
+        elif is_red_three(card):
+            points[card] = 0  # bonus cards, scored under `threes`, never melded or held
+    return tuple(points)
+
+
+def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
+    """Derive the engine's tables from a resolved, validated rule set."""
+    frozen = ruleset_pb2.RuleSet()
+    frozen.CopyFrom(spec)
+    seats, side_size = frozen.players.seats, frozen.players.side_size
+    return CompiledRules(
+        spec=frozen,
+        id=frozen.id,
+        seats=seats,
+        side_size=side_size,
+        sides=seats // side_size,
+        deck_size=52 * frozen.deck.packs + frozen.deck.jokers,
+        card_points=_card_points(frozen.card_values),
+        thresholds=tuple((t.from_score, t.minimum) for t in frozen.initial_meld.thresholds),
+        minimum_below_table=frozen.initial_meld.minimum_below_table,
+    )
