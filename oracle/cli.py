@@ -1,0 +1,224 @@
+"""The canasta-oracle command line: serve, rules, score and minimum (errors are one clear line, exit 2)."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from google.protobuf import json_format, text_format
+from google.protobuf.message import Message
+
+from oracle.api.v1 import notation_pb2, oracle_pb2, ruleset_pb2
+from oracle.convert import scores_to_proto, table_from_notation
+from oracle.errors import InvalidInputError
+from oracle.ruleset_loader import LoadedRuleSet, RuleBook, SpecError, UnknownRuleSetError, default_rule_book
+from oracle.ruleset_paths import get_value, leaf_paths, rule_sections
+from oracle.ruleset_validate import note_for
+from oracle.scoring import ScoreItem, score_hand
+
+EXIT_ERROR = 2
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class CliError(click.ClickException):
+    """An error shown as one line (or one line per problem) with exit status 2."""
+
+    exit_code = EXIT_ERROR
+
+    def show(self, file: Any = None) -> None:
+        """Print without click's 'Error:' decoration."""
+        click.echo(f"canasta-oracle: {self.format_message()}", err=True)
+
+
+def clean_errors(command: F) -> F:
+    """Turn the core's errors into CliError so no traceback reaches the user."""
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except SpecError as exc:
+            raise CliError("cannot load rule sets:\n" + "\n".join(f"  {p}" for p in exc.problems)) from None
+        except InvalidInputError as exc:
+            raise CliError("invalid input:\n" + "\n".join(f"  {p}" for p in exc.problems)) from None
+        except UnknownRuleSetError as exc:
+            raise CliError(str(exc)) from None
+        except OSError as exc:
+            raise CliError(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")) from None
+    return wrapper  # type: ignore[return-value]
+
+
+def load_book(specs: Path | None) -> RuleBook:
+    """The shipped rule book, or the one in --specs DIR."""
+    return default_rule_book() if specs is None else RuleBook.from_directory(specs)
+
+
+def read_message(path: Path, message: Message) -> Message:
+    """Parse a .json (proto3 JSON) or .textproto/.txtpb file strictly into `message`."""
+    text = path.read_text(encoding="utf-8")
+    try:
+        if path.suffix == ".json":
+            json_format.Parse(text, message)
+        else:
+            text_format.Parse(text, message)
+    except (json_format.ParseError, text_format.ParseError) as exc:
+        raise CliError(f"{path}: {exc}") from None
+    return message
+
+
+def print_json(message: Message) -> None:
+    """Print a message as proto3 JSON."""
+    click.echo(json_format.MessageToJson(message, indent=2, always_print_fields_with_no_presence=True))
+
+
+specs_option = click.option("--specs", type=click.Path(exists=True, file_okay=False, path_type=Path),
+                            default=None, help="Load rule sets from this directory instead of the shipped ones.")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="canasta-oracle")
+def main() -> None:
+    """canasta-oracle: a rules referee for Canasta."""
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=50051, show_default=True, type=click.IntRange(0, 65535),
+              help="Port to listen on (0 picks a free one).")
+@specs_option
+@clean_errors
+def serve(host: str, port: int, specs: Path | None) -> None:
+    """Start the gRPC server (health SERVING once the rule sets load; stops on SIGINT/SIGTERM)."""
+    from oracle.server import serve as run  # grpc server parts load only for this command
+
+    book = load_book(specs)
+    asyncio.run(run(book, host, port))
+
+
+@main.group()
+def rules() -> None:
+    """List and show rule sets."""
+
+
+@rules.command("list")
+@specs_option
+@clean_errors
+def rules_list(specs: Path | None) -> None:
+    """One line per rule set: id, players, title."""
+    for loaded in load_book(specs):
+        spec = loaded.spec
+        based = f" (extends {loaded.lineage[1]})" if len(loaded.lineage) > 1 else ""
+        click.echo(f"{spec.id:<24} {spec.players.seats} players, sides of {spec.players.side_size}  "
+                   f"{spec.title}{based}")
+
+
+@rules.command("show")
+@click.argument("rule_set_id")
+@click.option("--json", "as_json", is_flag=True, help="Print the resolved RuleSet as proto3 JSON.")
+@specs_option
+@clean_errors
+def rules_show(rule_set_id: str, as_json: bool, specs: Path | None) -> None:
+    """Print a resolved rule set, every field with its rule and citations."""
+    loaded = load_book(specs).get(rule_set_id)
+    if as_json:
+        print_json(loaded.spec)
+        return
+    click.echo("\n".join(describe_rule_set(loaded)))
+
+
+def _format_value(value: object, path: str) -> str:
+    if path == "initial_meld.thresholds":
+        rows = [f"from {row.from_score}: {row.minimum}" for row in value]  # type: ignore[attr-defined]
+        return "; ".join(rows)
+    field_desc = ruleset_pb2.RuleSet.DESCRIPTOR.fields_by_name[path.split(".")[0]].message_type
+    enum = field_desc.fields_by_name[path.split(".")[1]].enum_type
+    if enum is not None:
+        return enum.values_by_number[value].name  # type: ignore[index]
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def describe_rule_set(loaded: LoadedRuleSet) -> list[str]:
+    """The lines `rules show` prints."""
+    spec = loaded.spec
+    notes = {n.field: n for n in spec.rules}
+    out = [f"{spec.id}: {spec.title}", f"  {spec.description}", f"  lineage: {' <- '.join(loaded.lineage)}"]
+
+    def note_lines(note: ruleset_pb2.RuleNote, indent: str) -> list[str]:
+        lines = [f"{indent}rule: {note.text}"]
+        lines += [f"{indent}cite: {c.source}, \"{c.section}\"" for c in note.cite]
+        if note.choice:
+            lines.append(f"{indent}choice: {note.choice}")
+        return lines
+
+    for section in rule_sections():
+        out.append("")
+        out.append(section.name)
+        paths = [p for p in leaf_paths() if p.startswith(section.name + ".")]
+        for path in paths:
+            out.append(f"  {path.split('.')[1]} = {_format_value(get_value(spec, path), path)}")
+            if path in notes:
+                out.extend(note_lines(notes[path], "      "))
+        if section.name in notes:
+            shared = [p.split(".")[1] for p in paths if note_for(p, notes.__contains__) == section.name]
+            out.append(f"  [{', '.join(shared)}]")
+            out.extend(note_lines(notes[section.name], "      "))
+    return out
+
+
+@main.command()
+@click.option("--rules", "rule_set_id", default=None, help="Rule-set id (default: the file's rule_set_id).")
+@click.argument("table_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the ScoreHandResponse as proto3 JSON.")
+@specs_option
+@clean_errors
+def score(rule_set_id: str | None, table_file: Path, as_json: bool, specs: Path | None) -> None:
+    """Score a finished hand (TABLE_FILE: a HandTableNotation in .json or .textproto)."""
+    table_msg = read_message(table_file, notation_pb2.HandTableNotation())
+    assert isinstance(table_msg, notation_pb2.HandTableNotation)
+    chosen = rule_set_id or table_msg.rule_set_id
+    if not chosen:
+        raise CliError(f"{table_file}: no rule set: pass --rules ID or set rule_set_id in the file")
+    loaded = load_book(specs).get(chosen)
+    scores = score_hand(loaded.rules, table_from_notation(table_msg))
+    if as_json:
+        print_json(scores_to_proto(scores))
+        return
+    for i, (side, side_score) in enumerate(zip(table_msg.sides, scores, strict=True)):
+        name = side.name or f"side {i}"
+        click.echo(f"{name}")
+        for line in side_score.lines:
+            label = ScoreItem(line.item).name.lower().replace("_", " ")
+            click.echo(f"  {line.points:>6}  {label:<28} {line.detail}")
+        click.echo(f"  {side_score.total:>6}  total")
+    click.echo("  ".join(f"{(s.name or f'side {i}')}: {sc.total}"
+                         for i, (s, sc) in enumerate(zip(table_msg.sides, scores, strict=True))))
+
+
+@main.command()
+@click.option("--rules", "rule_set_id", required=True, help="Rule-set id, e.g. classic-4p.")
+@click.argument("running_total", type=int)
+@click.option("--json", "as_json", is_flag=True, help="Print the GetMinimumInitialMeldResponse as proto3 JSON.")
+@specs_option
+@clean_errors
+def minimum(rule_set_id: str, running_total: int, as_json: bool, specs: Path | None) -> None:
+    """Print the minimum initial meld for a side's RUNNING_TOTAL (negative totals: use -- -5)."""
+    loaded = load_book(specs).get(rule_set_id)
+    value, row = loaded.rules.minimum_initial_meld(running_total)
+    if as_json:
+        response = oracle_pb2.GetMinimumInitialMeldResponse(minimum=value)
+        if row is not None:
+            response.from_score = row
+        print_json(response)
+        return
+    click.echo(str(value))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
