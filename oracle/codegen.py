@@ -23,10 +23,10 @@ def generate(proto_root: Path, out_dir: Path) -> None:
     include = str(resources.files("grpc_tools") / "_proto")
     base = ["protoc", f"-I{proto_root}", f"-I{include}"]
     out_dir.mkdir(parents=True, exist_ok=True)
-    args = base + [f"--python_out={out_dir}", f"--pyi_out={out_dir}", *PROTO_FILES]
+    args = [*base, f"--python_out={out_dir}", f"--pyi_out={out_dir}", *PROTO_FILES]
     if protoc.main(args) != 0:
         raise RuntimeError(f"protoc failed: {' '.join(args)}")
-    args = base + [f"--grpc_python_out={out_dir}", *GRPC_FILES]
+    args = [*base, f"--grpc_python_out={out_dir}", *GRPC_FILES]
     if protoc.main(args) != 0:
         raise RuntimeError(f"protoc failed: {' '.join(args)}")
 

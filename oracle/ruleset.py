@@ -5,8 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from oracle.api.v1 import ruleset_pb2
-from oracle.cards import ALL_CARDS, JOKER, RANK_ACE, RANK_EIGHT, RANK_FOUR, RANK_SEVEN, RANK_TWO, rank_of
-from oracle.cards import is_black_three, is_red_three
+from oracle.cards import (
+    ALL_CARDS,
+    JOKER,
+    RANK_ACE,
+    RANK_EIGHT,
+    RANK_FOUR,
+    RANK_SEVEN,
+    RANK_TWO,
+    is_black_three,
+    is_red_three,
+    rank_of,
+)
 
 
 @dataclass(frozen=True, slots=True)

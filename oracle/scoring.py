@@ -63,7 +63,7 @@ def _score_side(rules: CompiledRules, side: SideTable, shapes: list[MeldShape]) 
             "wild cards" if shape.all_wild else describe_rank(shape.rank))
         lines.append(ScoreLine(ScoreItem.MELDED_CARDS, sum(points[c] for c in meld),
                                f"{format_cards(meld)} ({len(meld)} {name})", "card_values"))
-    for meld, shape in zip(side.melds, shapes, strict=True):
+    for shape in shapes:
         if not is_canasta(shape, rules):
             continue
         if shape.wilds == 0:

@@ -1,0 +1,135 @@
+"""The command line: score, minimum and rules output, and errors as one clear line with exit status 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from oracle.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKED_HAND = ROOT / "examples" / "seed-001-worked-hand.json"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), prog_name="canasta-oracle")
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_score_prints_the_seed_001_worked_hand() -> None:
+    # You: KKKKKKK natural canasta, 8 8 8 8 8 2 JK mixed canasta, A A A, one red three, went out.
+    # Computer: 9 9 9 9 2, 5 5 5, holding JK Q 7 4.
+    code, out, _ = run("score", "--rules", "classic-2p", str(WORKED_HAND))
+    assert code == 0
+    assert out.splitlines()[-1] == "You: 1250  Computer: 5"
+    assert "     500  natural canasta" in out
+    assert "     300  mixed canasta" in out
+    assert "     -70  cards in hand" in out
+
+
+def test_score_json_is_the_score_hand_response() -> None:
+    code, out, _ = run("score", str(WORKED_HAND), "--json")  # rule set taken from the file
+    assert code == 0
+    response = json.loads(out)
+    assert [side["total"] for side in response["sides"]] == [1250, 5]
+    assert response["sides"][0]["lines"][3] == {
+        "item": "SCORE_ITEM_NATURAL_CANASTA", "points": 500, "detail": "natural canasta of kings",
+        "field": "canastas.natural_bonus"}
+
+
+@pytest.mark.parametrize(("total", "expected"), [("-5", "15"), ("0", "50"), ("1495", "50"),
+                                                 ("1500", "90"), ("2995", "90"), ("3000", "120")])
+def test_minimum_prints_the_number(total: str, expected: str) -> None:
+    code, out, _ = run("minimum", "--rules", "classic-4p", "--", total)
+    assert (code, out) == (0, expected + "\n")
+
+
+def test_minimum_json() -> None:
+    code, out, _ = run("minimum", "--rules", "classic-2p", "--json", "1500")
+    assert code == 0
+    assert json.loads(out) == {"minimum": 90, "fromScore": 1500}
+
+
+def test_rules_list_names_both_classic_sets() -> None:
+    code, out, _ = run("rules", "list")
+    assert code == 0
+    ids = [line.split()[0] for line in out.splitlines()]
+    assert ids == ["classic-2p", "classic-4p"]
+
+
+def test_rules_show_prints_values_with_citations() -> None:
+    code, out, _ = run("rules", "show", "classic-4p")
+    assert code == 0
+    assert "  canastas_required = 1" in out
+    assert 'cite: 4P-CLASSIC, "Going out"' in out
+    assert "  thresholds = from 0: 50; from 1500: 90; from 3000: 120" in out
+    assert "choice: Bicycle says a black three also freezes the pile" in out
+
+
+def test_rules_show_json_is_the_resolved_rule_set() -> None:
+    code, out, _ = run("rules", "show", "classic-2p", "--json")
+    assert code == 0
+    spec = json.loads(out)
+    assert spec["id"] == "classic-2p"
+    assert spec["goingOut"]["canastasRequired"] == 2
+    assert spec["turn"]["drawCount"] == 2
+
+
+def test_unknown_rule_set_is_one_line_and_exit_2() -> None:
+    code, out, err = run("minimum", "--rules", "classic-9p", "0")
+    assert code == 2
+    assert out == ""
+    assert err == "canasta-oracle: unknown rule set 'classic-9p'; known: classic-2p, classic-4p\n"
+
+
+def test_bad_card_token_names_token_position_and_path(tmp_path: Path) -> None:
+    table = json.loads(WORKED_HAND.read_text())
+    table["sides"][1]["hands"] = ["JK QS 10C 4D"]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(table))
+    code, _, err = run("score", str(path))
+    assert code == 2
+    assert "Traceback" not in err
+    assert "sides[1].hands[0]: card 3: '10C' is not a card" in err
+
+
+def test_impossible_table_is_refused_with_the_field(tmp_path: Path) -> None:
+    table = json.loads(WORKED_HAND.read_text())
+    table["sides"][1]["melds"][1] = "5H 5D 3H"  # a red three in a meld
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(table))
+    code, _, err = run("score", str(path))
+    assert code == 2
+    assert "table.sides[1].melds[1]: a red three (3H) is a bonus card and never goes in a meld" in err
+
+
+def test_unknown_field_in_table_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text('{"ruleSetId": "classic-2p", "sidez": []}')
+    code, _, err = run("score", str(path))
+    assert code == 2
+    assert "sidez" in err and "Traceback" not in err
+
+
+def test_textproto_table_file(tmp_path: Path) -> None:
+    path = tmp_path / "hand.textproto"
+    path.write_text('rule_set_id: "classic-2p"\n'
+                    'sides { melds: "AH AD AS" hands: "4C" }\n'
+                    'sides { melds: "KH KD KS KC KH KD KS" melds: "QH QD QS QC QH QD JK" hands: "" '
+                    "went_out: WENT_OUT_NORMAL }\n")
+    code, out, _ = run("score", str(path))
+    assert code == 0
+    # side 0: 60 - 5; side 1: 70 (kings) + 110 (six queens + joker) + 500 + 300 + 100
+    assert out.splitlines()[-1] == "side 0: 55  side 1: 1080"
+
+
+def test_score_needs_a_rule_set(tmp_path: Path) -> None:
+    path = tmp_path / "hand.json"
+    path.write_text('{"sides": []}')
+    code, _, err = run("score", str(path))
+    assert code == 2
+    assert "no rule set" in err

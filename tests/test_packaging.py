@@ -1,0 +1,46 @@
+"""The built wheel carries the rule sets and generated code, and works without the source tree."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
+                   check=True, timeout=300)
+    (built,) = out.glob("canasta_oracle-*.whl")
+    return built
+
+
+@pytest.mark.slow
+def test_wheel_contains_specs_and_generated_code(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for spec in (ROOT / "specs").glob("*.textproto"):
+        assert f"oracle/specs/{spec.name}" in names
+    for generated in (ROOT / "oracle" / "api" / "v1").glob("*_pb2*.py"):
+        assert f"oracle/api/v1/{generated.name}" in names
+    assert "oracle/cli.py" in names
+    assert not any(n.startswith(("specs/", "tests/", "conformance/")) for n in names), "stray top-level package"
+
+
+@pytest.mark.slow
+def test_rule_sets_load_from_the_installed_wheel(wheel: Path, tmp_path: Path) -> None:
+    code = ("import oracle, oracle.api.v1.oracle_pb2_grpc\n"
+            "from oracle.ruleset_loader import default_rule_book\n"
+            "assert oracle.__file__.startswith(" + repr(str(wheel)) + "), oracle.__file__\n"
+            "print(default_rule_book().ids())\n")
+    env = {**os.environ, "PYTHONPATH": str(wheel)}
+    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "['classic-2p', 'classic-4p']"
