@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -116,9 +116,13 @@ def resolve(files: dict[str, SpecFile], rule_set_id: str, sources: Iterable[str]
         _merge_into(merged, spec_file, setter, note_origin)
     top = chain[0]
     merged.extends = ""
-    problems = _uncited_overrides(chain)
+    problems = _uncited_overrides(chain) + _duplicate_notes(chain)
     for path, message in check_rule_set(merged, sources):
-        problems.append(_locate_problem(path, message, top, setter, note_origin))
+        problem = _locate_problem(path, message, top, setter, note_origin)
+        if problem.origin != top.origin:
+            problem = replace(problem, message=f"{problem.message} (in rule set '{top.message.id}',"
+                              f" which extends this file)")
+        problems.append(problem)
     if problems:
         raise SpecError(problems)
     origins = {path: setter[path].origin for path in leaf_paths() if path in setter}
@@ -170,6 +174,19 @@ def _merge_into(merged: ruleset_pb2.RuleSet, spec_file: SpecFile, setter: dict[s
             note_origin.append((spec_file, i))
 
 
+def _duplicate_notes(chain: list[SpecFile]) -> list[SpecProblem]:
+    """Two notes on one field in one file: the second would silently replace the first."""
+    problems: list[SpecProblem] = []
+    for spec_file in chain:
+        first: dict[str, int] = {}
+        for i, note in enumerate(spec_file.message.rules):
+            if note.field in first:
+                problems.append(spec_file.problem(f"rules[{i}].field", f"'{note.field}' already has a note"
+                                                  f" in this file (rules[{first[note.field]}])"))
+            first.setdefault(note.field, i)
+    return problems
+
+
 def _uncited_overrides(chain: list[SpecFile]) -> list[SpecProblem]:
     """A variant that changes a field must cite its own reason for it (a note on the field or its section)."""
     problems: list[SpecProblem] = []
@@ -204,12 +221,13 @@ def _nearest(locations: dict[str, tuple[int, int]], path: str) -> tuple[int, int
 
 
 def _field_near(text: str, line: int, column: int) -> str:
-    """The dotted path of the field written at (line, column), for parse errors."""
-    best = ""
+    """The dotted path of the field written nearest before (line, column), for parse errors."""
+    best: tuple[int, int, str] = (0, 0, "")
     for path, (ln, col) in locate(text).items():
-        if ln == line and col <= column and "[" not in path and len(path) >= len(best):
-            best = path
-    return best
+        if ln == line and col <= column:
+            plain = re.sub(r"\[\d+\]", "", path)
+            best = max(best, (col, len(plain), plain))
+    return best[2]
 
 
 class RuleBook:
