@@ -48,7 +48,7 @@ def clean_errors(command: F) -> F:
         except UnknownRuleSetError as exc:
             raise CliError(str(exc)) from None
         except OSError as exc:
-            raise CliError(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")) from None
+            raise CliError(f"{exc.strerror}: {exc.filename}" if exc.filename else str(exc)) from None
     return wrapper  # type: ignore[return-value]
 
 

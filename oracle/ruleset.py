@@ -32,6 +32,7 @@ class CompiledRules:
     card_points: tuple[int, ...]  #: points of each card number (index 0 unused; red threes 0)
     thresholds: tuple[tuple[int, int], ...]  #: (from_score, minimum) rows, ascending
     minimum_below_table: int  #: minimum for totals below the first row
+    cites: dict[str, tuple[tuple[str, str], ...]]  #: field or section path -> (source, section) citations
 
     def side_of_seat(self, seat: int) -> int:
         """Seats alternate between sides, so partners sit across."""
@@ -91,4 +92,24 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
         card_points=_card_points(frozen.card_values),
         thresholds=tuple((t.from_score, t.minimum) for t in frozen.initial_meld.thresholds),
         minimum_below_table=frozen.initial_meld.minimum_below_table,
+        cites=_citations(frozen),
     )
+
+
+def _citations(spec: ruleset_pb2.RuleSet) -> dict[str, tuple[tuple[str, str], ...]]:
+    """For every field and section path, the citations of the note that covers it.
+
+    A field uses its own note, else its section's; a section without a note of
+    its own uses the first note on one of its fields.
+    """
+    notes = {n.field: tuple((c.source, c.section) for c in n.cite) for n in spec.rules}
+    table: dict[str, tuple[tuple[str, str], ...]] = {}
+    for section in spec.DESCRIPTOR.fields:
+        if section.message_type is None or section.name == "rules":
+            continue
+        fields = [f"{section.name}.{f.name}" for f in section.message_type.fields]
+        own = notes.get(section.name) or next((notes[f] for f in fields if f in notes), ())
+        table[section.name] = own
+        for path in fields:
+            table[path] = notes.get(path) or notes.get(section.name) or own
+    return table

@@ -44,7 +44,10 @@ async def start_server(book: RuleBook, host: str = "127.0.0.1", port: int = 5005
         (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME),
         server)
     address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    bound = server.add_insecure_port(address)
+    try:
+        bound = server.add_insecure_port(address)
+    except RuntimeError as exc:  # grpc raises RuntimeError("Failed to bind ...")
+        raise OSError(f"cannot listen on {address} (is the port in use?)") from exc
     if bound == 0:
         raise OSError(f"cannot listen on {address}")
     await server.start()
