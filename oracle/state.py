@@ -54,7 +54,7 @@ class TurnState:
     """What the player to move has done this turn."""
 
     start: TurnStart = TurnStart.NONE  #: drew, took the pile, or nothing yet
-    melded: bool = False  #: laid or added to a meld this turn
+    melded: bool = False  #: made a meld action this turn (the melds laid to take the pile do not count)
     added_to_existing: bool = False  #: added to a meld that was on the table when the turn began
     made_canasta: bool = False  #: this turn's melds completed a canasta
     partner_answer: PartnerAnswer = PartnerAnswer.NONE  #: the question to the partner, if any

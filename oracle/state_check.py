@@ -1,0 +1,166 @@
+"""Checks a game state for every inconsistency at once: card conservation, melds, red threes, turn fields."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+from oracle.api.v1 import ruleset_pb2
+from oracle.cards import ALL_CARDS, format_card, is_red_three, is_valid
+from oracle.errors import FieldProblem
+from oracle.melds import MalformedMeld, is_canasta, meld_rule_breaks, meld_shape
+from oracle.ruleset import CompiledRules
+from oracle.state import GameState, HandEnd, PartnerAnswer, Phase, TurnStart, TurnState, canasta_count, side_of
+
+Add = Callable[[str, str], None]  # (path under the state, what is wrong)
+
+
+class InvalidStateError(ValueError):
+    """A state the rules cannot judge; `problems` lists every inconsistency with its field path."""
+
+    def __init__(self, problems: list[FieldProblem]) -> None:
+        super().__init__("; ".join(str(p) for p in problems))
+        self.problems = problems
+
+
+def validate_state(rules: CompiledRules, state: GameState, prefix: str = "state") -> list[FieldProblem]:
+    """Every way the state contradicts the rule set or itself; empty when it is consistent."""
+    problems: list[FieldProblem] = []
+
+    def add(path: str, what: str) -> None:
+        problems.append(FieldProblem(f"{prefix}.{path}" if path else prefix, what))
+
+    if len(state.seats) != rules.seats:
+        add("seats", f"has {len(state.seats)} seats; rule set '{rules.id}' has {rules.seats}")
+    if len(state.sides) != rules.sides:
+        add("sides", f"has {len(state.sides)} sides; rule set '{rules.id}' has {rules.sides}")
+    located: list[tuple[str, int]] = []
+
+    def cards_at(path: str, cards: tuple[int, ...]) -> None:
+        for k, card in enumerate(cards):
+            if is_valid(card):
+                located.append((path, card))
+            else:
+                add(f"{path}[{k}]", f"{card} is not a card")
+
+    for i, seat in enumerate(state.seats):
+        cards_at(f"seats[{i}].hand", seat.hand)
+        for k, card in enumerate(seat.hand):
+            if is_red_three(card):
+                add(f"seats[{i}].hand[{k}]", f"{format_card(card)} is a red three: it is laid at once, never held")
+    for i, side in enumerate(state.sides):
+        for j, meld in enumerate(side.melds):
+            cards_at(f"sides[{i}].melds[{j}]", meld)
+        cards_at(f"sides[{i}].red_threes", side.red_threes)
+        for k, card in enumerate(side.red_threes):
+            if is_valid(card) and not is_red_three(card):
+                add(f"sides[{i}].red_threes[{k}]", f"{format_card(card)} is not a red three")
+    cards_at("stock", state.stock)
+    cards_at("discard_pile", state.discard_pile)
+    for k, card in enumerate(state.discard_pile):
+        if is_red_three(card) and k >= state.pile_upcards:
+            add(f"discard_pile[{k}]", f"{format_card(card)} is a red three above the upcards: red threes are"
+                " never discarded")
+    _check_conservation(rules, located, add)
+    if len(state.seats) == rules.seats and len(state.sides) == rules.sides:
+        _check_melds(rules, state, add)
+        _check_turn(rules, state, add)
+    return problems
+
+
+def _check_conservation(rules: CompiledRules, located: list[tuple[str, int]], add: Add) -> None:
+    counts = Counter(card for _, card in located)
+    for card in ALL_CARDS:
+        expected = rules.copies_of(card)
+        have = counts.get(card, 0)
+        if have > expected:
+            places = sorted({p for p, c in located if c == card})
+            add(places[-1], f"{have} copies of {format_card(card)}; the deck holds {expected}"
+                f" (in {', '.join(places)})")
+        elif have < expected:
+            add("", f"{expected - have} {format_card(card)} missing: every card of the deck must be"
+                " somewhere (hands, melds, red threes, stock or pile)")
+
+
+def _check_melds(rules: CompiledRules, state: GameState, add: Add) -> None:
+    over_side = side_of(rules, state.went_out_seat) if state.hand_end == HandEnd.WENT_OUT else -1
+    for i, side in enumerate(state.sides):
+        ranks: dict[int, int] = {}
+        for j, meld in enumerate(side.melds):
+            path = f"sides[{i}].melds[{j}]"
+            if not all(is_valid(c) for c in meld):
+                continue
+            try:
+                shape = meld_shape(meld)
+            except MalformedMeld as exc:
+                add(path, str(exc))
+                continue
+            for rule_field, why in meld_rule_breaks(shape, rules, going_out=i == over_side):
+                add(path, f"{why} (rule-set field {rule_field})")
+            if rules.spec.melds.one_meld_per_rank and not shape.black_threes:
+                if shape.rank in ranks:
+                    add(path, f"a second meld of one rank (melds[{ranks[shape.rank]}]); a side has one per rank")
+                ranks.setdefault(shape.rank, j)
+
+
+def _check_turn(rules: CompiledRules, state: GameState, add: Add) -> None:
+    a = add
+    turn = state.turn
+    if not 0 <= state.seat_to_move < rules.seats:
+        a("seat_to_move", f"{state.seat_to_move} is not a seat (0..{rules.seats - 1})")
+        return
+    if not 0 <= state.pile_upcards <= len(state.discard_pile):
+        a("pile_upcards", f"{state.pile_upcards} upcards but the pile holds {len(state.discard_pile)} cards")
+    mover_side = state.sides[side_of(rules, state.seat_to_move)]
+    if state.phase == Phase.HAND_OVER:
+        if state.hand_end == HandEnd.NONE:
+            a("hand_end", "the hand is over but no reason is given")
+        if turn != TurnState():
+            a("turn", "the hand is over; turn fields must be empty")
+    else:
+        if state.hand_end != HandEnd.NONE:
+            a("hand_end", f"is {state.hand_end.name} but the phase is {state.phase.name}")
+        for i, seat in enumerate(state.seats):
+            if not seat.hand:
+                a(f"seats[{i}].hand", "is empty but the hand is not over (an empty hand means the player went out)")
+    if state.phase == Phase.DRAW and turn != TurnState():
+        a("turn", "the player has not drawn yet, so nothing can have happened this turn")
+    if state.phase in (Phase.PLAY, Phase.AWAIT_ANSWER, Phase.FINAL_MELDS) and turn.start == TurnStart.NONE:
+        a("turn.start", f"phase {state.phase.name} comes after drawing or taking the pile")
+    if (state.phase == Phase.AWAIT_ANSWER) != (turn.partner_answer == PartnerAnswer.PENDING):
+        a("turn.partner_answer", f"is {turn.partner_answer.name} in phase {state.phase.name}")
+    if turn.partner_answer != PartnerAnswer.NONE and rules.spec.going_out.ask_partner == ruleset_pb2.ASK_PARTNER_NONE:
+        a("turn.partner_answer", f"rule set '{rules.id}' has no partner to ask")
+    if state.phase == Phase.FINAL_MELDS:
+        if state.stock:
+            a("phase", "FINAL_MELDS follows a last-card red three, but the stock is not empty")
+        if rules.spec.stock_exhaustion.last_red_three != ruleset_pb2.LAST_RED_THREE_MAY_MELD_THEN_ENDS:
+            a("phase", f"rule set '{rules.id}' ends the hand at once on a last-card red three")
+    if (turn.melded or turn.start == TurnStart.TOOK_PILE or turn.added_to_existing) and not mover_side.melds:
+        a("turn", "the player melded this turn but the side has no melds")
+    if turn.made_canasta and not any(is_canasta(meld_shape(m), rules) for m in mover_side.melds
+                                     if _shaped(m)):
+        a("turn.made_canasta", "the side has no canasta")
+    for i, seat in enumerate(state.seats):
+        if seat.melded_before and not state.sides[side_of(rules, i)].melds:
+            a(f"seats[{i}].melded_before", "the player melded earlier but the side has no melds")
+    if state.hand_end == HandEnd.WENT_OUT:
+        if not 0 <= state.went_out_seat < rules.seats:
+            a("went_out_seat", f"{state.went_out_seat} is not a seat")
+            return
+        if state.seats[state.went_out_seat].hand:
+            a("went_out_seat", f"seat {state.went_out_seat} went out but still holds cards")
+        side = state.sides[side_of(rules, state.went_out_seat)]
+        required = rules.spec.going_out.canastas_required
+        if canasta_count(rules, side.melds) < required:
+            a("went_out_seat", f"the side went out without the {required} canasta(s) required")
+    elif state.went_out_concealed:
+        a("went_out_concealed", "set but nobody went out")
+
+
+def _shaped(meld: tuple[int, ...]) -> bool:
+    try:
+        meld_shape(meld)
+    except MalformedMeld:
+        return False
+    return True

@@ -1,0 +1,174 @@
+"""The rest of a turn: melding, discarding, going out, asking the partner, and finishing after a last red three."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from oracle.actions import AnswerPartner, Discard, Meld
+from oracle.api.v1 import ruleset_pb2
+from oracle.events import Event
+from oracle.meld_play import lay_groups
+from oracle.melds import meld_shape
+from oracle.state import (
+    HandEnd,
+    PartnerAnswer,
+    Phase,
+    SeatState,
+    TurnStart,
+    TurnState,
+    canasta_count,
+)
+from oracle.turn_common import (
+    Ctx,
+    Outcome,
+    canasta_events,
+    check_in_hand,
+    end_hand,
+    remove_cards,
+    with_seat,
+    with_side,
+)
+from oracle.turn_draw import _check_keep
+from oracle.violations import Violation
+
+_PLAY_WHY = {
+    Phase.DRAW: "the player must draw or take the pile first",
+    Phase.AWAIT_ANSWER: "the partner must answer 'may I go out?' first",
+    Phase.FINAL_MELDS: "the last stock card was a red three: the player may only meld, then finish",
+}
+
+
+def _phase_error(ctx: Ctx, what: str) -> Violation:
+    return ctx.fail("WRONG_PHASE", f"cannot {what}: {_PLAY_WHY.get(ctx.state.phase, 'not now')}")
+
+
+def _going_out_checks(ctx: Ctx, canastas: int, out: list[Violation]) -> None:
+    """Rules for a player about to have no cards: canastas, and the partner's answer."""
+    required = ctx.rules.spec.going_out.canastas_required
+    if canastas < required:
+        out.append(ctx.fail("GO_OUT_WITHOUT_CANASTAS", f"going out needs {required} canasta(s); the side has"
+                            f" {canastas}"))
+    if ctx.state.turn.partner_answer == PartnerAnswer.NO:
+        out.append(ctx.fail("GO_OUT_PARTNER_SAID_NO", "the partner answered no to 'may I go out?' this turn"))
+
+
+def _concealed(ctx: Ctx, turn: TurnState) -> bool:
+    """Going out now is concealed: nothing melded before this turn, nothing added to older melds, a canasta made."""
+    return (not ctx.state.seats[ctx.seat].melded_before and not turn.added_to_existing and turn.made_canasta)
+
+
+def check_meld(ctx: Ctx, action: Meld) -> Outcome:
+    """Judge laying melds and, when legal, lay them (going out if the hand empties)."""
+    state, rules, spec = ctx.state, ctx.rules, ctx.rules.spec
+    out: list[Violation] = []
+    if state.phase not in (Phase.PLAY, Phase.FINAL_MELDS):
+        out.append(_phase_error(ctx, "meld"))
+    cards = [c for g in action.groups for c in g.cards]
+    if not check_in_hand(ctx, cards, out):
+        return Outcome(out)
+    hand_after = remove_cards(ctx.hand, cards)
+    groups = [(g, meld_shape(g.cards)) for g in action.groups]
+    laid = lay_groups(rules, ctx.side, groups, going_out=len(hand_after) <= 1)
+    out.extend(laid.violations)
+    canastas = canasta_count(rules, laid.melds)
+    turn = replace(state.turn, melded=True, added_to_existing=state.turn.added_to_existing or laid.added_to_existing,
+                   made_canasta=state.turn.made_canasta or bool(laid.canastas_made))
+    if not ctx.side.melds:
+        minimum, _ = rules.minimum_initial_meld(ctx.side.running_total)
+        waived = (spec.initial_meld.waived_for_concealed_going_out and state.turn.start == TurnStart.DREW
+                  and len(hand_after) <= 1 and canastas >= spec.going_out.canastas_required
+                  and _concealed(ctx, turn))
+        if laid.points < minimum and not waived:
+            out.append(ctx.fail("INITIAL_MELD_BELOW_MINIMUM", f"the side's first melds count {laid.points}; a"
+                                f" running total of {ctx.side.running_total} needs {minimum}"))
+    _check_keep(ctx, len(hand_after), canastas, out)
+    if not hand_after:
+        _going_out_checks(ctx, canastas, out)
+        if not spec.going_out.discard_optional:
+            out.append(ctx.fail("GO_OUT_NEEDS_DISCARD", "the last card must be discarded, not melded"))
+    elif len(hand_after) == 1 and state.turn.partner_answer == PartnerAnswer.NO:
+        out.append(ctx.fail("GO_OUT_PARTNER_SAID_NO", "one card would be left, and discarding it would go out,"
+                            " which the partner's 'no' forbids this turn"))
+    if out:
+        return Outcome(out)
+    events: list[Event] = list(canasta_events(ctx.side_index, laid.melds, laid.canastas_made))
+    seat_state = SeatState(hand_after, state.seats[ctx.seat].melded_before)
+    next_state = replace(
+        state,
+        seats=with_seat(state, ctx.seat, seat_state),
+        sides=with_side(state, ctx.side_index, replace(ctx.side, melds=tuple(laid.melds))),
+        turn=turn,
+    )
+    if not hand_after:
+        over, ended = end_hand(rules, next_state, HandEnd.WENT_OUT, went_out_seat=ctx.seat,
+                               concealed=_concealed(ctx, turn))
+        return Outcome(events=[*events, ended], next_state=over)
+    return Outcome(events=events, next_state=next_state)
+
+
+def check_discard(ctx: Ctx, action: Discard) -> Outcome:
+    """Judge a discard and, when legal, pass the turn (or go out with the last card)."""
+    state, rules = ctx.state, ctx.rules
+    out: list[Violation] = []
+    if state.phase == Phase.FINAL_MELDS:
+        out.append(ctx.fail("LAST_RED_THREE_NO_DISCARD", "the last stock card was a red three: the hand ends"
+                            " without a discard (use finish)"))
+    elif state.phase != Phase.PLAY:
+        out.append(_phase_error(ctx, "discard"))
+    if not check_in_hand(ctx, [action.card], out):
+        return Outcome(out)
+    hand_after = remove_cards(ctx.hand, [action.card])
+    canastas = canasta_count(rules, ctx.side.melds)
+    if not hand_after:
+        _going_out_checks(ctx, canastas, out)
+    elif state.turn.partner_answer == PartnerAnswer.YES:
+        out.append(ctx.fail("MUST_GO_OUT_PARTNER_SAID_YES", f"the partner answered yes, so the player must go out"
+                            f" this turn; {len(hand_after)} card(s) would be left"))
+    if out:
+        return Outcome(out)
+    melded = state.turn.melded or state.turn.start == TurnStart.TOOK_PILE
+    seat_state = SeatState(hand_after, state.seats[ctx.seat].melded_before or melded)
+    moved = replace(state, seats=with_seat(state, ctx.seat, seat_state),
+                    discard_pile=(*state.discard_pile, action.card))
+    if not hand_after:
+        over, ended = end_hand(rules, moved, HandEnd.WENT_OUT, went_out_seat=ctx.seat,
+                               concealed=_concealed(ctx, state.turn))
+        return Outcome(events=[ended], next_state=over)
+    next_state = replace(moved, seat_to_move=(ctx.seat + 1) % rules.seats, phase=Phase.DRAW, turn=TurnState())
+    return Outcome(next_state=next_state)
+
+
+def check_ask(ctx: Ctx) -> Outcome:
+    """Judge asking the partner "may I go out?"."""
+    state, spec = ctx.state, ctx.rules.spec
+    out: list[Violation] = []
+    if spec.going_out.ask_partner == ruleset_pb2.ASK_PARTNER_NONE:
+        out.append(ctx.fail("ASK_NOT_ALLOWED", f"rule set '{ctx.rules.id}' has no partner to ask"))
+    elif state.phase != Phase.PLAY:
+        out.append(_phase_error(ctx, "ask the partner"))
+    elif state.turn.partner_answer != PartnerAnswer.NONE:
+        out.append(ctx.fail("ASK_ALREADY_ANSWERED", "the partner was already asked this turn"))
+    elif state.turn.melded:
+        out.append(ctx.fail("ASK_AFTER_MELDING", "the partner is asked right after drawing, before melding"))
+    if out:
+        return Outcome(out)
+    return Outcome(next_state=replace(state, phase=Phase.AWAIT_ANSWER,
+                                      turn=replace(state.turn, partner_answer=PartnerAnswer.PENDING)))
+
+
+def check_answer(ctx: Ctx, action: AnswerPartner) -> Outcome:
+    """Judge the partner's answer."""
+    state = ctx.state
+    if state.phase != Phase.AWAIT_ANSWER:
+        return Outcome([ctx.fail("WRONG_PHASE", "nobody asked 'may I go out?'")])
+    answer = PartnerAnswer.YES if action.yes else PartnerAnswer.NO
+    return Outcome(next_state=replace(state, phase=Phase.PLAY, turn=replace(state.turn, partner_answer=answer)))
+
+
+def check_finish(ctx: Ctx) -> Outcome:
+    """Judge finishing the hand after melding on a last-card red three."""
+    if ctx.state.phase != Phase.FINAL_MELDS:
+        return Outcome([ctx.fail("WRONG_PHASE", "finish ends the hand only after a last-card red three")])
+    over, ended = end_hand(ctx.rules, ctx.state, HandEnd.LAST_RED_THREE)
+    return Outcome(events=[ended], next_state=over)
+
