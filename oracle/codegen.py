@@ -10,6 +10,7 @@ PROTO_FILES = (
     "oracle/api/v1/cards.proto",
     "oracle/api/v1/ruleset.proto",
     "oracle/api/v1/scoring.proto",
+    "oracle/api/v1/game.proto",
     "oracle/api/v1/notation.proto",
     "oracle/api/v1/oracle.proto",
 )

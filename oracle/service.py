@@ -13,9 +13,12 @@ from grpc_status import rpc_status
 
 from oracle.api.v1 import oracle_pb2, oracle_pb2_grpc
 from oracle.convert import scores_to_proto, table_from_proto
+from oracle.convert_game import action_from_proto, state_from_proto, verdict_to_proto
 from oracle.errors import FieldProblem, InvalidInputError
+from oracle.referee import check_action
 from oracle.ruleset_loader import LoadedRuleSet, RuleBook, UnknownRuleSetError
 from oracle.scoring import score_hand
+from oracle.state_check import InvalidStateError, validate_state
 
 log = logging.getLogger(__name__)
 Response = TypeVar("Response", bound=Message)
@@ -28,6 +31,17 @@ def bad_request_status(problems: list[FieldProblem]) -> status_pb2.Status:
         detail.field_violations.add(field=problem.field, description=problem.description)
     status = status_pb2.Status(code=code_pb2.INVALID_ARGUMENT,
                                message="; ".join(str(p) for p in problems)[:1000])
+    status.details.add().Pack(detail)
+    return status
+
+
+def failed_precondition_status(problems: list[FieldProblem]) -> status_pb2.Status:
+    """FAILED_PRECONDITION for a state that cannot be judged, with a google.rpc.PreconditionFailure."""
+    detail = error_details_pb2.PreconditionFailure()
+    for problem in problems:
+        detail.violations.add(type="STATE", subject=problem.field, description=problem.description)
+    status = status_pb2.Status(code=code_pb2.FAILED_PRECONDITION,
+                               message=("the state is inconsistent: " + "; ".join(str(p) for p in problems))[:1000])
     status.details.add().Pack(detail)
     return status
 
@@ -48,6 +62,8 @@ async def _answer(context: grpc.aio.ServicerContext, work: Callable[[], Response
         status = bad_request_status(exc.problems)
     except UnknownRuleSetError as exc:
         status = not_found_status(exc)
+    except InvalidStateError as exc:
+        status = failed_precondition_status(exc.problems)
     except Exception:
         log.exception("internal error")
         status = status_pb2.Status(code=code_pb2.INTERNAL, message="internal error in the oracle (a bug; logged)")
@@ -105,6 +121,28 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
             if row is not None:
                 response.from_score = row
             return response
+        return await _answer(context, work)
+
+    async def ValidateState(self, request: oracle_pb2.ValidateStateRequest,
+                            context: grpc.aio.ServicerContext) -> oracle_pb2.ValidateStateResponse:
+        """Every inconsistency of a state."""
+        def work() -> oracle_pb2.ValidateStateResponse:
+            loaded = self._rule_set(request.rule_set)
+            problems = validate_state(loaded.rules, state_from_proto(request.state))
+            response = oracle_pb2.ValidateStateResponse(valid=not problems)
+            for problem in problems:
+                response.problems.add(field=problem.field, description=problem.description)
+            return response
+        return await _answer(context, work)
+
+    async def CheckAction(self, request: oracle_pb2.CheckActionRequest,
+                          context: grpc.aio.ServicerContext) -> oracle_pb2.CheckActionResponse:
+        """The verdict on one action."""
+        def work() -> oracle_pb2.CheckActionResponse:
+            loaded = self._rule_set(request.rule_set)
+            state = state_from_proto(request.state)
+            action = action_from_proto(request.action)
+            return verdict_to_proto(check_action(loaded.rules, state, action))
         return await _answer(context, work)
 
 

@@ -1,3 +1,4 @@
+from oracle.api.v1 import game_pb2 as _game_pb2
 from oracle.api.v1 import scoring_pb2 as _scoring_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
@@ -28,3 +29,51 @@ class HandTableNotation(_message.Message):
     rule_set_id: str
     sides: _containers.RepeatedCompositeFieldContainer[SideTableNotation]
     def __init__(self, rule_set_id: _Optional[str] = ..., sides: _Optional[_Iterable[_Union[SideTableNotation, _Mapping]]] = ...) -> None: ...
+
+class SeatNotation(_message.Message):
+    __slots__ = ("hand", "melded_before")
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    MELDED_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    hand: str
+    melded_before: bool
+    def __init__(self, hand: _Optional[str] = ..., melded_before: _Optional[bool] = ...) -> None: ...
+
+class SideNotation(_message.Message):
+    __slots__ = ("melds", "red_threes", "running_total")
+    MELDS_FIELD_NUMBER: _ClassVar[int]
+    RED_THREES_FIELD_NUMBER: _ClassVar[int]
+    RUNNING_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    melds: _containers.RepeatedScalarFieldContainer[str]
+    red_threes: str
+    running_total: int
+    def __init__(self, melds: _Optional[_Iterable[str]] = ..., red_threes: _Optional[str] = ..., running_total: _Optional[int] = ...) -> None: ...
+
+class GameStateNotation(_message.Message):
+    __slots__ = ("rule_set_id", "seats", "sides", "stock", "discard_pile", "pile_upcards", "seat_to_move", "phase", "turn", "hand_end", "went_out_seat", "went_out_concealed", "fill_stock")
+    RULE_SET_ID_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    SIDES_FIELD_NUMBER: _ClassVar[int]
+    STOCK_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_PILE_FIELD_NUMBER: _ClassVar[int]
+    PILE_UPCARDS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TO_MOVE_FIELD_NUMBER: _ClassVar[int]
+    PHASE_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    HAND_END_FIELD_NUMBER: _ClassVar[int]
+    WENT_OUT_SEAT_FIELD_NUMBER: _ClassVar[int]
+    WENT_OUT_CONCEALED_FIELD_NUMBER: _ClassVar[int]
+    FILL_STOCK_FIELD_NUMBER: _ClassVar[int]
+    rule_set_id: str
+    seats: _containers.RepeatedCompositeFieldContainer[SeatNotation]
+    sides: _containers.RepeatedCompositeFieldContainer[SideNotation]
+    stock: str
+    discard_pile: str
+    pile_upcards: int
+    seat_to_move: int
+    phase: _game_pb2.Phase
+    turn: _game_pb2.TurnState
+    hand_end: _game_pb2.HandEnd
+    went_out_seat: int
+    went_out_concealed: bool
+    fill_stock: bool
+    def __init__(self, rule_set_id: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatNotation, _Mapping]]] = ..., sides: _Optional[_Iterable[_Union[SideNotation, _Mapping]]] = ..., stock: _Optional[str] = ..., discard_pile: _Optional[str] = ..., pile_upcards: _Optional[int] = ..., seat_to_move: _Optional[int] = ..., phase: _Optional[_Union[_game_pb2.Phase, str]] = ..., turn: _Optional[_Union[_game_pb2.TurnState, _Mapping]] = ..., hand_end: _Optional[_Union[_game_pb2.HandEnd, str]] = ..., went_out_seat: _Optional[int] = ..., went_out_concealed: _Optional[bool] = ..., fill_stock: _Optional[bool] = ...) -> None: ...

@@ -22,37 +22,48 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from oracle.api.v1 import game_pb2 as oracle_dot_api_dot_v1_dot_game__pb2
 from oracle.api.v1 import ruleset_pb2 as oracle_dot_api_dot_v1_dot_ruleset__pb2
 from oracle.api.v1 import scoring_pb2 as oracle_dot_api_dot_v1_dot_scoring__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1aoracle/api/v1/oracle.proto\x12\roracle.api.v1\x1a\x1boracle/api/v1/ruleset.proto\x1a\x1boracle/api/v1/scoring.proto\"\x18\n\nRuleSetRef\x12\n\n\x02id\x18\x01 \x01(\t\"^\n\x0eRuleSetSummary\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x0f\n\x07\x65xtends\x18\x03 \x01(\t\x12\r\n\x05seats\x18\x04 \x01(\x05\x12\x11\n\tside_size\x18\x05 \x01(\x05\"\x15\n\x13ListRuleSetsRequest\"H\n\x14ListRuleSetsResponse\x12\x30\n\trule_sets\x18\x01 \x03(\x0b\x32\x1d.oracle.api.v1.RuleSetSummary\"@\n\x11GetRuleSetRequest\x12+\n\x08rule_set\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.RuleSetRef\"O\n\x12GetRuleSetResponse\x12(\n\x08rule_set\x18\x01 \x01(\x0b\x32\x16.oracle.api.v1.RuleSet\x12\x0f\n\x07lineage\x18\x02 \x03(\t\"h\n\x10ScoreHandRequest\x12+\n\x08rule_set\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.RuleSetRef\x12\'\n\x05table\x18\x02 \x01(\x0b\x32\x18.oracle.api.v1.HandTable\"<\n\x11ScoreHandResponse\x12\'\n\x05sides\x18\x01 \x03(\x0b\x32\x18.oracle.api.v1.SideScore\"b\n\x1cGetMinimumInitialMeldRequest\x12+\n\x08rule_set\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.RuleSetRef\x12\x15\n\rrunning_total\x18\x02 \x01(\x05\"X\n\x1dGetMinimumInitialMeldResponse\x12\x0f\n\x07minimum\x18\x01 \x01(\x05\x12\x17\n\nfrom_score\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\r\n\x0b_from_score2\xff\x02\n\rOracleService\x12W\n\x0cListRuleSets\x12\".oracle.api.v1.ListRuleSetsRequest\x1a#.oracle.api.v1.ListRuleSetsResponse\x12Q\n\nGetRuleSet\x12 .oracle.api.v1.GetRuleSetRequest\x1a!.oracle.api.v1.GetRuleSetResponse\x12N\n\tScoreHand\x12\x1f.oracle.api.v1.ScoreHandRequest\x1a .oracle.api.v1.ScoreHandResponse\x12r\n\x15GetMinimumInitialMeld\x12+.oracle.api.v1.GetMinimumInitialMeldRequest\x1a,.oracle.api.v1.GetMinimumInitialMeldResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1aoracle/api/v1/oracle.proto\x12\roracle.api.v1\x1a\x18oracle/api/v1/game.proto\x1a\x1boracle/api/v1/ruleset.proto\x1a\x1boracle/api/v1/scoring.proto\"\x18\n\nRuleSetRef\x12\n\n\x02id\x18\x01 \x01(\t\"^\n\x0eRuleSetSummary\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x0f\n\x07\x65xtends\x18\x03 \x01(\t\x12\r\n\x05seats\x18\x04 \x01(\x05\x12\x11\n\tside_size\x18\x05 \x01(\x05\"\x15\n\x13ListRuleSetsRequest\"H\n\x14ListRuleSetsResponse\x12\x30\n\trule_sets\x18\x01 \x03(\x0b\x32\x1d.oracle.api.v1.RuleSetSummary\"@\n\x11GetRuleSetRequest\x12+\n\x08rule_set\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.RuleSetRef\"O\n\x12GetRuleSetResponse\x12(\n\x08rule_set\x18\x01 \x01(\x0b\x32\x16.oracle.api.v1.RuleSet\x12\x0f\n\x07lineage\x18\x02 \x03(\t\"h\n\x10ScoreHandRequest\x12+\n\x08rule_set\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.RuleSetRef\x12\'\n\x05table\x18\x02 \x01(\x0b\x32\x18.oracle.api.v1.HandTable\"<\n\x11ScoreHandResponse\x12\'\n\x05sides\x18\x01 \x03(\x0b\x32\x18.oracle.api.v1.SideScore\"b\n\x1cGetMinimumInitialMeldRequest\x12+\n\x08rule_set\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.RuleSetRef\x12\x15\n\rrunning_total\x18\x02 \x01(\x05\"X\n\x1dGetMinimumInitialMeldResponse\x12\x0f\n\x07minimum\x18\x01 \x01(\x05\x12\x17\n\nfrom_score\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\r\n\x0b_from_score\"2\n\x0cStateProblem\x12\r\n\x05\x66ield\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\"l\n\x14ValidateStateRequest\x12+\n\x08rule_set\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.RuleSetRef\x12\'\n\x05state\x18\x02 \x01(\x0b\x32\x18.oracle.api.v1.GameState\"U\n\x15ValidateStateResponse\x12\r\n\x05valid\x18\x01 \x01(\x08\x12-\n\x08problems\x18\x02 \x03(\x0b\x32\x1b.oracle.api.v1.StateProblem\"\x91\x01\n\x12\x43heckActionRequest\x12+\n\x08rule_set\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.RuleSetRef\x12\'\n\x05state\x18\x02 \x01(\x0b\x32\x18.oracle.api.v1.GameState\x12%\n\x06\x61\x63tion\x18\x03 \x01(\x0b\x32\x15.oracle.api.v1.Action\"\xa6\x01\n\x13\x43heckActionResponse\x12\r\n\x05legal\x18\x01 \x01(\x08\x12,\n\nviolations\x18\x02 \x03(\x0b\x32\x18.oracle.api.v1.Violation\x12$\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x14.oracle.api.v1.Event\x12,\n\nnext_state\x18\x04 \x01(\x0b\x32\x18.oracle.api.v1.GameState2\xb1\x04\n\rOracleService\x12W\n\x0cListRuleSets\x12\".oracle.api.v1.ListRuleSetsRequest\x1a#.oracle.api.v1.ListRuleSetsResponse\x12Q\n\nGetRuleSet\x12 .oracle.api.v1.GetRuleSetRequest\x1a!.oracle.api.v1.GetRuleSetResponse\x12N\n\tScoreHand\x12\x1f.oracle.api.v1.ScoreHandRequest\x1a .oracle.api.v1.ScoreHandResponse\x12r\n\x15GetMinimumInitialMeld\x12+.oracle.api.v1.GetMinimumInitialMeldRequest\x1a,.oracle.api.v1.GetMinimumInitialMeldResponse\x12Z\n\rValidateState\x12#.oracle.api.v1.ValidateStateRequest\x1a$.oracle.api.v1.ValidateStateResponse\x12T\n\x0b\x43heckAction\x12!.oracle.api.v1.CheckActionRequest\x1a\".oracle.api.v1.CheckActionResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'oracle.api.v1.oracle_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_RULESETREF']._serialized_start=103
-  _globals['_RULESETREF']._serialized_end=127
-  _globals['_RULESETSUMMARY']._serialized_start=129
-  _globals['_RULESETSUMMARY']._serialized_end=223
-  _globals['_LISTRULESETSREQUEST']._serialized_start=225
-  _globals['_LISTRULESETSREQUEST']._serialized_end=246
-  _globals['_LISTRULESETSRESPONSE']._serialized_start=248
-  _globals['_LISTRULESETSRESPONSE']._serialized_end=320
-  _globals['_GETRULESETREQUEST']._serialized_start=322
-  _globals['_GETRULESETREQUEST']._serialized_end=386
-  _globals['_GETRULESETRESPONSE']._serialized_start=388
-  _globals['_GETRULESETRESPONSE']._serialized_end=467
-  _globals['_SCOREHANDREQUEST']._serialized_start=469
-  _globals['_SCOREHANDREQUEST']._serialized_end=573
-  _globals['_SCOREHANDRESPONSE']._serialized_start=575
-  _globals['_SCOREHANDRESPONSE']._serialized_end=635
-  _globals['_GETMINIMUMINITIALMELDREQUEST']._serialized_start=637
-  _globals['_GETMINIMUMINITIALMELDREQUEST']._serialized_end=735
-  _globals['_GETMINIMUMINITIALMELDRESPONSE']._serialized_start=737
-  _globals['_GETMINIMUMINITIALMELDRESPONSE']._serialized_end=825
-  _globals['_ORACLESERVICE']._serialized_start=828
-  _globals['_ORACLESERVICE']._serialized_end=1211
+  _globals['_RULESETREF']._serialized_start=129
+  _globals['_RULESETREF']._serialized_end=153
+  _globals['_RULESETSUMMARY']._serialized_start=155
+  _globals['_RULESETSUMMARY']._serialized_end=249
+  _globals['_LISTRULESETSREQUEST']._serialized_start=251
+  _globals['_LISTRULESETSREQUEST']._serialized_end=272
+  _globals['_LISTRULESETSRESPONSE']._serialized_start=274
+  _globals['_LISTRULESETSRESPONSE']._serialized_end=346
+  _globals['_GETRULESETREQUEST']._serialized_start=348
+  _globals['_GETRULESETREQUEST']._serialized_end=412
+  _globals['_GETRULESETRESPONSE']._serialized_start=414
+  _globals['_GETRULESETRESPONSE']._serialized_end=493
+  _globals['_SCOREHANDREQUEST']._serialized_start=495
+  _globals['_SCOREHANDREQUEST']._serialized_end=599
+  _globals['_SCOREHANDRESPONSE']._serialized_start=601
+  _globals['_SCOREHANDRESPONSE']._serialized_end=661
+  _globals['_GETMINIMUMINITIALMELDREQUEST']._serialized_start=663
+  _globals['_GETMINIMUMINITIALMELDREQUEST']._serialized_end=761
+  _globals['_GETMINIMUMINITIALMELDRESPONSE']._serialized_start=763
+  _globals['_GETMINIMUMINITIALMELDRESPONSE']._serialized_end=851
+  _globals['_STATEPROBLEM']._serialized_start=853
+  _globals['_STATEPROBLEM']._serialized_end=903
+  _globals['_VALIDATESTATEREQUEST']._serialized_start=905
+  _globals['_VALIDATESTATEREQUEST']._serialized_end=1013
+  _globals['_VALIDATESTATERESPONSE']._serialized_start=1015
+  _globals['_VALIDATESTATERESPONSE']._serialized_end=1100
+  _globals['_CHECKACTIONREQUEST']._serialized_start=1103
+  _globals['_CHECKACTIONREQUEST']._serialized_end=1248
+  _globals['_CHECKACTIONRESPONSE']._serialized_start=1251
+  _globals['_CHECKACTIONRESPONSE']._serialized_end=1417
+  _globals['_ORACLESERVICE']._serialized_start=1420
+  _globals['_ORACLESERVICE']._serialized_end=1981
 # @@protoc_insertion_point(module_scope)

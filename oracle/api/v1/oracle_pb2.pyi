@@ -1,3 +1,4 @@
+from oracle.api.v1 import game_pb2 as _game_pb2
 from oracle.api.v1 import ruleset_pb2 as _ruleset_pb2
 from oracle.api.v1 import scoring_pb2 as _scoring_pb2
 from google.protobuf.internal import containers as _containers
@@ -81,3 +82,49 @@ class GetMinimumInitialMeldResponse(_message.Message):
     minimum: int
     from_score: int
     def __init__(self, minimum: _Optional[int] = ..., from_score: _Optional[int] = ...) -> None: ...
+
+class StateProblem(_message.Message):
+    __slots__ = ("field", "description")
+    FIELD_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    field: str
+    description: str
+    def __init__(self, field: _Optional[str] = ..., description: _Optional[str] = ...) -> None: ...
+
+class ValidateStateRequest(_message.Message):
+    __slots__ = ("rule_set", "state")
+    RULE_SET_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    rule_set: RuleSetRef
+    state: _game_pb2.GameState
+    def __init__(self, rule_set: _Optional[_Union[RuleSetRef, _Mapping]] = ..., state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ...) -> None: ...
+
+class ValidateStateResponse(_message.Message):
+    __slots__ = ("valid", "problems")
+    VALID_FIELD_NUMBER: _ClassVar[int]
+    PROBLEMS_FIELD_NUMBER: _ClassVar[int]
+    valid: bool
+    problems: _containers.RepeatedCompositeFieldContainer[StateProblem]
+    def __init__(self, valid: _Optional[bool] = ..., problems: _Optional[_Iterable[_Union[StateProblem, _Mapping]]] = ...) -> None: ...
+
+class CheckActionRequest(_message.Message):
+    __slots__ = ("rule_set", "state", "action")
+    RULE_SET_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    rule_set: RuleSetRef
+    state: _game_pb2.GameState
+    action: _game_pb2.Action
+    def __init__(self, rule_set: _Optional[_Union[RuleSetRef, _Mapping]] = ..., state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ..., action: _Optional[_Union[_game_pb2.Action, _Mapping]] = ...) -> None: ...
+
+class CheckActionResponse(_message.Message):
+    __slots__ = ("legal", "violations", "events", "next_state")
+    LEGAL_FIELD_NUMBER: _ClassVar[int]
+    VIOLATIONS_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_STATE_FIELD_NUMBER: _ClassVar[int]
+    legal: bool
+    violations: _containers.RepeatedCompositeFieldContainer[_game_pb2.Violation]
+    events: _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]
+    next_state: _game_pb2.GameState
+    def __init__(self, legal: _Optional[bool] = ..., violations: _Optional[_Iterable[_Union[_game_pb2.Violation, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ..., next_state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ...) -> None: ...

@@ -55,6 +55,16 @@ class OracleServiceStub:
                 request_serializer=oracle_dot_api_dot_v1_dot_oracle__pb2.GetMinimumInitialMeldRequest.SerializeToString,
                 response_deserializer=oracle_dot_api_dot_v1_dot_oracle__pb2.GetMinimumInitialMeldResponse.FromString,
                 _registered_method=True)
+        self.ValidateState = channel.unary_unary(
+                '/oracle.api.v1.OracleService/ValidateState',
+                request_serializer=oracle_dot_api_dot_v1_dot_oracle__pb2.ValidateStateRequest.SerializeToString,
+                response_deserializer=oracle_dot_api_dot_v1_dot_oracle__pb2.ValidateStateResponse.FromString,
+                _registered_method=True)
+        self.CheckAction = channel.unary_unary(
+                '/oracle.api.v1.OracleService/CheckAction',
+                request_serializer=oracle_dot_api_dot_v1_dot_oracle__pb2.CheckActionRequest.SerializeToString,
+                response_deserializer=oracle_dot_api_dot_v1_dot_oracle__pb2.CheckActionResponse.FromString,
+                _registered_method=True)
 
 
 class OracleServiceServicer:
@@ -89,6 +99,25 @@ class OracleServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ValidateState(self, request, context):
+        """Reports every inconsistency of a game state at once (an OK response;
+        an empty list means the state can be judged).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CheckAction(self, request, context):
+        """Judges one action of the player to move: legal or not, every rule it
+        breaks, what happens, and the next state. An illegal action is an OK
+        response with legal=false. An inconsistent state is FAILED_PRECONDITION
+        with a google.rpc.PreconditionFailure listing each problem; a malformed
+        action is INVALID_ARGUMENT.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_OracleServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -111,6 +140,16 @@ def add_OracleServiceServicer_to_server(servicer, server):
                     servicer.GetMinimumInitialMeld,
                     request_deserializer=oracle_dot_api_dot_v1_dot_oracle__pb2.GetMinimumInitialMeldRequest.FromString,
                     response_serializer=oracle_dot_api_dot_v1_dot_oracle__pb2.GetMinimumInitialMeldResponse.SerializeToString,
+            ),
+            'ValidateState': grpc.unary_unary_rpc_method_handler(
+                    servicer.ValidateState,
+                    request_deserializer=oracle_dot_api_dot_v1_dot_oracle__pb2.ValidateStateRequest.FromString,
+                    response_serializer=oracle_dot_api_dot_v1_dot_oracle__pb2.ValidateStateResponse.SerializeToString,
+            ),
+            'CheckAction': grpc.unary_unary_rpc_method_handler(
+                    servicer.CheckAction,
+                    request_deserializer=oracle_dot_api_dot_v1_dot_oracle__pb2.CheckActionRequest.FromString,
+                    response_serializer=oracle_dot_api_dot_v1_dot_oracle__pb2.CheckActionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -222,6 +261,60 @@ class OracleService:
             '/oracle.api.v1.OracleService/GetMinimumInitialMeld',
             oracle_dot_api_dot_v1_dot_oracle__pb2.GetMinimumInitialMeldRequest.SerializeToString,
             oracle_dot_api_dot_v1_dot_oracle__pb2.GetMinimumInitialMeldResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ValidateState(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/oracle.api.v1.OracleService/ValidateState',
+            oracle_dot_api_dot_v1_dot_oracle__pb2.ValidateStateRequest.SerializeToString,
+            oracle_dot_api_dot_v1_dot_oracle__pb2.ValidateStateResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CheckAction(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/oracle.api.v1.OracleService/CheckAction',
+            oracle_dot_api_dot_v1_dot_oracle__pb2.CheckActionRequest.SerializeToString,
+            oracle_dot_api_dot_v1_dot_oracle__pb2.CheckActionResponse.FromString,
             options,
             channel_credentials,
             insecure,
