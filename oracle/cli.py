@@ -1,4 +1,4 @@
-"""The canasta-oracle command line: serve, rules, score and minimum (errors are one clear line, exit 2)."""
+"""The canasta-oracle command line: serve, rules, score, minimum, check, validate (errors: clear lines, exit 2)."""
 
 from __future__ import annotations
 
@@ -13,13 +13,20 @@ import click
 from google.protobuf import json_format, text_format
 from google.protobuf.message import Message
 
+from oracle.actions import parse_action
 from oracle.api.v1 import notation_pb2, oracle_pb2, ruleset_pb2
+from oracle.cards import NotationError, format_cards
 from oracle.convert import scores_to_proto, table_from_notation
+from oracle.convert_game import state_from_notation, verdict_to_proto
 from oracle.errors import InvalidInputError
+from oracle.events import CanastaMade, CardsDrawn, Event, HandEnded, PileTaken, RedThreeLaid
+from oracle.referee import Verdict, check_action
 from oracle.ruleset_loader import LoadedRuleSet, RuleBook, SpecError, UnknownRuleSetError, default_rule_book
 from oracle.ruleset_paths import get_value, leaf_paths, rule_sections
 from oracle.ruleset_validate import note_for
 from oracle.scoring import ScoreItem, score_hand
+from oracle.state import GameState
+from oracle.state_check import InvalidStateError, validate_state
 
 EXIT_ERROR = 2
 F = TypeVar("F", bound=Callable[..., Any])
@@ -47,8 +54,14 @@ def clean_errors(command: F) -> F:
             raise CliError("invalid input:\n" + "\n".join(f"  {p}" for p in exc.problems)) from None
         except UnknownRuleSetError as exc:
             raise CliError(str(exc)) from None
+        except InvalidStateError as exc:
+            raise CliError("the state is inconsistent:\n" + "\n".join(f"  {p}" for p in exc.problems)) from None
         except OSError as exc:
             raise CliError(f"{exc.strerror}: {exc.filename}" if exc.filename else str(exc)) from None
+        except (click.ClickException, SystemExit, KeyboardInterrupt):
+            raise
+        except Exception as exc:  # a bug: still one line, never a traceback
+            raise CliError(f"internal error (a bug in the oracle, please report it): {exc!r}") from None
     return wrapper  # type: ignore[return-value]
 
 
@@ -200,6 +213,96 @@ def score(rule_set_id: str | None, table_file: Path, as_json: bool, specs: Path 
                          for i, (s, sc) in enumerate(zip(table_msg.sides, scores, strict=True))))
 
 
+EXIT_ILLEGAL = 1
+
+
+def _load_state(state_file: Path, rule_set_id: str | None, specs: Path | None) -> tuple[LoadedRuleSet, GameState]:
+    state_msg = read_message(state_file, notation_pb2.GameStateNotation())
+    assert isinstance(state_msg, notation_pb2.GameStateNotation)
+    chosen = rule_set_id or state_msg.rule_set_id
+    if not chosen:
+        raise CliError(f"{state_file}: no rule set: pass --rules ID or set rule_set_id in the file")
+    loaded = load_book(specs).get(chosen)
+    return loaded, state_from_notation(state_msg, loaded.rules)
+
+
+@main.command()
+@click.option("--rules", "rule_set_id", default=None, help="Rule-set id (default: the state file's rule_set_id).")
+@click.option("--state", "state_file", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="A GameStateNotation file (.json or .textproto).")
+@click.option("--action", "action_text", required=True, help="The action, e.g. 'take-pile with 9H 9D'.")
+@click.option("--json", "as_json", is_flag=True, help="Print the CheckActionResponse as proto3 JSON.")
+@specs_option
+@clean_errors
+def check(rule_set_id: str | None, state_file: Path, action_text: str, as_json: bool, specs: Path | None) -> None:
+    """Judge one action of the player to move. Exit 0 legal, 1 illegal, 2 error."""
+    loaded, state = _load_state(state_file, rule_set_id, specs)
+    try:
+        action = parse_action(action_text)
+    except NotationError as exc:
+        raise CliError(f"action: {exc}") from None
+    verdict = check_action(loaded.rules, state, action)
+    if as_json:
+        print_json(verdict_to_proto(verdict))
+    else:
+        click.echo("\n".join(describe_verdict(verdict, action_text)))
+    if not verdict.legal:
+        raise SystemExit(EXIT_ILLEGAL)
+
+
+def describe_verdict(verdict: Verdict, action_text: str) -> list[str]:
+    """The lines `check` prints."""
+    lines = [f"{'legal' if verdict.legal else 'illegal'}: {action_text}"]
+    for v in verdict.violations:
+        lines.append(f"  {v.code} ({v.field}): {v.explanation}")
+        if v.cite:
+            lines.append("    cite: " + "; ".join(f'{source}, "{section}"' for source, section in v.cite))
+    for event in verdict.events:
+        lines.append(f"  {describe_event(event)}")
+    if verdict.next_state is not None:
+        nxt = verdict.next_state
+        lines.append(f"  next: seat {nxt.seat_to_move} to move, phase {nxt.phase.name}, stock {len(nxt.stock)},"
+                     f" pile {len(nxt.discard_pile)}")
+    return lines
+
+
+def describe_event(event: Event) -> str:
+    """One event in words."""
+    match event:
+        case CardsDrawn(seat, cards):
+            return f"seat {seat} drew {format_cards(cards)}"
+        case RedThreeLaid(seat, card, replaced):
+            return f"seat {seat} laid red three {format_cards([card])}" + (" and drew a replacement" if replaced
+                                                                           else "")
+        case PileTaken(seat, top, to_hand):
+            return f"seat {seat} took the pile: top {format_cards([top])} melded, {len(to_hand)} card(s) to hand"
+        case CanastaMade(side, cards, natural):
+            return f"side {side} has a {'natural' if natural else 'mixed'} canasta: {format_cards(cards)}"
+        case HandEnded(reason, _, scores):
+            return f"hand over ({reason.name.lower()}): " + ", ".join(
+                f"side {i} {score.total}" for i, score in enumerate(scores))
+    return repr(event)
+
+
+@main.command()
+@click.option("--rules", "rule_set_id", default=None, help="Rule-set id (default: the state file's rule_set_id).")
+@click.option("--state", "state_file", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="A GameStateNotation file (.json or .textproto).")
+@specs_option
+@clean_errors
+def validate(rule_set_id: str | None, state_file: Path, specs: Path | None) -> None:
+    """Report every inconsistency of a game state. Exit 0 valid, 1 inconsistent, 2 error."""
+    loaded, state = _load_state(state_file, rule_set_id, specs)
+    problems = validate_state(loaded.rules, state)
+    if not problems:
+        click.echo("valid")
+        return
+    click.echo("invalid:")
+    for problem in problems:
+        click.echo(f"  {problem}")
+    raise SystemExit(EXIT_ILLEGAL)
+
+
 @main.command()
 @click.option("--rules", "rule_set_id", required=True, help="Rule-set id, e.g. classic-4p.")
 @click.argument("running_total", type=int)
@@ -217,6 +320,17 @@ def minimum(rule_set_id: str, running_total: int, as_json: bool, specs: Path | N
         print_json(response)
         return
     click.echo(str(value))
+
+
+@main.command()
+@click.option("--number", default=300, show_default=True, type=click.IntRange(1), help="Checks per timing.")
+@click.option("--repeats", default=7, show_default=True, type=click.IntRange(1), help="Timings per case (median).")
+@clean_errors
+def bench(number: int, repeats: int) -> None:
+    """Print microseconds per CheckAction on fixed mid-game states (median of repeats)."""
+    from oracle import bench as benchmark
+
+    click.echo("\n".join(benchmark.report(benchmark.run(number, repeats))))
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from oracle.api.v1 import ruleset_pb2
@@ -13,10 +14,29 @@ from oracle.cards import (
     RANK_FOUR,
     RANK_SEVEN,
     RANK_TWO,
+    deck,
     is_black_three,
     is_red_three,
     rank_of,
 )
+
+
+@dataclass(frozen=True, slots=True)
+class MeldLimits:
+    """The meld and canasta numbers as plain values (read on every check; proto access is slower)."""
+
+    min_size: int
+    min_naturals: int
+    max_wilds: int
+    wild_ratio: int  #: a ruleset_pb2.WildRatio value
+    max_size: int  #: 0 = no limit
+    wild_only: bool
+    one_per_rank: bool
+    black_three_going_out_only: bool
+    black_three_min: int
+    black_three_max: int
+    black_three_wilds: bool
+    canasta_size: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +53,9 @@ class CompiledRules:
     thresholds: tuple[tuple[int, int], ...]  #: (from_score, minimum) rows, ascending
     minimum_below_table: int  #: minimum for totals below the first row
     cites: dict[str, tuple[tuple[str, str], ...]]  #: field or section path -> (source, section) citations
+    deck_counts: Counter[int]  #: copies of each card in the deck (read only)
+    sorted_deck: tuple[int, ...]  #: every card of the deck, sorted (for the conservation check)
+    limits: MeldLimits  #: meld and canasta numbers
 
     def side_of_seat(self, seat: int) -> int:
         """Seats alternate between sides, so partners sit across."""
@@ -82,6 +105,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
     frozen = ruleset_pb2.RuleSet()
     frozen.CopyFrom(spec)
     seats, side_size = frozen.players.seats, frozen.players.side_size
+    m, t = frozen.melds, frozen.threes
     return CompiledRules(
         spec=frozen,
         id=frozen.id,
@@ -93,6 +117,14 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
         thresholds=tuple((t.from_score, t.minimum) for t in frozen.initial_meld.thresholds),
         minimum_below_table=frozen.initial_meld.minimum_below_table,
         cites=_citations(frozen),
+        deck_counts=Counter(deck(frozen.deck.packs, frozen.deck.jokers)),
+        sorted_deck=tuple(sorted(deck(frozen.deck.packs, frozen.deck.jokers))),
+        limits=MeldLimits(
+            min_size=m.min_size, min_naturals=m.min_naturals, max_wilds=m.max_wilds, wild_ratio=m.wild_ratio,
+            max_size=m.max_size, wild_only=m.wild_only_melds, one_per_rank=m.one_meld_per_rank,
+            black_three_going_out_only=t.black_three_meld_going_out_only, black_three_min=t.black_three_meld_min,
+            black_three_max=t.black_three_meld_max, black_three_wilds=t.black_three_meld_wilds,
+            canasta_size=frozen.canastas.min_size),
     )
 
 

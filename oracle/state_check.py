@@ -34,6 +34,46 @@ def validate_state(rules: CompiledRules, state: GameState, prefix: str = "state"
         add("seats", f"has {len(state.seats)} seats; rule set '{rules.id}' has {rules.seats}")
     if len(state.sides) != rules.sides:
         add("sides", f"has {len(state.sides)} sides; rule set '{rules.id}' has {rules.sides}")
+    if _cards_conserved(rules, state):
+        for i, seat in enumerate(state.seats):
+            for k, card in enumerate(seat.hand):
+                if card in _RED_THREES:
+                    add(f"seats[{i}].hand[{k}]", f"{format_card(card)} is a red three: it is laid at once, never held")
+        for i, side in enumerate(state.sides):
+            for k, card in enumerate(side.red_threes):
+                if card not in _RED_THREES:
+                    add(f"sides[{i}].red_threes[{k}]", f"{format_card(card)} is not a red three")
+        for k in range(state.pile_upcards, len(state.discard_pile)):
+            if state.discard_pile[k] in _RED_THREES:
+                add(f"discard_pile[{k}]", f"{format_card(state.discard_pile[k])} is a red three above the upcards:"
+                    " red threes are never discarded")
+    else:
+        _locate_card_problems(rules, state, add)
+    if len(state.seats) == rules.seats and len(state.sides) == rules.sides:
+        _check_melds(rules, state, add)
+        _check_turn(rules, state, add)
+    return problems
+
+
+_RED_THREES = frozenset(c for c in ALL_CARDS if is_red_three(c))
+
+
+def _cards_conserved(rules: CompiledRules, state: GameState) -> bool:
+    """Fast path: every card of the deck exactly once per copy, and no unknown card number."""
+    cards = list(state.stock)
+    cards += state.discard_pile
+    for seat in state.seats:
+        cards += seat.hand
+    for side in state.sides:
+        cards += side.red_threes
+        for meld in side.melds:
+            cards += meld
+    cards.sort()
+    return tuple(cards) == rules.sorted_deck
+
+
+def _locate_card_problems(rules: CompiledRules, state: GameState, add: Add) -> None:
+    """The slow path: name every bad card number, misplaced red three and over- or under-counted card."""
     located: list[tuple[str, int]] = []
 
     def cards_at(path: str, cards: tuple[int, ...]) -> None:
@@ -62,10 +102,6 @@ def validate_state(rules: CompiledRules, state: GameState, prefix: str = "state"
             add(f"discard_pile[{k}]", f"{format_card(card)} is a red three above the upcards: red threes are"
                 " never discarded")
     _check_conservation(rules, located, add)
-    if len(state.seats) == rules.seats and len(state.sides) == rules.sides:
-        _check_melds(rules, state, add)
-        _check_turn(rules, state, add)
-    return problems
 
 
 def _check_conservation(rules: CompiledRules, located: list[tuple[str, int]], add: Add) -> None:
