@@ -15,6 +15,7 @@ from oracle.state import (
     Cards,
     GameState,
     HandEnd,
+    PartnerAnswer,
     Phase,
     SeatState,
     SideState,
@@ -155,3 +156,27 @@ def end_hand(rules: CompiledRules, state: GameState, reason: HandEnd, *, went_ou
                    went_out_concealed=concealed and reason == HandEnd.WENT_OUT)
     table = end_table(rules, over)
     return over, HandEnded(reason, table, tuple(score_hand(rules, table)))
+
+
+def check_keep(ctx: Ctx, hand_after: int, canastas: int, out: list[Violation]) -> None:
+    """The keep-cards rule when the side lacks its canastas."""
+    keep = ctx.rules.spec.going_out.min_hand_after_meld_without_canastas
+    required = ctx.rules.spec.going_out.canastas_required
+    if canastas < required and hand_after < keep:
+        out.append(ctx.fail("MUST_KEEP_CARDS", f"the side has {canastas} of the {required} canasta(s) needed to go"
+                            f" out, so at least {keep} cards must stay in hand after melding, not {hand_after}"))
+
+
+def going_out_checks(ctx: Ctx, canastas: int, out: list[Violation]) -> None:
+    """Rules for a player about to have no cards: canastas, and the partner's answer."""
+    required = ctx.rules.spec.going_out.canastas_required
+    if canastas < required:
+        out.append(ctx.fail("GO_OUT_WITHOUT_CANASTAS", f"going out needs {required} canasta(s); the side has"
+                            f" {canastas}"))
+    if ctx.state.turn.partner_answer == PartnerAnswer.NO:
+        out.append(ctx.fail("GO_OUT_PARTNER_SAID_NO", "the partner answered no to 'may I go out?' this turn"))
+
+
+def is_concealed(ctx: Ctx, turn: TurnState) -> bool:
+    """Going out now is concealed: nothing melded before this turn, nothing added to older melds, a canasta made."""
+    return (not ctx.state.seats[ctx.seat].melded_before and not turn.added_to_existing and turn.made_canasta)

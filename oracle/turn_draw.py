@@ -25,8 +25,11 @@ from oracle.turn_common import (
     Outcome,
     canasta_events,
     check_in_hand,
+    check_keep,
     draw_from_stock,
     end_hand,
+    going_out_checks,
+    is_concealed,
     remove_cards,
     with_seat,
     with_side,
@@ -233,7 +236,13 @@ def _lay_and_take(ctx: Ctx, action: TakePile, top: int, shape: MeldShape, out: l
                                 f" (the top card counts, the rest of the pile does not); a running total of"
                                 f" {ctx.side.running_total} needs {minimum}"))
     canastas = canasta_count(rules, laid.melds)
-    _check_keep(ctx, len(hand_after), canastas, out)
+    check_keep(ctx, len(hand_after), canastas, out)
+    turn = TurnState(start=TurnStart.TOOK_PILE, added_to_existing=laid.added_to_existing,
+                     made_canasta=bool(laid.canastas_made))
+    if not hand_after:  # melded everything, the top card included: going out
+        going_out_checks(ctx, canastas, out)
+        if not spec.going_out.discard_optional:
+            out.append(ctx.fail("GO_OUT_NEEDS_DISCARD", "taking the pile would leave no card to discard"))
     if out:
         return Outcome(out)
     seat_state = state.seats[ctx.seat]
@@ -258,16 +267,10 @@ def _lay_and_take(ctx: Ctx, action: TakePile, top: int, shape: MeldShape, out: l
         discard_pile=remaining_pile,
         pile_upcards=min(state.pile_upcards, len(remaining_pile)),
         phase=Phase.PLAY,
-        turn=TurnState(start=TurnStart.TOOK_PILE, added_to_existing=laid.added_to_existing,
-                       made_canasta=bool(laid.canastas_made)),
+        turn=turn,
     )
+    if not hand:
+        over, ended = end_hand(rules, next_state, HandEnd.WENT_OUT, went_out_seat=ctx.seat,
+                               concealed=is_concealed(ctx, turn))
+        return Outcome(events=[*events, ended], next_state=over)
     return Outcome(events=events, next_state=next_state)
-
-
-def _check_keep(ctx: Ctx, hand_after: int, canastas: int, out: list[Violation]) -> None:
-    """The keep-cards rule when the side lacks its canastas."""
-    keep = ctx.rules.spec.going_out.min_hand_after_meld_without_canastas
-    required = ctx.rules.spec.going_out.canastas_required
-    if canastas < required and hand_after < keep:
-        out.append(ctx.fail("MUST_KEEP_CARDS", f"the side has {canastas} of the {required} canasta(s) needed to go"
-                            f" out, so at least {keep} cards must stay in hand after melding, not {hand_after}"))

@@ -23,12 +23,14 @@ from oracle.turn_common import (
     Outcome,
     canasta_events,
     check_in_hand,
+    check_keep,
     end_hand,
+    going_out_checks,
+    is_concealed,
     remove_cards,
     with_seat,
     with_side,
 )
-from oracle.turn_draw import _check_keep
 from oracle.violations import Violation
 
 _PLAY_WHY = {
@@ -40,21 +42,6 @@ _PLAY_WHY = {
 
 def _phase_error(ctx: Ctx, what: str) -> Violation:
     return ctx.fail("WRONG_PHASE", f"cannot {what}: {_PLAY_WHY.get(ctx.state.phase, 'not now')}")
-
-
-def _going_out_checks(ctx: Ctx, canastas: int, out: list[Violation]) -> None:
-    """Rules for a player about to have no cards: canastas, and the partner's answer."""
-    required = ctx.rules.spec.going_out.canastas_required
-    if canastas < required:
-        out.append(ctx.fail("GO_OUT_WITHOUT_CANASTAS", f"going out needs {required} canasta(s); the side has"
-                            f" {canastas}"))
-    if ctx.state.turn.partner_answer == PartnerAnswer.NO:
-        out.append(ctx.fail("GO_OUT_PARTNER_SAID_NO", "the partner answered no to 'may I go out?' this turn"))
-
-
-def _concealed(ctx: Ctx, turn: TurnState) -> bool:
-    """Going out now is concealed: nothing melded before this turn, nothing added to older melds, a canasta made."""
-    return (not ctx.state.seats[ctx.seat].melded_before and not turn.added_to_existing and turn.made_canasta)
 
 
 def check_meld(ctx: Ctx, action: Meld) -> Outcome:
@@ -77,13 +64,13 @@ def check_meld(ctx: Ctx, action: Meld) -> Outcome:
         minimum, _ = rules.minimum_initial_meld(ctx.side.running_total)
         waived = (spec.initial_meld.waived_for_concealed_going_out and state.turn.start == TurnStart.DREW
                   and len(hand_after) <= 1 and canastas >= spec.going_out.canastas_required
-                  and _concealed(ctx, turn))
+                  and is_concealed(ctx, turn))
         if laid.points < minimum and not waived:
             out.append(ctx.fail("INITIAL_MELD_BELOW_MINIMUM", f"the side's first melds count {laid.points}; a"
                                 f" running total of {ctx.side.running_total} needs {minimum}"))
-    _check_keep(ctx, len(hand_after), canastas, out)
+    check_keep(ctx, len(hand_after), canastas, out)
     if not hand_after:
-        _going_out_checks(ctx, canastas, out)
+        going_out_checks(ctx, canastas, out)
         if not spec.going_out.discard_optional:
             out.append(ctx.fail("GO_OUT_NEEDS_DISCARD", "the last card must be discarded, not melded"))
     elif len(hand_after) == 1 and state.turn.partner_answer == PartnerAnswer.NO:
@@ -101,7 +88,7 @@ def check_meld(ctx: Ctx, action: Meld) -> Outcome:
     )
     if not hand_after:
         over, ended = end_hand(rules, next_state, HandEnd.WENT_OUT, went_out_seat=ctx.seat,
-                               concealed=_concealed(ctx, turn))
+                               concealed=is_concealed(ctx, turn))
         return Outcome(events=[*events, ended], next_state=over)
     return Outcome(events=events, next_state=next_state)
 
@@ -120,7 +107,7 @@ def check_discard(ctx: Ctx, action: Discard) -> Outcome:
     hand_after = remove_cards(ctx.hand, [action.card])
     canastas = canasta_count(rules, ctx.side.melds)
     if not hand_after:
-        _going_out_checks(ctx, canastas, out)
+        going_out_checks(ctx, canastas, out)
     elif state.turn.partner_answer == PartnerAnswer.YES:
         out.append(ctx.fail("MUST_GO_OUT_PARTNER_SAID_YES", f"the partner answered yes, so the player must go out"
                             f" this turn; {len(hand_after)} card(s) would be left"))
@@ -132,7 +119,7 @@ def check_discard(ctx: Ctx, action: Discard) -> Outcome:
                     discard_pile=(*state.discard_pile, action.card))
     if not hand_after:
         over, ended = end_hand(rules, moved, HandEnd.WENT_OUT, went_out_seat=ctx.seat,
-                               concealed=_concealed(ctx, state.turn))
+                               concealed=is_concealed(ctx, state.turn))
         return Outcome(events=[ended], next_state=over)
     next_state = replace(moved, seat_to_move=(ctx.seat + 1) % rules.seats, phase=Phase.DRAW, turn=TurnState())
     return Outcome(next_state=next_state)
