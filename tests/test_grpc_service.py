@@ -10,7 +10,7 @@ import asyncio
 import socket
 import threading
 import time
-from collections.abc import Coroutine, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import grpc
@@ -20,68 +20,20 @@ from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from grpc_status import rpc_status
+from server_harness import RPC_TIMEOUT, ServerThread
 
 import oracle.server
 from oracle.api.v1 import cards_pb2, oracle_pb2, oracle_pb2_grpc, scoring_pb2
 from oracle.ruleset_loader import RuleBook, default_rule_book
-from oracle.server import OracleServer, start_server
+from oracle.server import start_server
 from oracle.service import OracleServicer
 
 SERVICE = "oracle.api.v1.OracleService"
 HEALTH = "grpc.health.v1.Health"
-RPC_TIMEOUT = 10.0
 Item = scoring_pb2.ScoreItem
 
 
 # --------------------------------------------------------------------------- server harness
-
-
-class ServerThread:
-    """An OracleServer running on its own asyncio loop in a daemon thread."""
-
-    def __init__(self, book: RuleBook) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self._run, name="oracle-test-server", daemon=True)
-        self.thread.start()
-        self.stop_started = False
-        try:
-            self.server: OracleServer = self.run(start_server(book, "127.0.0.1", 0))
-        except BaseException:
-            self._stop_loop()
-            raise
-        self.address = f"127.0.0.1:{self.server.port}"
-
-    def _run(self) -> None:
-        asyncio.set_event_loop(self.loop)
-        self.loop.run_forever()
-
-    def submit(self, coro: Coroutine[Any, Any, Any]) -> Any:
-        """Schedule a coroutine on the server loop; returns a concurrent.futures.Future."""
-        return asyncio.run_coroutine_threadsafe(coro, self.loop)
-
-    def run(self, coro: Coroutine[Any, Any, Any], timeout: float = RPC_TIMEOUT) -> Any:
-        """Run a coroutine on the server loop and wait for its result."""
-        return self.submit(coro).result(timeout)
-
-    def _stop_loop(self) -> None:
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(timeout=10)
-        if not self.thread.is_alive():
-            self.loop.close()
-
-    def begin_stop(self, grace: float) -> Any:
-        """Start OracleServer.stop(grace) on the server loop; returns its concurrent.futures.Future."""
-        self.stop_started = True
-        return self.submit(self.server.stop(grace))
-
-    def close(self, grace: float = 1.0) -> None:
-        """Stop the server (unless a stop was already started) and end the loop."""
-        try:
-            if not self.stop_started:
-                self.begin_stop(grace).result(grace + 10)
-        finally:
-            if self.thread.is_alive():
-                self._stop_loop()
 
 
 @pytest.fixture(scope="module")

@@ -122,8 +122,8 @@ class TakePileAction(_message.Message):
     __slots__ = ("melds",)
     WITH_FIELD_NUMBER: _ClassVar[int]
     MELDS_FIELD_NUMBER: _ClassVar[int]
-    melds: _containers.RepeatedCompositeFieldContainer[_cards_pb2.CardList]
-    def __init__(self, melds: _Optional[_Iterable[_Union[_cards_pb2.CardList, _Mapping]]] = ..., **kwargs) -> None: ...
+    melds: _containers.RepeatedCompositeFieldContainer[MeldGroup]
+    def __init__(self, melds: _Optional[_Iterable[_Union[MeldGroup, _Mapping]]] = ..., **kwargs) -> None: ...
 
 class MeldAction(_message.Message):
     __slots__ = ("groups",)
