@@ -133,3 +133,72 @@ def test_score_needs_a_rule_set(tmp_path: Path) -> None:
     code, _, err = run("score", str(path))
     assert code == 2
     assert "no rule set" in err
+
+
+FROZEN = ROOT / "examples" / "frozen-pile-2p.json"
+
+
+def test_check_legal_exits_0_and_prints_events() -> None:
+    # hand 9H 9D ...; pile 5D 2D 8H 9S frozen by the 2D: a natural pair takes it
+    code, out, _ = run("check", "--state", str(FROZEN), "--action", "take-pile with 9H 9D")
+    assert code == 0
+    assert out.splitlines()[0] == "legal: take-pile with 9H 9D"
+    assert "seat 0 took the pile: top 9S melded, 3 card(s) to hand" in out
+
+
+def test_check_illegal_exits_1_with_code_field_and_citation() -> None:
+    code, out, _ = run("check", "--state", str(FROZEN), "--action", "take-pile with 9H JK")
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == "illegal: take-pile with 9H JK"
+    assert lines[1].startswith("  PILE_FROZEN_NEEDS_NATURAL_PAIR (discard_pile.frozen_by_wild): ")
+    assert lines[2] == ('    cite: 2P-GUIDE, "Taking the discard pile (and freezing it)";'
+                        ' 2P-RULES, "Taking the discard pile"')
+
+
+def test_check_json_is_the_check_action_response() -> None:
+    code, out, _ = run("check", "--state", str(FROZEN), "--action", "meld 9H JK 2C", "--json")
+    assert code == 1
+    response = json.loads(out)
+    assert response["legal"] is False
+    # wrong phase (not drawn yet) and too few naturals, both reported
+    assert [v["code"] for v in response["violations"]] == ["WRONG_PHASE", "MELD_TOO_FEW_NATURALS"]
+
+
+def test_check_bad_action_notation_is_an_error() -> None:
+    code, _, err = run("check", "--state", str(FROZEN), "--action", "meld 9H QQ")
+    assert code == 2
+    assert err == ("canasta-oracle: action: meld group 1: card 2: 'QQ' is not a card: suit 'Q' is not one of"
+                   " C D H S\n")
+
+
+def test_check_inconsistent_state_is_an_error_listing_problems(tmp_path: Path) -> None:
+    state = json.loads(FROZEN.read_text())
+    state["seats"][1]["hand"] += " 3H"  # a red three held, and a third 3H in the deck
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(state))
+    code, _, err = run("check", "--state", str(path), "--action", "draw")
+    assert code == 2
+    assert err.startswith("canasta-oracle: the state is inconsistent:\n")
+    assert "state.seats[1].hand[12]: 3H is a red three" in err
+
+
+def test_validate_reports_valid_and_invalid(tmp_path: Path) -> None:
+    assert run("validate", "--state", str(FROZEN))[:2] == (0, "valid\n")
+    state = json.loads(FROZEN.read_text())
+    state["fillStock"] = False
+    path = tmp_path / "short.json"
+    path.write_text(json.dumps(state))
+    code, out, _ = run("validate", "--state", str(path))
+    assert code == 1
+    assert out.startswith("invalid:\n")
+    assert "missing: every card of the deck must be somewhere" in out
+
+
+def test_bench_prints_a_table_of_microseconds() -> None:
+    code, out, _ = run("bench", "--number", "3", "--repeats", "1")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split()[:3] == ["case", "check", "µs"]
+    assert lines[-1].startswith("median")
+    assert all(float(x) > 0 for x in lines[-1].split()[1:])
