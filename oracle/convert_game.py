@@ -39,6 +39,7 @@ def _turn(msg: game_pb2.TurnState, path: str, problems: Problems) -> TurnState:
         added_to_existing=msg.added_to_existing,
         made_canasta=msg.made_canasta,
         partner_answer=_enum(PartnerAnswer, msg.partner_answer, f"{path}.partner_answer", problems),
+        melds_before_turn=msg.melds_before_turn,
     )
 
 
@@ -120,7 +121,8 @@ def state_to_proto(state: GameState) -> game_pb2.GameState:
         turn=game_pb2.TurnState(start=int(state.turn.start), melded=state.turn.melded,
                                 added_to_existing=state.turn.added_to_existing,
                                 made_canasta=state.turn.made_canasta,
-                                partner_answer=int(state.turn.partner_answer)))
+                                partner_answer=int(state.turn.partner_answer),
+                                melds_before_turn=state.turn.melds_before_turn))
     for seat in state.seats:
         msg.seats.add(hand=seat.hand, melded_before=seat.melded_before)
     for side in state.sides:

@@ -65,17 +65,17 @@ def check_group_shapes(groups: Sequence[MeldGroup], path: str, problems: Problem
 
 
 def lay_groups(rules: CompiledRules, side: SideState, groups: Sequence[tuple[MeldGroup, MeldShape]],
-               *, going_out: bool) -> Laid:
+               *, going_out: bool, melds_before_turn: int) -> Laid:
     """Lay well-shaped groups on a side's melds and collect every meld rule they break.
 
     A group of a rank the side has melded joins that meld (the limits then
     apply to the whole meld); a group of wild cards only joins the meld of its
     onto_rank. `going_out` says whether the player ends the turn with at most
-    one card (black-three melds are legal only then).
+    one card (black-three melds are legal only then). Melds at indexes below
+    `melds_before_turn` were on the table when the turn began.
     """
     spec = rules.spec
     laid = Laid(list(side.melds))
-    before = len(side.melds)
     for group, shape in groups:
         laid.points += sum(rules.card_points[c] for c in group.cards)
         target: int | None = None
@@ -101,7 +101,7 @@ def lay_groups(rules: CompiledRules, side: SideState, groups: Sequence[tuple[Mel
         combined = old + group.cards
         combined_shape = meld_shape(combined)
         old_shape = meld_shape(old)
-        if target < before:
+        if target < melds_before_turn:
             laid.added_to_existing = True
         if (is_canasta(old_shape, rules) and old_shape.wilds == 0 and combined_shape.wilds > 0
                 and not spec.canastas.wild_may_join_natural):

@@ -58,6 +58,7 @@ class TurnState:
     added_to_existing: bool = False  #: added to a meld that was on the table when the turn began
     made_canasta: bool = False  #: this turn's melds completed a canasta
     partner_answer: PartnerAnswer = PartnerAnswer.NONE  #: the question to the partner, if any
+    melds_before_turn: int = 0  #: the side's meld count when the turn began
 
 
 @dataclass(frozen=True, slots=True)

@@ -120,6 +120,11 @@ def _check_conservation(rules: CompiledRules, located: list[tuple[str, int]], ad
 
 def _check_melds(rules: CompiledRules, state: GameState, add: Add) -> None:
     over_side = side_of(rules, state.went_out_seat) if state.hand_end == HandEnd.WENT_OUT else -1
+    # A black-three meld may stand on the mover's side while the mover holds at most the one card to discard.
+    closing_side = (side_of(rules, state.seat_to_move)
+                    if state.phase in (Phase.PLAY, Phase.AWAIT_ANSWER, Phase.FINAL_MELDS)
+                    and 0 <= state.seat_to_move < rules.seats and len(state.seats[state.seat_to_move].hand) <= 1
+                    else -1)
     for i, side in enumerate(state.sides):
         ranks: dict[int, int] = {}
         for j, meld in enumerate(side.melds):
@@ -131,7 +136,8 @@ def _check_melds(rules: CompiledRules, state: GameState, add: Add) -> None:
             except MalformedMeld as exc:
                 add(path, str(exc))
                 continue
-            for rule_field, why in meld_rule_breaks(shape, rules, going_out=i == over_side):
+            going_out = i in (over_side, closing_side)
+            for rule_field, why in meld_rule_breaks(shape, rules, going_out=going_out):
                 add(path, f"{why} (rule-set field {rule_field})")
             if rules.spec.melds.one_meld_per_rank and not shape.black_threes:
                 if shape.rank in ranks:
@@ -172,6 +178,8 @@ def _check_turn(rules: CompiledRules, state: GameState, add: Add) -> None:
             a("phase", "FINAL_MELDS follows a last-card red three, but the stock is not empty")
         if rules.spec.stock_exhaustion.last_red_three != ruleset_pb2.LAST_RED_THREE_MAY_MELD_THEN_ENDS:
             a("phase", f"rule set '{rules.id}' ends the hand at once on a last-card red three")
+    if turn.melds_before_turn > len(mover_side.melds) or turn.melds_before_turn < 0:
+        a("turn.melds_before_turn", f"{turn.melds_before_turn}, but the side has {len(mover_side.melds)} melds")
     if (turn.melded or turn.start == TurnStart.TOOK_PILE or turn.added_to_existing) and not mover_side.melds:
         a("turn", "the player melded this turn but the side has no melds")
     if turn.made_canasta and not any(is_canasta(meld_shape(m), rules) for m in mover_side.melds

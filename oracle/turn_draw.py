@@ -73,7 +73,7 @@ def do_draw(ctx: Ctx) -> Outcome:
         sides=with_side(state, ctx.side_index, replace(side, red_threes=side.red_threes + drawn.red_threes)),
         stock=drawn.stock,
         phase=Phase.PLAY,
-        turn=TurnState(start=TurnStart.DREW),
+        turn=TurnState(start=TurnStart.DREW, melds_before_turn=len(side.melds)),
     )
     events: list[Event] = list(drawn.events)
     if drawn.last_card_red_three:
@@ -227,7 +227,7 @@ def _lay_and_take(ctx: Ctx, action: TakePile, top: int, shape: MeldShape, out: l
     hand_after = remove_cards(ctx.hand, [*action.with_cards, *(c for g in action.melds for c in g.cards)]) + to_hand
     groups = [(MeldGroup((top, *action.with_cards)), shape)]
     groups += [(g, meld_shape(g.cards)) for g in action.melds]
-    laid = lay_groups(rules, ctx.side, groups, going_out=len(hand_after) <= 1)
+    laid = lay_groups(rules, ctx.side, groups, going_out=len(hand_after) <= 1, melds_before_turn=len(ctx.side.melds))
     out.extend(laid.violations)
     if not ctx.side.melds:
         minimum, _ = rules.minimum_initial_meld(ctx.side.running_total)
@@ -238,7 +238,7 @@ def _lay_and_take(ctx: Ctx, action: TakePile, top: int, shape: MeldShape, out: l
     canastas = canasta_count(rules, laid.melds)
     check_keep(ctx, len(hand_after), canastas, out)
     turn = TurnState(start=TurnStart.TOOK_PILE, added_to_existing=laid.added_to_existing,
-                     made_canasta=bool(laid.canastas_made))
+                     made_canasta=bool(laid.canastas_made), melds_before_turn=len(ctx.side.melds))
     if not hand_after:  # melded everything, the top card included: going out
         going_out_checks(ctx, canastas, out)
         if not spec.going_out.discard_optional:

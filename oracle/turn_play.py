@@ -55,7 +55,8 @@ def check_meld(ctx: Ctx, action: Meld) -> Outcome:
         return Outcome(out)
     hand_after = remove_cards(ctx.hand, cards)
     groups = [(g, meld_shape(g.cards)) for g in action.groups]
-    laid = lay_groups(rules, ctx.side, groups, going_out=len(hand_after) <= 1)
+    laid = lay_groups(rules, ctx.side, groups, going_out=len(hand_after) <= 1,
+                      melds_before_turn=state.turn.melds_before_turn)
     out.extend(laid.violations)
     canastas = canasta_count(rules, laid.melds)
     turn = replace(state.turn, melded=True, added_to_existing=state.turn.added_to_existing or laid.added_to_existing,

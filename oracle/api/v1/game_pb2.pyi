@@ -57,18 +57,20 @@ HAND_END_STOCK_EXHAUSTED: HandEnd
 HAND_END_LAST_RED_THREE: HandEnd
 
 class TurnState(_message.Message):
-    __slots__ = ("start", "melded", "added_to_existing", "made_canasta", "partner_answer")
+    __slots__ = ("start", "melded", "added_to_existing", "made_canasta", "partner_answer", "melds_before_turn")
     START_FIELD_NUMBER: _ClassVar[int]
     MELDED_FIELD_NUMBER: _ClassVar[int]
     ADDED_TO_EXISTING_FIELD_NUMBER: _ClassVar[int]
     MADE_CANASTA_FIELD_NUMBER: _ClassVar[int]
     PARTNER_ANSWER_FIELD_NUMBER: _ClassVar[int]
+    MELDS_BEFORE_TURN_FIELD_NUMBER: _ClassVar[int]
     start: TurnStart
     melded: bool
     added_to_existing: bool
     made_canasta: bool
     partner_answer: PartnerAnswer
-    def __init__(self, start: _Optional[_Union[TurnStart, str]] = ..., melded: _Optional[bool] = ..., added_to_existing: _Optional[bool] = ..., made_canasta: _Optional[bool] = ..., partner_answer: _Optional[_Union[PartnerAnswer, str]] = ...) -> None: ...
+    melds_before_turn: int
+    def __init__(self, start: _Optional[_Union[TurnStart, str]] = ..., melded: _Optional[bool] = ..., added_to_existing: _Optional[bool] = ..., made_canasta: _Optional[bool] = ..., partner_answer: _Optional[_Union[PartnerAnswer, str]] = ..., melds_before_turn: _Optional[int] = ...) -> None: ...
 
 class SeatState(_message.Message):
     __slots__ = ("hand", "melded_before")
