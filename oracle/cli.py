@@ -3,93 +3,26 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
 
 import click
-from google.protobuf import json_format, text_format
-from google.protobuf.message import Message
 
+from oracle import cli_games
 from oracle.actions import parse_action
 from oracle.api.v1 import notation_pb2, oracle_pb2, ruleset_pb2
 from oracle.cards import NotationError, format_cards
+from oracle.cli_support import EXIT_ILLEGAL, CliError, clean_errors, load_book, print_json, read_message, specs_option
 from oracle.convert import scores_to_proto, table_from_notation
 from oracle.convert_game import state_from_notation, verdict_to_proto
-from oracle.errors import InvalidInputError
 from oracle.events import CanastaMade, CardsDrawn, Event, HandEnded, PileTaken, RedThreeLaid
 from oracle.referee import Verdict, check_action
-from oracle.ruleset_loader import LoadedRuleSet, RuleBook, SpecError, UnknownRuleSetError, default_rule_book
+from oracle.ruleset_loader import LoadedRuleSet
 from oracle.ruleset_paths import get_value, leaf_paths, rule_sections
 from oracle.ruleset_validate import note_for
 from oracle.scoring import ScoreItem, score_hand
 from oracle.state import GameState
-from oracle.state_check import InvalidStateError, validate_state
-
-EXIT_ERROR = 2
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-class CliError(click.ClickException):
-    """An error shown as one line (or one line per problem) with exit status 2."""
-
-    exit_code = EXIT_ERROR
-
-    def show(self, file: Any = None) -> None:
-        """Print without click's 'Error:' decoration."""
-        click.echo(f"canasta-oracle: {self.format_message()}", err=True)
-
-
-def clean_errors(command: F) -> F:
-    """Turn the core's errors into CliError so no traceback reaches the user."""
-    @functools.wraps(command)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except SpecError as exc:
-            raise CliError("cannot load rule sets:\n" + "\n".join(f"  {p}" for p in exc.problems)) from None
-        except InvalidInputError as exc:
-            raise CliError("invalid input:\n" + "\n".join(f"  {p}" for p in exc.problems)) from None
-        except UnknownRuleSetError as exc:
-            raise CliError(str(exc)) from None
-        except InvalidStateError as exc:
-            raise CliError("the state is inconsistent:\n" + "\n".join(f"  {p}" for p in exc.problems)) from None
-        except OSError as exc:
-            raise CliError(f"{exc.strerror}: {exc.filename}" if exc.filename else str(exc)) from None
-        except (click.ClickException, SystemExit, KeyboardInterrupt):
-            raise
-        except Exception as exc:  # a bug: still one line, never a traceback
-            raise CliError(f"internal error (a bug in the oracle, please report it): {exc!r}") from None
-    return wrapper  # type: ignore[return-value]
-
-
-def load_book(specs: Path | None) -> RuleBook:
-    """The shipped rule book, or the one in --specs DIR."""
-    return default_rule_book() if specs is None else RuleBook.from_directory(specs)
-
-
-def read_message(path: Path, message: Message) -> Message:
-    """Parse a .json (proto3 JSON) or .textproto/.txtpb file strictly into `message`."""
-    text = path.read_text(encoding="utf-8")
-    try:
-        if path.suffix == ".json":
-            json_format.Parse(text, message)
-        else:
-            text_format.Parse(text, message)
-    except (json_format.ParseError, text_format.ParseError) as exc:
-        raise CliError(f"{path}: {exc}") from None
-    return message
-
-
-def print_json(message: Message) -> None:
-    """Print a message as proto3 JSON."""
-    click.echo(json_format.MessageToJson(message, indent=2, always_print_fields_with_no_presence=True))
-
-
-specs_option = click.option("--specs", type=click.Path(exists=True, file_okay=False, path_type=Path),
-                            default=None, help="Load rule sets from this directory instead of the shipped ones.")
+from oracle.state_check import validate_state
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -213,9 +146,6 @@ def score(rule_set_id: str | None, table_file: Path, as_json: bool, specs: Path 
                          for i, (s, sc) in enumerate(zip(table_msg.sides, scores, strict=True))))
 
 
-EXIT_ILLEGAL = 1
-
-
 def _load_state(state_file: Path, rule_set_id: str | None, specs: Path | None) -> tuple[LoadedRuleSet, GameState]:
     state_msg = read_message(state_file, notation_pb2.GameStateNotation())
     assert isinstance(state_msg, notation_pb2.GameStateNotation)
@@ -331,6 +261,10 @@ def bench(number: int, repeats: int) -> None:
     from oracle import bench as benchmark
 
     click.echo("\n".join(benchmark.report(benchmark.run(number, repeats))))
+
+
+main.add_command(cli_games.replay_command)
+main.add_command(cli_games.simulate_command)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import TypeVar
 
 import grpc
@@ -13,9 +13,14 @@ from grpc_status import rpc_status
 
 from oracle.api.v1 import oracle_pb2, oracle_pb2_grpc
 from oracle.convert import scores_to_proto, table_from_proto
-from oracle.convert_game import action_from_proto, state_from_proto, verdict_to_proto
+from oracle.convert_game import action_from_proto, state_from_proto, state_to_proto, verdict_to_proto
+from oracle.convert_record import deck_source, record_from_proto, report_to_proto
+from oracle.deal import deal
 from oracle.errors import FieldProblem, InvalidInputError
+from oracle.game import deck_order
+from oracle.live import LiveGame, OutOfTurnError
 from oracle.referee import check_action
+from oracle.replay import replay
 from oracle.ruleset_loader import LoadedRuleSet, RuleBook, UnknownRuleSetError
 from oracle.scoring import score_hand
 from oracle.state_check import InvalidStateError, validate_state
@@ -144,6 +149,81 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
             action = action_from_proto(request.action)
             return verdict_to_proto(check_action(loaded.rules, state, action))
         return await _answer(context, work)
+
+    async def DealHand(self, request: oracle_pb2.DealHandRequest,
+                       context: grpc.aio.ServicerContext) -> oracle_pb2.DealHandResponse:
+        """A new hand from a seed or a deck order."""
+        def work() -> oracle_pb2.DealHandResponse:
+            loaded = self._rule_set(request.rule_set)
+            rules = loaded.rules
+            order = deck_order(rules, deck_source(request, "deal_hand"))
+            totals = list(request.running_totals) or None
+            state = deal(rules, order, dealer=request.dealer, running_totals=totals)
+            return oracle_pb2.DealHandResponse(state=state_to_proto(state))
+        return await _answer(context, work)
+
+    async def ReplayGame(self, request: oracle_pb2.ReplayGameRequest,
+                         context: grpc.aio.ServicerContext) -> oracle_pb2.ReplayGameResponse:
+        """Replay a whole record."""
+        def work() -> oracle_pb2.ReplayGameResponse:
+            record = record_from_proto(request.record)
+            loaded = self._book.get(record.rule_set_id)
+            report = replay(loaded.rules, record, keep_actions=not request.summary_only)
+            return oracle_pb2.ReplayGameResponse(report=report_to_proto(report))
+        return await _answer(context, work)
+
+    async def RefereeGame(self, request_iterator: AsyncIterator[oracle_pb2.RefereeGameRequest],
+                          context: grpc.aio.ServicerContext) -> AsyncIterator[oracle_pb2.RefereeGameResponse]:
+        """Referee a live game for as long as the stream is open."""
+        game: LiveGame | None = None
+        async for request in request_iterator:
+            try:
+                response, game = self._referee_step(game, request)
+            except (InvalidInputError, UnknownRuleSetError, InvalidStateError) as exc:
+                await _answer(context, lambda exc=exc: _raise(exc))
+                return
+            except Exception:
+                log.exception("internal error in RefereeGame")
+                await context.abort(grpc.StatusCode.INTERNAL, "internal error in the oracle (a bug; logged)")
+                return
+            yield response
+
+    def _referee_step(self, game: LiveGame | None, request: oracle_pb2.RefereeGameRequest
+                      ) -> tuple[oracle_pb2.RefereeGameResponse, LiveGame | None]:
+        kind = request.WhichOneof("kind")
+        response = oracle_pb2.RefereeGameResponse()
+        try:
+            if kind == "start":
+                if game is not None:
+                    raise OutOfTurnError("the game has already started")
+                game = LiveGame.start(self._rule_set(request.start.rule_set, "start.rule_set").rules,
+                                      request.start.first_dealer)
+                response.verdict.legal = True
+            elif game is None:
+                raise OutOfTurnError("the first message must be start")
+            elif kind == "deal":
+                state = game.deal(deck_source(request.deal, "deal"))
+                response.verdict.legal = True
+                response.state.CopyFrom(state_to_proto(state))
+            elif kind == "action":
+                verdict = game.act(action_from_proto(request.action))
+                response.verdict.CopyFrom(verdict_to_proto(verdict))
+                assert game.state is not None
+                response.state.CopyFrom(state_to_proto(game.state))
+            else:
+                raise InvalidInputError([FieldProblem("kind", "empty message: set start, deal or action")])
+        except OutOfTurnError as exc:
+            response.error = str(exc)
+        if game is not None:
+            response.totals.extend(game.standing.totals)
+            response.game_over = game.standing.over
+            if game.standing.winner is not None:
+                response.winner = game.standing.winner
+        return response, game
+
+
+def _raise(exc: Exception) -> oracle_pb2.RefereeGameResponse:
+    raise exc
 
 
 __all__ = ["OracleServicer", "bad_request_status"]

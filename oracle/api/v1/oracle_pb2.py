@@ -22,48 +22,70 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from oracle.api.v1 import cards_pb2 as oracle_dot_api_dot_v1_dot_cards__pb2
 from oracle.api.v1 import game_pb2 as oracle_dot_api_dot_v1_dot_game__pb2
+from oracle.api.v1 import record_pb2 as oracle_dot_api_dot_v1_dot_record__pb2
 from oracle.api.v1 import ruleset_pb2 as oracle_dot_api_dot_v1_dot_ruleset__pb2
 from oracle.api.v1 import scoring_pb2 as oracle_dot_api_dot_v1_dot_scoring__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1aoracle/api/v1/oracle.proto\x12\roracle.api.v1\x1a\x18oracle/api/v1/game.proto\x1a\x1boracle/api/v1/ruleset.proto\x1a\x1boracle/api/v1/scoring.proto\"\x18\n\nRuleSetRef\x12\n\n\x02id\x18\x01 \x01(\t\"^\n\x0eRuleSetSummary\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x0f\n\x07\x65xtends\x18\x03 \x01(\t\x12\r\n\x05seats\x18\x04 \x01(\x05\x12\x11\n\tside_size\x18\x05 \x01(\x05\"\x15\n\x13ListRuleSetsRequest\"H\n\x14ListRuleSetsResponse\x12\x30\n\trule_sets\x18\x01 \x03(\x0b\x32\x1d.oracle.api.v1.RuleSetSummary\"@\n\x11GetRuleSetRequest\x12+\n\x08rule_set\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.RuleSetRef\"O\n\x12GetRuleSetResponse\x12(\n\x08rule_set\x18\x01 \x01(\x0b\x32\x16.oracle.api.v1.RuleSet\x12\x0f\n\x07lineage\x18\x02 \x03(\t\"h\n\x10ScoreHandRequest\x12+\n\x08rule_set\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.RuleSetRef\x12\'\n\x05table\x18\x02 \x01(\x0b\x32\x18.oracle.api.v1.HandTable\"<\n\x11ScoreHandResponse\x12\'\n\x05sides\x18\x01 \x03(\x0b\x32\x18.oracle.api.v1.SideScore\"b\n\x1cGetMinimumInitialMeldRequest\x12+\n\x08rule_set\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.RuleSetRef\x12\x15\n\rrunning_total\x18\x02 \x01(\x05\"X\n\x1dGetMinimumInitialMeldResponse\x12\x0f\n\x07minimum\x18\x01 \x01(\x05\x12\x17\n\nfrom_score\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\r\n\x0b_from_score\"2\n\x0cStateProblem\x12\r\n\x05\x66ield\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\"l\n\x14ValidateStateRequest\x12+\n\x08rule_set\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.RuleSetRef\x12\'\n\x05state\x18\x02 \x01(\x0b\x32\x18.oracle.api.v1.GameState\"U\n\x15ValidateStateResponse\x12\r\n\x05valid\x18\x01 \x01(\x08\x12-\n\x08problems\x18\x02 \x03(\x0b\x32\x1b.oracle.api.v1.StateProblem\"\x91\x01\n\x12\x43heckActionRequest\x12+\n\x08rule_set\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.RuleSetRef\x12\'\n\x05state\x18\x02 \x01(\x0b\x32\x18.oracle.api.v1.GameState\x12%\n\x06\x61\x63tion\x18\x03 \x01(\x0b\x32\x15.oracle.api.v1.Action\"\xa6\x01\n\x13\x43heckActionResponse\x12\r\n\x05legal\x18\x01 \x01(\x08\x12,\n\nviolations\x18\x02 \x03(\x0b\x32\x18.oracle.api.v1.Violation\x12$\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x14.oracle.api.v1.Event\x12,\n\nnext_state\x18\x04 \x01(\x0b\x32\x18.oracle.api.v1.GameState2\xb1\x04\n\rOracleService\x12W\n\x0cListRuleSets\x12\".oracle.api.v1.ListRuleSetsRequest\x1a#.oracle.api.v1.ListRuleSetsResponse\x12Q\n\nGetRuleSet\x12 .oracle.api.v1.GetRuleSetRequest\x1a!.oracle.api.v1.GetRuleSetResponse\x12N\n\tScoreHand\x12\x1f.oracle.api.v1.ScoreHandRequest\x1a .oracle.api.v1.ScoreHandResponse\x12r\n\x15GetMinimumInitialMeld\x12+.oracle.api.v1.GetMinimumInitialMeldRequest\x1a,.oracle.api.v1.GetMinimumInitialMeldResponse\x12Z\n\rValidateState\x12#.oracle.api.v1.ValidateStateRequest\x1a$.oracle.api.v1.ValidateStateResponse\x12T\n\x0b\x43heckAction\x12!.oracle.api.v1.CheckActionRequest\x1a\".oracle.api.v1.CheckActionResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1aoracle/api/v1/oracle.proto\x12\roracle.api.v1\x1a\x19oracle/api/v1/cards.proto\x1a\x18oracle/api/v1/game.proto\x1a\x1aoracle/api/v1/record.proto\x1a\x1boracle/api/v1/ruleset.proto\x1a\x1boracle/api/v1/scoring.proto\"\x18\n\nRuleSetRef\x12\n\n\x02id\x18\x01 \x01(\t\"^\n\x0eRuleSetSummary\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x0f\n\x07\x65xtends\x18\x03 \x01(\t\x12\r\n\x05seats\x18\x04 \x01(\x05\x12\x11\n\tside_size\x18\x05 \x01(\x05\"\x15\n\x13ListRuleSetsRequest\"H\n\x14ListRuleSetsResponse\x12\x30\n\trule_sets\x18\x01 \x03(\x0b\x32\x1d.oracle.api.v1.RuleSetSummary\"@\n\x11GetRuleSetRequest\x12+\n\x08rule_set\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.RuleSetRef\"O\n\x12GetRuleSetResponse\x12(\n\x08rule_set\x18\x01 \x01(\x0b\x32\x16.oracle.api.v1.RuleSet\x12\x0f\n\x07lineage\x18\x02 \x03(\t\"h\n\x10ScoreHandRequest\x12+\n\x08rule_set\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.RuleSetRef\x12\'\n\x05table\x18\x02 \x01(\x0b\x32\x18.oracle.api.v1.HandTable\"<\n\x11ScoreHandResponse\x12\'\n\x05sides\x18\x01 \x03(\x0b\x32\x18.oracle.api.v1.SideScore\"b\n\x1cGetMinimumInitialMeldRequest\x12+\n\x08rule_set\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.RuleSetRef\x12\x15\n\rrunning_total\x18\x02 \x01(\x05\"X\n\x1dGetMinimumInitialMeldResponse\x12\x0f\n\x07minimum\x18\x01 \x01(\x05\x12\x17\n\nfrom_score\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\r\n\x0b_from_score\"2\n\x0cStateProblem\x12\r\n\x05\x66ield\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\"l\n\x14ValidateStateRequest\x12+\n\x08rule_set\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.RuleSetRef\x12\'\n\x05state\x18\x02 \x01(\x0b\x32\x18.oracle.api.v1.GameState\"U\n\x15ValidateStateResponse\x12\r\n\x05valid\x18\x01 \x01(\x08\x12-\n\x08problems\x18\x02 \x03(\x0b\x32\x1b.oracle.api.v1.StateProblem\"\x91\x01\n\x12\x43heckActionRequest\x12+\n\x08rule_set\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.RuleSetRef\x12\'\n\x05state\x18\x02 \x01(\x0b\x32\x18.oracle.api.v1.GameState\x12%\n\x06\x61\x63tion\x18\x03 \x01(\x0b\x32\x15.oracle.api.v1.Action\"\xa6\x01\n\x13\x43heckActionResponse\x12\r\n\x05legal\x18\x01 \x01(\x08\x12,\n\nviolations\x18\x02 \x03(\x0b\x32\x18.oracle.api.v1.Violation\x12$\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x14.oracle.api.v1.Event\x12,\n\nnext_state\x18\x04 \x01(\x0b\x32\x18.oracle.api.v1.GameState\"\xad\x01\n\x0f\x44\x65\x61lHandRequest\x12+\n\x08rule_set\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.RuleSetRef\x12\x0e\n\x04seed\x18\x02 \x01(\x04H\x00\x12-\n\ndeck_order\x18\x03 \x01(\x0b\x32\x17.oracle.api.v1.CardListH\x00\x12\x0e\n\x06\x64\x65\x61ler\x18\x04 \x01(\x05\x12\x16\n\x0erunning_totals\x18\x05 \x03(\x05\x42\x06\n\x04\x64\x65\x63k\";\n\x10\x44\x65\x61lHandResponse\x12\'\n\x05state\x18\x01 \x01(\x0b\x32\x18.oracle.api.v1.GameState\"o\n\x17ListLegalActionsRequest\x12+\n\x08rule_set\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.RuleSetRef\x12\'\n\x05state\x18\x02 \x01(\x0b\x32\x18.oracle.api.v1.GameState\"o\n\x18ListLegalActionsResponse\x12&\n\x07\x61\x63tions\x18\x01 \x03(\x0b\x32\x15.oracle.api.v1.Action\x12+\n\x06\x63ounts\x18\x02 \x01(\x0b\x32\x1b.oracle.api.v1.ActionCounts\"T\n\x11ReplayGameRequest\x12)\n\x06record\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.GameRecord\x12\x14\n\x0csummary_only\x18\x02 \x01(\x08\"A\n\x12ReplayGameResponse\x12+\n\x06report\x18\x01 \x01(\x0b\x32\x1b.oracle.api.v1.ReplayReport\"\x9f\x01\n\x12RefereeGameRequest\x12,\n\x05start\x18\x01 \x01(\x0b\x32\x1b.oracle.api.v1.RefereeStartH\x00\x12*\n\x04\x64\x65\x61l\x18\x02 \x01(\x0b\x32\x1a.oracle.api.v1.RefereeDealH\x00\x12\'\n\x06\x61\x63tion\x18\x03 \x01(\x0b\x32\x15.oracle.api.v1.ActionH\x00\x42\x06\n\x04kind\"Q\n\x0cRefereeStart\x12+\n\x08rule_set\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.RuleSetRef\x12\x14\n\x0c\x66irst_dealer\x18\x02 \x01(\x05\"T\n\x0bRefereeDeal\x12\x0e\n\x04seed\x18\x01 \x01(\x04H\x00\x12-\n\ndeck_order\x18\x02 \x01(\x0b\x32\x17.oracle.api.v1.CardListH\x00\x42\x06\n\x04\x64\x65\x63k\"\xc5\x01\n\x13RefereeGameResponse\x12\x33\n\x07verdict\x18\x01 \x01(\x0b\x32\".oracle.api.v1.CheckActionResponse\x12\'\n\x05state\x18\x02 \x01(\x0b\x32\x18.oracle.api.v1.GameState\x12\x0e\n\x06totals\x18\x03 \x03(\x05\x12\x11\n\tgame_over\x18\x04 \x01(\x08\x12\x13\n\x06winner\x18\x05 \x01(\x05H\x00\x88\x01\x01\x12\r\n\x05\x65rror\x18\x06 \x01(\tB\t\n\x07_winner2\x90\x07\n\rOracleService\x12W\n\x0cListRuleSets\x12\".oracle.api.v1.ListRuleSetsRequest\x1a#.oracle.api.v1.ListRuleSetsResponse\x12Q\n\nGetRuleSet\x12 .oracle.api.v1.GetRuleSetRequest\x1a!.oracle.api.v1.GetRuleSetResponse\x12N\n\tScoreHand\x12\x1f.oracle.api.v1.ScoreHandRequest\x1a .oracle.api.v1.ScoreHandResponse\x12r\n\x15GetMinimumInitialMeld\x12+.oracle.api.v1.GetMinimumInitialMeldRequest\x1a,.oracle.api.v1.GetMinimumInitialMeldResponse\x12Z\n\rValidateState\x12#.oracle.api.v1.ValidateStateRequest\x1a$.oracle.api.v1.ValidateStateResponse\x12T\n\x0b\x43heckAction\x12!.oracle.api.v1.CheckActionRequest\x1a\".oracle.api.v1.CheckActionResponse\x12K\n\x08\x44\x65\x61lHand\x12\x1e.oracle.api.v1.DealHandRequest\x1a\x1f.oracle.api.v1.DealHandResponse\x12\x63\n\x10ListLegalActions\x12&.oracle.api.v1.ListLegalActionsRequest\x1a\'.oracle.api.v1.ListLegalActionsResponse\x12Q\n\nReplayGame\x12 .oracle.api.v1.ReplayGameRequest\x1a!.oracle.api.v1.ReplayGameResponse\x12X\n\x0bRefereeGame\x12!.oracle.api.v1.RefereeGameRequest\x1a\".oracle.api.v1.RefereeGameResponse(\x01\x30\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'oracle.api.v1.oracle_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_RULESETREF']._serialized_start=129
-  _globals['_RULESETREF']._serialized_end=153
-  _globals['_RULESETSUMMARY']._serialized_start=155
-  _globals['_RULESETSUMMARY']._serialized_end=249
-  _globals['_LISTRULESETSREQUEST']._serialized_start=251
-  _globals['_LISTRULESETSREQUEST']._serialized_end=272
-  _globals['_LISTRULESETSRESPONSE']._serialized_start=274
-  _globals['_LISTRULESETSRESPONSE']._serialized_end=346
-  _globals['_GETRULESETREQUEST']._serialized_start=348
-  _globals['_GETRULESETREQUEST']._serialized_end=412
-  _globals['_GETRULESETRESPONSE']._serialized_start=414
-  _globals['_GETRULESETRESPONSE']._serialized_end=493
-  _globals['_SCOREHANDREQUEST']._serialized_start=495
-  _globals['_SCOREHANDREQUEST']._serialized_end=599
-  _globals['_SCOREHANDRESPONSE']._serialized_start=601
-  _globals['_SCOREHANDRESPONSE']._serialized_end=661
-  _globals['_GETMINIMUMINITIALMELDREQUEST']._serialized_start=663
-  _globals['_GETMINIMUMINITIALMELDREQUEST']._serialized_end=761
-  _globals['_GETMINIMUMINITIALMELDRESPONSE']._serialized_start=763
-  _globals['_GETMINIMUMINITIALMELDRESPONSE']._serialized_end=851
-  _globals['_STATEPROBLEM']._serialized_start=853
-  _globals['_STATEPROBLEM']._serialized_end=903
-  _globals['_VALIDATESTATEREQUEST']._serialized_start=905
-  _globals['_VALIDATESTATEREQUEST']._serialized_end=1013
-  _globals['_VALIDATESTATERESPONSE']._serialized_start=1015
-  _globals['_VALIDATESTATERESPONSE']._serialized_end=1100
-  _globals['_CHECKACTIONREQUEST']._serialized_start=1103
-  _globals['_CHECKACTIONREQUEST']._serialized_end=1248
-  _globals['_CHECKACTIONRESPONSE']._serialized_start=1251
-  _globals['_CHECKACTIONRESPONSE']._serialized_end=1417
-  _globals['_ORACLESERVICE']._serialized_start=1420
-  _globals['_ORACLESERVICE']._serialized_end=1981
+  _globals['_RULESETREF']._serialized_start=184
+  _globals['_RULESETREF']._serialized_end=208
+  _globals['_RULESETSUMMARY']._serialized_start=210
+  _globals['_RULESETSUMMARY']._serialized_end=304
+  _globals['_LISTRULESETSREQUEST']._serialized_start=306
+  _globals['_LISTRULESETSREQUEST']._serialized_end=327
+  _globals['_LISTRULESETSRESPONSE']._serialized_start=329
+  _globals['_LISTRULESETSRESPONSE']._serialized_end=401
+  _globals['_GETRULESETREQUEST']._serialized_start=403
+  _globals['_GETRULESETREQUEST']._serialized_end=467
+  _globals['_GETRULESETRESPONSE']._serialized_start=469
+  _globals['_GETRULESETRESPONSE']._serialized_end=548
+  _globals['_SCOREHANDREQUEST']._serialized_start=550
+  _globals['_SCOREHANDREQUEST']._serialized_end=654
+  _globals['_SCOREHANDRESPONSE']._serialized_start=656
+  _globals['_SCOREHANDRESPONSE']._serialized_end=716
+  _globals['_GETMINIMUMINITIALMELDREQUEST']._serialized_start=718
+  _globals['_GETMINIMUMINITIALMELDREQUEST']._serialized_end=816
+  _globals['_GETMINIMUMINITIALMELDRESPONSE']._serialized_start=818
+  _globals['_GETMINIMUMINITIALMELDRESPONSE']._serialized_end=906
+  _globals['_STATEPROBLEM']._serialized_start=908
+  _globals['_STATEPROBLEM']._serialized_end=958
+  _globals['_VALIDATESTATEREQUEST']._serialized_start=960
+  _globals['_VALIDATESTATEREQUEST']._serialized_end=1068
+  _globals['_VALIDATESTATERESPONSE']._serialized_start=1070
+  _globals['_VALIDATESTATERESPONSE']._serialized_end=1155
+  _globals['_CHECKACTIONREQUEST']._serialized_start=1158
+  _globals['_CHECKACTIONREQUEST']._serialized_end=1303
+  _globals['_CHECKACTIONRESPONSE']._serialized_start=1306
+  _globals['_CHECKACTIONRESPONSE']._serialized_end=1472
+  _globals['_DEALHANDREQUEST']._serialized_start=1475
+  _globals['_DEALHANDREQUEST']._serialized_end=1648
+  _globals['_DEALHANDRESPONSE']._serialized_start=1650
+  _globals['_DEALHANDRESPONSE']._serialized_end=1709
+  _globals['_LISTLEGALACTIONSREQUEST']._serialized_start=1711
+  _globals['_LISTLEGALACTIONSREQUEST']._serialized_end=1822
+  _globals['_LISTLEGALACTIONSRESPONSE']._serialized_start=1824
+  _globals['_LISTLEGALACTIONSRESPONSE']._serialized_end=1935
+  _globals['_REPLAYGAMEREQUEST']._serialized_start=1937
+  _globals['_REPLAYGAMEREQUEST']._serialized_end=2021
+  _globals['_REPLAYGAMERESPONSE']._serialized_start=2023
+  _globals['_REPLAYGAMERESPONSE']._serialized_end=2088
+  _globals['_REFEREEGAMEREQUEST']._serialized_start=2091
+  _globals['_REFEREEGAMEREQUEST']._serialized_end=2250
+  _globals['_REFEREESTART']._serialized_start=2252
+  _globals['_REFEREESTART']._serialized_end=2333
+  _globals['_REFEREEDEAL']._serialized_start=2335
+  _globals['_REFEREEDEAL']._serialized_end=2419
+  _globals['_REFEREEGAMERESPONSE']._serialized_start=2422
+  _globals['_REFEREEGAMERESPONSE']._serialized_end=2619
+  _globals['_ORACLESERVICE']._serialized_start=2622
+  _globals['_ORACLESERVICE']._serialized_end=3534
 # @@protoc_insertion_point(module_scope)

@@ -1,4 +1,6 @@
+from oracle.api.v1 import cards_pb2 as _cards_pb2
 from oracle.api.v1 import game_pb2 as _game_pb2
+from oracle.api.v1 import record_pb2 as _record_pb2
 from oracle.api.v1 import ruleset_pb2 as _ruleset_pb2
 from oracle.api.v1 import scoring_pb2 as _scoring_pb2
 from google.protobuf.internal import containers as _containers
@@ -128,3 +130,95 @@ class CheckActionResponse(_message.Message):
     events: _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]
     next_state: _game_pb2.GameState
     def __init__(self, legal: _Optional[bool] = ..., violations: _Optional[_Iterable[_Union[_game_pb2.Violation, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ..., next_state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ...) -> None: ...
+
+class DealHandRequest(_message.Message):
+    __slots__ = ("rule_set", "seed", "deck_order", "dealer", "running_totals")
+    RULE_SET_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    DECK_ORDER_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    RUNNING_TOTALS_FIELD_NUMBER: _ClassVar[int]
+    rule_set: RuleSetRef
+    seed: int
+    deck_order: _cards_pb2.CardList
+    dealer: int
+    running_totals: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, rule_set: _Optional[_Union[RuleSetRef, _Mapping]] = ..., seed: _Optional[int] = ..., deck_order: _Optional[_Union[_cards_pb2.CardList, _Mapping]] = ..., dealer: _Optional[int] = ..., running_totals: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class DealHandResponse(_message.Message):
+    __slots__ = ("state",)
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    state: _game_pb2.GameState
+    def __init__(self, state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ...) -> None: ...
+
+class ListLegalActionsRequest(_message.Message):
+    __slots__ = ("rule_set", "state")
+    RULE_SET_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    rule_set: RuleSetRef
+    state: _game_pb2.GameState
+    def __init__(self, rule_set: _Optional[_Union[RuleSetRef, _Mapping]] = ..., state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ...) -> None: ...
+
+class ListLegalActionsResponse(_message.Message):
+    __slots__ = ("actions", "counts")
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    COUNTS_FIELD_NUMBER: _ClassVar[int]
+    actions: _containers.RepeatedCompositeFieldContainer[_game_pb2.Action]
+    counts: _record_pb2.ActionCounts
+    def __init__(self, actions: _Optional[_Iterable[_Union[_game_pb2.Action, _Mapping]]] = ..., counts: _Optional[_Union[_record_pb2.ActionCounts, _Mapping]] = ...) -> None: ...
+
+class ReplayGameRequest(_message.Message):
+    __slots__ = ("record", "summary_only")
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_ONLY_FIELD_NUMBER: _ClassVar[int]
+    record: _record_pb2.GameRecord
+    summary_only: bool
+    def __init__(self, record: _Optional[_Union[_record_pb2.GameRecord, _Mapping]] = ..., summary_only: _Optional[bool] = ...) -> None: ...
+
+class ReplayGameResponse(_message.Message):
+    __slots__ = ("report",)
+    REPORT_FIELD_NUMBER: _ClassVar[int]
+    report: _record_pb2.ReplayReport
+    def __init__(self, report: _Optional[_Union[_record_pb2.ReplayReport, _Mapping]] = ...) -> None: ...
+
+class RefereeGameRequest(_message.Message):
+    __slots__ = ("start", "deal", "action")
+    START_FIELD_NUMBER: _ClassVar[int]
+    DEAL_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    start: RefereeStart
+    deal: RefereeDeal
+    action: _game_pb2.Action
+    def __init__(self, start: _Optional[_Union[RefereeStart, _Mapping]] = ..., deal: _Optional[_Union[RefereeDeal, _Mapping]] = ..., action: _Optional[_Union[_game_pb2.Action, _Mapping]] = ...) -> None: ...
+
+class RefereeStart(_message.Message):
+    __slots__ = ("rule_set", "first_dealer")
+    RULE_SET_FIELD_NUMBER: _ClassVar[int]
+    FIRST_DEALER_FIELD_NUMBER: _ClassVar[int]
+    rule_set: RuleSetRef
+    first_dealer: int
+    def __init__(self, rule_set: _Optional[_Union[RuleSetRef, _Mapping]] = ..., first_dealer: _Optional[int] = ...) -> None: ...
+
+class RefereeDeal(_message.Message):
+    __slots__ = ("seed", "deck_order")
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    DECK_ORDER_FIELD_NUMBER: _ClassVar[int]
+    seed: int
+    deck_order: _cards_pb2.CardList
+    def __init__(self, seed: _Optional[int] = ..., deck_order: _Optional[_Union[_cards_pb2.CardList, _Mapping]] = ...) -> None: ...
+
+class RefereeGameResponse(_message.Message):
+    __slots__ = ("verdict", "state", "totals", "game_over", "winner", "error")
+    VERDICT_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    TOTALS_FIELD_NUMBER: _ClassVar[int]
+    GAME_OVER_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    verdict: CheckActionResponse
+    state: _game_pb2.GameState
+    totals: _containers.RepeatedScalarFieldContainer[int]
+    game_over: bool
+    winner: int
+    error: str
+    def __init__(self, verdict: _Optional[_Union[CheckActionResponse, _Mapping]] = ..., state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ..., totals: _Optional[_Iterable[int]] = ..., game_over: _Optional[bool] = ..., winner: _Optional[int] = ..., error: _Optional[str] = ...) -> None: ...

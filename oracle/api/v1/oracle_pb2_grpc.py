@@ -65,6 +65,26 @@ class OracleServiceStub:
                 request_serializer=oracle_dot_api_dot_v1_dot_oracle__pb2.CheckActionRequest.SerializeToString,
                 response_deserializer=oracle_dot_api_dot_v1_dot_oracle__pb2.CheckActionResponse.FromString,
                 _registered_method=True)
+        self.DealHand = channel.unary_unary(
+                '/oracle.api.v1.OracleService/DealHand',
+                request_serializer=oracle_dot_api_dot_v1_dot_oracle__pb2.DealHandRequest.SerializeToString,
+                response_deserializer=oracle_dot_api_dot_v1_dot_oracle__pb2.DealHandResponse.FromString,
+                _registered_method=True)
+        self.ListLegalActions = channel.unary_unary(
+                '/oracle.api.v1.OracleService/ListLegalActions',
+                request_serializer=oracle_dot_api_dot_v1_dot_oracle__pb2.ListLegalActionsRequest.SerializeToString,
+                response_deserializer=oracle_dot_api_dot_v1_dot_oracle__pb2.ListLegalActionsResponse.FromString,
+                _registered_method=True)
+        self.ReplayGame = channel.unary_unary(
+                '/oracle.api.v1.OracleService/ReplayGame',
+                request_serializer=oracle_dot_api_dot_v1_dot_oracle__pb2.ReplayGameRequest.SerializeToString,
+                response_deserializer=oracle_dot_api_dot_v1_dot_oracle__pb2.ReplayGameResponse.FromString,
+                _registered_method=True)
+        self.RefereeGame = channel.stream_stream(
+                '/oracle.api.v1.OracleService/RefereeGame',
+                request_serializer=oracle_dot_api_dot_v1_dot_oracle__pb2.RefereeGameRequest.SerializeToString,
+                response_deserializer=oracle_dot_api_dot_v1_dot_oracle__pb2.RefereeGameResponse.FromString,
+                _registered_method=True)
 
 
 class OracleServiceServicer:
@@ -118,6 +138,39 @@ class OracleServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def DealHand(self, request, context):
+        """Deals a new hand from a seed (documented shuffle) or an explicit deck order.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListLegalActions(self, request, context):
+        """Every legal action of the player to move, grouped canonically (see
+        oracle/movegen.py): melds by rank and by how many naturals, jokers and
+        twos, not every choice among identical cards.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReplayGame(self, request, context):
+        """Replays a whole game record: a verdict per action, the first illegal
+        action, and claimed against computed scores.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RefereeGame(self, request_iterator, context):
+        """Referees a live game: the client sends the game's start, each hand's
+        deal and each action; the server answers each message with a verdict and
+        events. The stream holds the game only while it is open.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_OracleServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -150,6 +203,26 @@ def add_OracleServiceServicer_to_server(servicer, server):
                     servicer.CheckAction,
                     request_deserializer=oracle_dot_api_dot_v1_dot_oracle__pb2.CheckActionRequest.FromString,
                     response_serializer=oracle_dot_api_dot_v1_dot_oracle__pb2.CheckActionResponse.SerializeToString,
+            ),
+            'DealHand': grpc.unary_unary_rpc_method_handler(
+                    servicer.DealHand,
+                    request_deserializer=oracle_dot_api_dot_v1_dot_oracle__pb2.DealHandRequest.FromString,
+                    response_serializer=oracle_dot_api_dot_v1_dot_oracle__pb2.DealHandResponse.SerializeToString,
+            ),
+            'ListLegalActions': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListLegalActions,
+                    request_deserializer=oracle_dot_api_dot_v1_dot_oracle__pb2.ListLegalActionsRequest.FromString,
+                    response_serializer=oracle_dot_api_dot_v1_dot_oracle__pb2.ListLegalActionsResponse.SerializeToString,
+            ),
+            'ReplayGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReplayGame,
+                    request_deserializer=oracle_dot_api_dot_v1_dot_oracle__pb2.ReplayGameRequest.FromString,
+                    response_serializer=oracle_dot_api_dot_v1_dot_oracle__pb2.ReplayGameResponse.SerializeToString,
+            ),
+            'RefereeGame': grpc.stream_stream_rpc_method_handler(
+                    servicer.RefereeGame,
+                    request_deserializer=oracle_dot_api_dot_v1_dot_oracle__pb2.RefereeGameRequest.FromString,
+                    response_serializer=oracle_dot_api_dot_v1_dot_oracle__pb2.RefereeGameResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -315,6 +388,114 @@ class OracleService:
             '/oracle.api.v1.OracleService/CheckAction',
             oracle_dot_api_dot_v1_dot_oracle__pb2.CheckActionRequest.SerializeToString,
             oracle_dot_api_dot_v1_dot_oracle__pb2.CheckActionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DealHand(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/oracle.api.v1.OracleService/DealHand',
+            oracle_dot_api_dot_v1_dot_oracle__pb2.DealHandRequest.SerializeToString,
+            oracle_dot_api_dot_v1_dot_oracle__pb2.DealHandResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListLegalActions(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/oracle.api.v1.OracleService/ListLegalActions',
+            oracle_dot_api_dot_v1_dot_oracle__pb2.ListLegalActionsRequest.SerializeToString,
+            oracle_dot_api_dot_v1_dot_oracle__pb2.ListLegalActionsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReplayGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/oracle.api.v1.OracleService/ReplayGame',
+            oracle_dot_api_dot_v1_dot_oracle__pb2.ReplayGameRequest.SerializeToString,
+            oracle_dot_api_dot_v1_dot_oracle__pb2.ReplayGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RefereeGame(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/oracle.api.v1.OracleService/RefereeGame',
+            oracle_dot_api_dot_v1_dot_oracle__pb2.RefereeGameRequest.SerializeToString,
+            oracle_dot_api_dot_v1_dot_oracle__pb2.RefereeGameResponse.FromString,
             options,
             channel_credentials,
             insecure,

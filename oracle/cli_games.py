@@ -1,0 +1,115 @@
+"""CLI commands for whole games: replay a record, simulate games, and the perft counts."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import click
+from google.protobuf import json_format
+
+from oracle.api.v1 import record_pb2
+from oracle.cli_support import CliError, clean_errors, load_book, print_json, specs_option
+from oracle.convert_record import record_from_proto, report_to_proto
+from oracle.replay import ReplayReport, replay
+
+EXIT_FAILED = 1
+
+
+def read_record(path: Path) -> record_pb2.GameRecord:
+    """A GameRecord from proto3 JSON (optionally gzip-compressed: .json.gz), parsed strictly."""
+    raw = path.read_bytes()
+    text = gzip.decompress(raw).decode("utf-8") if path.name.endswith(".gz") else raw.decode("utf-8")
+    try:
+        return json_format.Parse(text, record_pb2.GameRecord())
+    except json_format.ParseError as exc:
+        raise CliError(f"{path}: {exc}") from None
+
+
+def write_record(path: Path, record: record_pb2.GameRecord) -> None:
+    """Write a record as proto3 JSON (gzip-compressed when the name ends in .gz)."""
+    text = json_format.MessageToJson(record, indent=None, sort_keys=True) + "\n"
+    data = text.encode("utf-8")
+    path.write_bytes(gzip.compress(data, mtime=0) if path.name.endswith(".gz") else data)
+
+
+def describe_report(report: ReplayReport) -> list[str]:
+    """The readable replay report."""
+    lines = []
+    for hand in report.hands:
+        scores = ", ".join(f"side {i} {s.total}" for i, s in enumerate(hand.scores))
+        totals = ", ".join(str(t) for t in hand.totals)
+        lines.append(f"hand {hand.hand}: {hand.end.name.lower()}; scores {scores}; totals {totals}")
+    if report.first_illegal is not None:
+        bad = report.first_illegal
+        lines.append(f"ILLEGAL: hand {bad.hand}, action {bad.index} (seat {bad.seat}): {bad.notation}")
+        for v in bad.violations:
+            lines.append(f"  {v.code} ({v.field}): {v.explanation}")
+    for m in report.mismatches:
+        lines.append(f"MISMATCH: hand {m.hand}, side {m.side}, {m.what}: claimed {m.claimed}, computed {m.computed}")
+    for problem in report.problems:
+        lines.append(f"PROBLEM: {problem}")
+    standing = report.standing
+    if standing is not None and standing.over:
+        lines.append(f"game over: side {standing.winner} wins with {max(standing.totals)}"
+                     f" ({', '.join(str(t) for t in standing.totals)})")
+    elif standing is not None:
+        lines.append(f"game not over: totals {', '.join(str(t) for t in standing.totals)}")
+    lines.append(f"{report.judged} actions judged; {'OK' if report.ok else 'FAILED'}")
+    return lines
+
+
+@click.command("replay")
+@click.argument("record_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the ReplayReport as proto3 JSON.")
+@click.option("--actions/--no-actions", default=False, help="With --json, include every action's verdict.")
+@specs_option
+@clean_errors
+def replay_command(record_file: Path, as_json: bool, actions: bool, specs: Path | None) -> None:
+    """Replay a game record (GameRecord proto3 JSON, or .json.gz). Exit 1 if anything is illegal or differs."""
+    record = record_from_proto(read_record(record_file))
+    loaded = load_book(specs).get(record.rule_set_id)
+    total = sum(len(h.actions) for h in record.hands)
+    with click.progressbar(length=total, label=f"replaying {record_file.name}", file=click.get_text_stream("stderr"),
+                           show_pos=True) as bar:
+        report = replay(loaded.rules, record, keep_actions=as_json and actions, progress=bar.update)
+    if as_json:
+        print_json(report_to_proto(report))
+    else:
+        click.echo(f"{record_file.name}: rule set {record.rule_set_id}, {len(record.hands)} hand(s), {total} actions")
+        click.echo("\n".join(describe_report(report)))
+    if not report.ok:
+        raise SystemExit(EXIT_FAILED)
+
+
+@click.command("simulate")
+@click.option("--rules", "rule_set_id", required=True, help="Rule-set id, e.g. classic-2p.")
+@click.option("--games", default=1, show_default=True, type=click.IntRange(1), help="Games to play.")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0), help="Seed of the first game"
+              " (game k uses seed + k).")
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Directory for the records (game-<seed>.json).")
+@click.option("--max-hands", default=40, show_default=True, type=click.IntRange(1),
+              help="Stop a game that has not ended after this many hands.")
+@click.option("--gzip", "compress", is_flag=True, help="Write .json.gz files.")
+@specs_option
+@clean_errors
+def simulate_command(rule_set_id: str, games: int, seed: int, out_dir: Path, max_hands: int, compress: bool,
+                     specs: Path | None) -> None:
+    """Play random legal games (a simple bot) and write their records."""
+    from oracle.convert_record import record_to_proto
+    from oracle.simulate import simulate_game
+
+    loaded = load_book(specs).get(rule_set_id)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    hands = actions = finished = 0
+    with click.progressbar(range(seed, seed + games), label=f"simulating {rule_set_id}",
+                           file=click.get_text_stream("stderr"), show_pos=True) as bar:
+        for game_seed in bar:
+            game = simulate_game(loaded.rules, game_seed, max_hands=max_hands)
+            name = f"game-{game_seed}.json" + (".gz" if compress else "")
+            write_record(out_dir / name, record_to_proto(game.record))
+            hands += len(game.record.hands)
+            actions += game.actions
+            finished += game.standing.over
+    click.echo(f"{games} game(s), {finished} finished, {hands} hands, {actions} actions written to {out_dir}")
