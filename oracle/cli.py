@@ -255,16 +255,25 @@ def minimum(rule_set_id: str, running_total: int, as_json: bool, specs: Path | N
 @main.command()
 @click.option("--number", default=300, show_default=True, type=click.IntRange(1), help="Checks per timing.")
 @click.option("--repeats", default=7, show_default=True, type=click.IntRange(1), help="Timings per case (median).")
+@click.option("--games", "games", default=0, show_default=True, type=click.IntRange(0),
+              help="Also simulate this many games per classic rule set and measure replay, one RefereeGame stream"
+                   " and unary CheckAction against an echo service.")
 @clean_errors
-def bench(number: int, repeats: int) -> None:
-    """Print microseconds per CheckAction on fixed mid-game states (median of repeats)."""
+def bench(number: int, repeats: int, games: int) -> None:
+    """Print microseconds per CheckAction on fixed mid-game states (median of repeats), and game throughput."""
     from oracle import bench as benchmark
 
     click.echo("\n".join(benchmark.report(benchmark.run(number, repeats))))
+    if games:
+        from oracle import bench_games
+
+        for rule_set_id in ("classic-2p", "classic-4p"):
+            click.echo("\n".join(bench_games.run(rule_set_id, games)))
 
 
 main.add_command(cli_games.replay_command)
 main.add_command(cli_games.simulate_command)
+main.add_command(cli_games.perft_command)
 
 
 if __name__ == "__main__":

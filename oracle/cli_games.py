@@ -113,3 +113,28 @@ def simulate_command(rule_set_id: str, games: int, seed: int, out_dir: Path, max
             actions += game.actions
             finished += game.standing.over
     click.echo(f"{games} game(s), {finished} finished, {hands} hands, {actions} actions written to {out_dir}")
+
+
+@click.command("perft")
+@click.option("--regenerate", "regenerate_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Write the perft files with freshly computed counts into this directory"
+                   " (conformance/perft in a source checkout).")
+@clean_errors
+def perft_command(regenerate_dir: Path | None) -> None:
+    """Check the shipped perft counts (legal actions of each kind on fixed states), or regenerate them."""
+    from oracle import perft
+
+    if regenerate_dir is not None:
+        for path in perft.regenerate(regenerate_dir):
+            click.echo(f"wrote {path}")
+        return
+    cases = perft.load_perft_cases()
+    bad = perft.mismatches(cases)
+    for case in cases:
+        counts = " ".join(f"{k}={v}" for k, v in case.counts.items() if v)
+        click.echo(f"{'FAIL' if any(b[0] == case.id for b in bad) else 'ok  '}  {case.id:<40} {counts}")
+    for case_id, expected, got in bad:
+        click.echo(f"{case_id}: expected {expected}, computed {got}")
+    click.echo(f"{len(cases) - len(bad)} passed, {len(bad)} failed")
+    if bad:
+        raise SystemExit(EXIT_FAILED)

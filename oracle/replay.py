@@ -110,9 +110,13 @@ def check_record_shape(rules: CompiledRules, record: GameRecord) -> None:
         raise InvalidInputError(problems)
 
 
-def replay(rules: CompiledRules, record: GameRecord, *, keep_actions: bool = True,
+def replay(rules: CompiledRules, record: GameRecord, *, keep_actions: bool = True, validate: bool = False,
            progress: Callable[[int], None] | None = None) -> ReplayReport:
-    """Replay `record` under `rules`; stops at the first illegal action or unusable hand."""
+    """Replay `record` under `rules`; stops at the first illegal action or unusable hand.
+
+    With `validate`, every state is also checked for consistency before its
+    action is judged (card conservation and the rest): slower, for tests.
+    """
     check_record_shape(rules, record)
     report = ReplayReport()
     standing = start_standing(rules)
@@ -131,7 +135,7 @@ def replay(rules: CompiledRules, record: GameRecord, *, keep_actions: bool = Tru
             seat = state.seat_to_move
             if isinstance(action, AnswerPartner):
                 seat = (partner_seats(rules, seat) or [seat])[0]
-            verdict = check_action(rules, state, action, validate=False)
+            verdict = check_action(rules, state, action, validate=validate)
             entry = ActionReport(h, i, seat, format_action(action), verdict.legal, verdict.violations,
                                  verdict.events)
             report.judged += 1

@@ -11,14 +11,21 @@ from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from oracle.api.v1 import oracle_pb2, oracle_pb2_grpc
+from oracle.api.v1 import oracle_pb2, oracle_pb2_grpc, record_pb2
 from oracle.convert import scores_to_proto, table_from_proto
-from oracle.convert_game import action_from_proto, state_from_proto, state_to_proto, verdict_to_proto
+from oracle.convert_game import (
+    action_from_proto,
+    action_to_proto,
+    state_from_proto,
+    state_to_proto,
+    verdict_to_proto,
+)
 from oracle.convert_record import deck_source, record_from_proto, report_to_proto
 from oracle.deal import deal
 from oracle.errors import FieldProblem, InvalidInputError
 from oracle.game import deck_order
 from oracle.live import LiveGame, OutOfTurnError
+from oracle.movegen import count_actions, legal_actions
 from oracle.referee import check_action
 from oracle.replay import replay
 from oracle.ruleset_loader import LoadedRuleSet, RuleBook, UnknownRuleSetError
@@ -160,6 +167,16 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
             totals = list(request.running_totals) or None
             state = deal(rules, order, dealer=request.dealer, running_totals=totals)
             return oracle_pb2.DealHandResponse(state=state_to_proto(state))
+        return await _answer(context, work)
+
+    async def ListLegalActions(self, request: oracle_pb2.ListLegalActionsRequest,
+                               context: grpc.aio.ServicerContext) -> oracle_pb2.ListLegalActionsResponse:
+        """Every legal action of the player to move, canonical and grouped."""
+        def work() -> oracle_pb2.ListLegalActionsResponse:
+            loaded = self._rule_set(request.rule_set)
+            actions = legal_actions(loaded.rules, state_from_proto(request.state))
+            return oracle_pb2.ListLegalActionsResponse(actions=[action_to_proto(a) for a in actions],
+                                                       counts=record_pb2.ActionCounts(**count_actions(actions)))
         return await _answer(context, work)
 
     async def ReplayGame(self, request: oracle_pb2.ReplayGameRequest,

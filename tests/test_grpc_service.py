@@ -179,7 +179,8 @@ def test_reflection_describes_oracle_service(channel: grpc.Channel) -> None:
     [service] = oracle_file.service
     assert service.name == "OracleService"
     assert {m.name for m in service.method} == {"ListRuleSets", "GetRuleSet", "ScoreHand",
-                                                "GetMinimumInitialMeld", "ValidateState", "CheckAction"}
+                                                "GetMinimumInitialMeld", "ValidateState", "CheckAction",
+                                                "DealHand", "ListLegalActions", "ReplayGame", "RefereeGame"}
 
 
 # --------------------------------------------------------------------------- rule sets
