@@ -180,3 +180,12 @@ def going_out_checks(ctx: Ctx, canastas: int, out: list[Violation]) -> None:
 def is_concealed(ctx: Ctx, turn: TurnState) -> bool:
     """Going out now is concealed: nothing melded before this turn, nothing added to older melds, a canasta made."""
     return (not ctx.state.seats[ctx.seat].melded_before and not turn.added_to_existing and turn.made_canasta)
+
+
+def finish_melding(ctx: Ctx, next_state: GameState, turn: TurnState, events: list[Event]) -> Outcome:
+    """The outcome of a legal meld or pile take: the hand ends if the mover has no card left (went out)."""
+    if next_state.seats[ctx.seat].hand:
+        return Outcome(events=events, next_state=next_state)
+    over, ended = end_hand(ctx.rules, next_state, HandEnd.WENT_OUT, went_out_seat=ctx.seat,
+                           concealed=is_concealed(ctx, turn))
+    return Outcome(events=[*events, ended], next_state=over)

@@ -28,8 +28,8 @@ from oracle.turn_common import (
     check_keep,
     draw_from_stock,
     end_hand,
+    finish_melding,
     going_out_checks,
-    is_concealed,
     remove_cards,
     with_seat,
     with_side,
@@ -269,8 +269,4 @@ def _lay_and_take(ctx: Ctx, action: TakePile, top: int, shape: MeldShape, out: l
         phase=Phase.PLAY,
         turn=turn,
     )
-    if not hand:
-        over, ended = end_hand(rules, next_state, HandEnd.WENT_OUT, went_out_seat=ctx.seat,
-                               concealed=is_concealed(ctx, turn))
-        return Outcome(events=[*events, ended], next_state=over)
-    return Outcome(events=events, next_state=next_state)
+    return finish_melding(ctx, next_state, turn, events)

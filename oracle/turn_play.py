@@ -25,6 +25,7 @@ from oracle.turn_common import (
     check_in_hand,
     check_keep,
     end_hand,
+    finish_melding,
     going_out_checks,
     is_concealed,
     remove_cards,
@@ -87,11 +88,7 @@ def check_meld(ctx: Ctx, action: Meld) -> Outcome:
         sides=with_side(state, ctx.side_index, replace(ctx.side, melds=tuple(laid.melds))),
         turn=turn,
     )
-    if not hand_after:
-        over, ended = end_hand(rules, next_state, HandEnd.WENT_OUT, went_out_seat=ctx.seat,
-                               concealed=is_concealed(ctx, turn))
-        return Outcome(events=[*events, ended], next_state=over)
-    return Outcome(events=events, next_state=next_state)
+    return finish_melding(ctx, next_state, turn, events)
 
 
 def check_discard(ctx: Ctx, action: Discard) -> Outcome:

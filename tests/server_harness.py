@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
 from typing import Any
 
-from oracle.ruleset_loader import RuleBook
+import grpc
+
+from oracle.api.v1 import oracle_pb2_grpc
+from oracle.ruleset_loader import RuleBook, default_rule_book
 from oracle.server import OracleServer, start_server
 
 RPC_TIMEOUT = 10.0
@@ -59,3 +63,15 @@ class ServerThread:
         finally:
             if self.thread.is_alive():
                 self._stop_loop()
+
+
+@contextlib.contextmanager
+def oracle_stub(book: RuleBook | None = None) -> Iterator[oracle_pb2_grpc.OracleServiceStub]:
+    """A stub connected to a fresh server of `book` (the shipped rule sets by default), closed afterwards."""
+    server = ServerThread(book or default_rule_book())
+    channel = grpc.insecure_channel(server.address)
+    try:
+        yield oracle_pb2_grpc.OracleServiceStub(channel)
+    finally:
+        channel.close()
+        server.close()

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import grpc
 import pytest
-from server_harness import RPC_TIMEOUT, ServerThread
+from server_harness import RPC_TIMEOUT, oracle_stub
 
 from oracle.actions import Discard, Draw
 from oracle.api.v1 import oracle_pb2, oracle_pb2_grpc, record_pb2
@@ -96,13 +96,8 @@ def test_claimed_scores_that_differ_are_reported_per_side() -> None:
 
 @pytest.fixture(scope="module")
 def stub() -> Iterator[oracle_pb2_grpc.OracleServiceStub]:
-    server = ServerThread(default_rule_book())
-    channel = grpc.insecure_channel(server.address)
-    try:
-        yield oracle_pb2_grpc.OracleServiceStub(channel)
-    finally:
-        channel.close()
-        server.close()
+    with oracle_stub() as connected:
+        yield connected
 
 
 @pytest.mark.parametrize("rule_set_id", ["classic-2p", "classic-4p"])

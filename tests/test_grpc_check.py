@@ -9,7 +9,7 @@ import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 from helpers import make_state
-from server_harness import RPC_TIMEOUT, ServerThread
+from server_harness import RPC_TIMEOUT, oracle_stub
 
 from oracle.actions import parse_action
 from oracle.api.v1 import game_pb2, oracle_pb2, oracle_pb2_grpc
@@ -21,13 +21,8 @@ from oracle.state_check import validate_state
 
 @pytest.fixture(scope="module")
 def stub() -> Iterator[oracle_pb2_grpc.OracleServiceStub]:
-    server = ServerThread(default_rule_book())
-    channel = grpc.insecure_channel(server.address)
-    try:
-        yield oracle_pb2_grpc.OracleServiceStub(channel)
-    finally:
-        channel.close()
-        server.close()
+    with oracle_stub() as connected:
+        yield connected
 
 
 def check(stub: oracle_pb2_grpc.OracleServiceStub, rule_set: str, state: GameState,
