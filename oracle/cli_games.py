@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import sys
 from pathlib import Path
 
 import click
@@ -70,7 +71,7 @@ def replay_command(record_file: Path, as_json: bool, actions: bool, specs: Path 
     record = record_from_proto(read_record(record_file))
     loaded = load_book(specs).get(record.rule_set_id)
     total = sum(len(h.actions) for h in record.hands)
-    with click.progressbar(length=total, label=f"replaying {record_file.name}", file=click.get_text_stream("stderr"),
+    with click.progressbar(length=total, label=f"replaying {record_file.name}", file=sys.stderr,
                            show_pos=True) as bar:
         report = replay(loaded.rules, record, keep_actions=as_json and actions, progress=bar.update)
     if as_json:
@@ -104,7 +105,7 @@ def simulate_command(rule_set_id: str, games: int, seed: int, out_dir: Path, max
     out_dir.mkdir(parents=True, exist_ok=True)
     hands = actions = finished = 0
     with click.progressbar(range(seed, seed + games), label=f"simulating {rule_set_id}",
-                           file=click.get_text_stream("stderr"), show_pos=True) as bar:
+                           file=sys.stderr, show_pos=True) as bar:
         for game_seed in bar:
             game = simulate_game(loaded.rules, game_seed, max_hands=max_hands)
             name = f"game-{game_seed}.json" + (".gz" if compress else "")

@@ -202,3 +202,46 @@ def test_bench_prints_a_table_of_microseconds() -> None:
     assert lines[0].split()[:3] == ["case", "check", "µs"]
     assert lines[-1].startswith("median")
     assert all(float(x) > 0 for x in lines[-1].split()[1:])
+
+
+RECORD = ROOT / "conformance" / "records" / "classic-2p" / "game-0.json"
+
+
+def test_replay_a_clean_record_exits_0() -> None:
+    code, out, _ = run("replay", str(RECORD))
+    assert code == 0
+    assert out.splitlines()[-1].endswith("actions judged; OK")
+    assert "game over: side" in out
+
+
+def test_replay_reports_an_illegal_action_and_exits_1(tmp_path: Path) -> None:
+    record = json.loads(RECORD.read_text())
+    actions = record["hands"][0]["actions"]
+    index = next(i for i, a in enumerate(actions) if "discard" in a and i > 5)
+    actions[index] = {"draw": {}}  # drawing where the player had to discard
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(record))
+    code, out, _ = run("replay", str(path))
+    assert code == 1
+    assert f"ILLEGAL: hand 0, action {index} " in out
+    assert "WRONG_PHASE (turn): cannot draw: the player already" in out
+
+
+def test_replay_reports_claimed_scores_that_differ(tmp_path: Path) -> None:
+    record = json.loads(RECORD.read_text())
+    record["hands"][0]["claimedScores"][1] += 10
+    path = tmp_path / "claims.json"
+    path.write_text(json.dumps(record))
+    code, out, _ = run("replay", str(path), "--json")
+    assert code == 1
+    report = json.loads(out)
+    assert report["ok"] is False
+    mismatch = report["mismatches"][0]
+    assert (mismatch["hand"], mismatch["side"], mismatch["what"]) == (0, 1, "hand score")
+    assert mismatch["claimed"] == mismatch["computed"] + 10
+
+
+def test_perft_command_checks_the_shipped_counts() -> None:
+    code, out, _ = run("perft")
+    assert code == 0
+    assert out.splitlines()[-1].endswith("passed, 0 failed")

@@ -30,6 +30,8 @@ def test_wheel_contains_specs_and_generated_code(wheel: Path) -> None:
     for generated in (ROOT / "oracle" / "api" / "v1").glob("*_pb2*.py"):
         assert f"oracle/api/v1/{generated.name}" in names
     assert "oracle/cli.py" in names
+    assert any(n.startswith("oracle/conformance/perft/") and n.endswith(".json") for n in names)
+    assert "oracle/conformance/records/classic-2p/game-0.json" in names
     assert not any(n.startswith(("specs/", "tests/", "conformance/")) for n in names), "stray top-level package"
 
 
