@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from oracle import cli_games
+from oracle import cli_games, cli_rules
 from oracle.actions import parse_action
 from oracle.api.v1 import notation_pb2, oracle_pb2, ruleset_pb2
 from oracle.cards import NotationError, format_cards
@@ -274,6 +274,8 @@ def bench(number: int, repeats: int, games: int) -> None:
 main.add_command(cli_games.replay_command)
 main.add_command(cli_games.simulate_command)
 main.add_command(cli_games.perft_command)
+main.add_command(cli_rules.adjudicate_command)
+main.add_command(cli_rules.explain_command)
 
 
 if __name__ == "__main__":

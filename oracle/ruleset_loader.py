@@ -233,9 +233,40 @@ def _field_near(text: str, line: int, column: int) -> str:
 class RuleBook:
     """Every loaded rule set by id, plus the source catalogue. Immutable once built."""
 
-    def __init__(self, rule_sets: dict[str, LoadedRuleSet], sources: ruleset_pb2.SourceCatalog) -> None:
+    def __init__(self, rule_sets: dict[str, LoadedRuleSet], sources: ruleset_pb2.SourceCatalog,
+                 files: dict[str, SpecFile] | None = None) -> None:
         self._rule_sets = dict(sorted(rule_sets.items()))
         self.sources = sources
+        self._files = dict(files or {})
+        self._inline: dict[bytes, LoadedRuleSet] = {}
+
+    def resolve_inline(self, spec: ruleset_pb2.RuleSet, origin: str = "rule_set.inline") -> LoadedRuleSet:
+        """Validate and compile a rule set carried in a request, exactly like a spec file.
+
+        It usually `extends` a known rule set with overrides (each with its
+        rule note). Problems raise SpecError whose origin is `origin` (a request
+        path) and whose fields are paths inside the inline message. Results are
+        cached by content, so a client that sends the same rule set with every
+        request pays for validation once.
+        """
+        key = spec.SerializeToString(deterministic=True)
+        cached = self._inline.get(key)
+        if cached is not None:
+            return cached
+        message = ruleset_pb2.RuleSet()
+        message.CopyFrom(spec)
+        if not message.id:
+            message.id = "inline"
+        if message.id in self._files:
+            raise SpecError([SpecProblem(origin, 0, 0, "id", f"'{message.id}' is a known rule set; give the inline"
+                                         " rule set an id of its own (or none) and `extends` the known one")])
+        files = dict(self._files)
+        files[message.id] = SpecFile(origin, message, {})
+        loaded = resolve(files, message.id, [s.id for s in self.sources.sources])
+        if len(self._inline) > 256:
+            self._inline.clear()
+        self._inline[key] = loaded
+        return loaded
 
     def get(self, rule_set_id: str) -> LoadedRuleSet:
         """The rule set with this id; UnknownRuleSetError if there is none."""
@@ -281,7 +312,7 @@ class RuleBook:
                 problems.extend(p for p in exc.problems if p not in problems)
         if problems:
             raise SpecError(problems)
-        return cls(loaded, catalog)
+        return cls(loaded, catalog, files)
 
     @classmethod
     def from_directory(cls, directory: Path | Traversable) -> RuleBook:

@@ -11,6 +11,7 @@ from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
+from oracle.adjudicate import adjudicate
 from oracle.api.v1 import oracle_pb2, oracle_pb2_grpc, record_pb2
 from oracle.convert import scores_to_proto, table_from_proto
 from oracle.convert_game import (
@@ -28,7 +29,7 @@ from oracle.live import LiveGame, OutOfTurnError
 from oracle.movegen import count_actions, legal_actions
 from oracle.referee import check_action
 from oracle.replay import replay
-from oracle.ruleset_loader import LoadedRuleSet, RuleBook, UnknownRuleSetError
+from oracle.ruleset_loader import LoadedRuleSet, RuleBook, SpecError, UnknownRuleSetError
 from oracle.scoring import score_hand
 from oracle.state_check import InvalidStateError, validate_state
 
@@ -76,6 +77,9 @@ async def _answer(context: grpc.aio.ServicerContext, work: Callable[[], Response
         status = not_found_status(exc)
     except InvalidStateError as exc:
         status = failed_precondition_status(exc.problems)
+    except SpecError as exc:
+        status = bad_request_status([FieldProblem(f"{p.origin}.{p.field}" if p.field else p.origin, p.message)
+                                     for p in exc.problems])
     except Exception:
         log.exception("internal error")
         status = status_pb2.Status(code=code_pb2.INTERNAL, message="internal error in the oracle (a bug; logged)")
@@ -90,6 +94,8 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         self._book = book
 
     def _rule_set(self, ref: oracle_pb2.RuleSetRef, path: str = "rule_set") -> LoadedRuleSet:
+        if ref.WhichOneof("ref") == "inline":
+            return self._book.resolve_inline(ref.inline, f"{path}.inline")
         if not ref.id:
             raise InvalidInputError([FieldProblem(f"{path}.id", "is empty: name a rule set, e.g. 'classic-4p'")])
         return self._book.get(ref.id)
@@ -177,6 +183,24 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
             actions = legal_actions(loaded.rules, state_from_proto(request.state))
             return oracle_pb2.ListLegalActionsResponse(actions=[action_to_proto(a) for a in actions],
                                                        counts=record_pb2.ActionCounts(**count_actions(actions)))
+        return await _answer(context, work)
+
+    async def Adjudicate(self, request: oracle_pb2.AdjudicateRequest,
+                         context: grpc.aio.ServicerContext) -> oracle_pb2.AdjudicateResponse:
+        """One action under several rule sets."""
+        def work() -> oracle_pb2.AdjudicateResponse:
+            rule_sets = ([self._rule_set(ref, f"rule_sets[{i}]") for i, ref in enumerate(request.rule_sets)]
+                         or list(self._book))
+            result = adjudicate(rule_sets, state_from_proto(request.state), action_from_proto(request.action))
+            response = oracle_pb2.AdjudicateResponse()
+            for answer in result.answers:
+                entry = response.verdicts.add(rule_set_id=answer.rule_set_id, applicable=answer.verdict is not None,
+                                              not_applicable=answer.not_applicable)
+                if answer.verdict is not None:
+                    entry.verdict.CopyFrom(verdict_to_proto(answer.verdict))
+            for deciding in result.deciding:
+                response.deciding_fields.add(field=deciding.field, values=deciding.values)
+            return response
         return await _answer(context, work)
 
     async def ReplayGame(self, request: oracle_pb2.ReplayGameRequest,

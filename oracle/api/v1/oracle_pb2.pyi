@@ -12,10 +12,12 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class RuleSetRef(_message.Message):
-    __slots__ = ("id",)
+    __slots__ = ("id", "inline")
     ID_FIELD_NUMBER: _ClassVar[int]
+    INLINE_FIELD_NUMBER: _ClassVar[int]
     id: str
-    def __init__(self, id: _Optional[str] = ...) -> None: ...
+    inline: _ruleset_pb2.RuleSet
+    def __init__(self, id: _Optional[str] = ..., inline: _Optional[_Union[_ruleset_pb2.RuleSet, _Mapping]] = ...) -> None: ...
 
 class RuleSetSummary(_message.Message):
     __slots__ = ("id", "title", "extends", "seats", "side_size")
@@ -222,3 +224,41 @@ class RefereeGameResponse(_message.Message):
     winner: int
     error: str
     def __init__(self, verdict: _Optional[_Union[CheckActionResponse, _Mapping]] = ..., state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ..., totals: _Optional[_Iterable[int]] = ..., game_over: _Optional[bool] = ..., winner: _Optional[int] = ..., error: _Optional[str] = ...) -> None: ...
+
+class AdjudicateRequest(_message.Message):
+    __slots__ = ("state", "action", "rule_sets")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    RULE_SETS_FIELD_NUMBER: _ClassVar[int]
+    state: _game_pb2.GameState
+    action: _game_pb2.Action
+    rule_sets: _containers.RepeatedCompositeFieldContainer[RuleSetRef]
+    def __init__(self, state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ..., action: _Optional[_Union[_game_pb2.Action, _Mapping]] = ..., rule_sets: _Optional[_Iterable[_Union[RuleSetRef, _Mapping]]] = ...) -> None: ...
+
+class RuleSetVerdict(_message.Message):
+    __slots__ = ("rule_set_id", "applicable", "not_applicable", "verdict")
+    RULE_SET_ID_FIELD_NUMBER: _ClassVar[int]
+    APPLICABLE_FIELD_NUMBER: _ClassVar[int]
+    NOT_APPLICABLE_FIELD_NUMBER: _ClassVar[int]
+    VERDICT_FIELD_NUMBER: _ClassVar[int]
+    rule_set_id: str
+    applicable: bool
+    not_applicable: str
+    verdict: CheckActionResponse
+    def __init__(self, rule_set_id: _Optional[str] = ..., applicable: _Optional[bool] = ..., not_applicable: _Optional[str] = ..., verdict: _Optional[_Union[CheckActionResponse, _Mapping]] = ...) -> None: ...
+
+class DecidingField(_message.Message):
+    __slots__ = ("field", "values")
+    FIELD_FIELD_NUMBER: _ClassVar[int]
+    VALUES_FIELD_NUMBER: _ClassVar[int]
+    field: str
+    values: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, field: _Optional[str] = ..., values: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class AdjudicateResponse(_message.Message):
+    __slots__ = ("verdicts", "deciding_fields")
+    VERDICTS_FIELD_NUMBER: _ClassVar[int]
+    DECIDING_FIELDS_FIELD_NUMBER: _ClassVar[int]
+    verdicts: _containers.RepeatedCompositeFieldContainer[RuleSetVerdict]
+    deciding_fields: _containers.RepeatedCompositeFieldContainer[DecidingField]
+    def __init__(self, verdicts: _Optional[_Iterable[_Union[RuleSetVerdict, _Mapping]]] = ..., deciding_fields: _Optional[_Iterable[_Union[DecidingField, _Mapping]]] = ...) -> None: ...

@@ -85,6 +85,11 @@ class OracleServiceStub:
                 request_serializer=oracle_dot_api_dot_v1_dot_oracle__pb2.RefereeGameRequest.SerializeToString,
                 response_deserializer=oracle_dot_api_dot_v1_dot_oracle__pb2.RefereeGameResponse.FromString,
                 _registered_method=True)
+        self.Adjudicate = channel.unary_unary(
+                '/oracle.api.v1.OracleService/Adjudicate',
+                request_serializer=oracle_dot_api_dot_v1_dot_oracle__pb2.AdjudicateRequest.SerializeToString,
+                response_deserializer=oracle_dot_api_dot_v1_dot_oracle__pb2.AdjudicateResponse.FromString,
+                _registered_method=True)
 
 
 class OracleServiceServicer:
@@ -171,6 +176,15 @@ class OracleServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Adjudicate(self, request, context):
+        """Judges one action on one state under several rule sets at once (default:
+        every known rule set), and names the rule-set fields that make the
+        difference.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_OracleServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -223,6 +237,11 @@ def add_OracleServiceServicer_to_server(servicer, server):
                     servicer.RefereeGame,
                     request_deserializer=oracle_dot_api_dot_v1_dot_oracle__pb2.RefereeGameRequest.FromString,
                     response_serializer=oracle_dot_api_dot_v1_dot_oracle__pb2.RefereeGameResponse.SerializeToString,
+            ),
+            'Adjudicate': grpc.unary_unary_rpc_method_handler(
+                    servicer.Adjudicate,
+                    request_deserializer=oracle_dot_api_dot_v1_dot_oracle__pb2.AdjudicateRequest.FromString,
+                    response_serializer=oracle_dot_api_dot_v1_dot_oracle__pb2.AdjudicateResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -496,6 +515,33 @@ class OracleService:
             '/oracle.api.v1.OracleService/RefereeGame',
             oracle_dot_api_dot_v1_dot_oracle__pb2.RefereeGameRequest.SerializeToString,
             oracle_dot_api_dot_v1_dot_oracle__pb2.RefereeGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Adjudicate(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/oracle.api.v1.OracleService/Adjudicate',
+            oracle_dot_api_dot_v1_dot_oracle__pb2.AdjudicateRequest.SerializeToString,
+            oracle_dot_api_dot_v1_dot_oracle__pb2.AdjudicateResponse.FromString,
             options,
             channel_credentials,
             insecure,
