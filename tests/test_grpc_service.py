@@ -180,7 +180,8 @@ def test_reflection_describes_oracle_service(channel: grpc.Channel) -> None:
     assert service.name == "OracleService"
     assert {m.name for m in service.method} == {"ListRuleSets", "GetRuleSet", "ScoreHand",
                                                 "GetMinimumInitialMeld", "ValidateState", "CheckAction",
-                                                "DealHand", "ListLegalActions", "ReplayGame", "RefereeGame"}
+                                                "DealHand", "ListLegalActions", "ReplayGame", "RefereeGame",
+                                                "Adjudicate"}
 
 
 # --------------------------------------------------------------------------- rule sets
