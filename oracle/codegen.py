@@ -12,6 +12,7 @@ PROTO_FILES = (
     "oracle/api/v1/scoring.proto",
     "oracle/api/v1/game.proto",
     "oracle/api/v1/record.proto",
+    "oracle/api/v1/conformance.proto",
     "oracle/api/v1/notation.proto",
     "oracle/api/v1/oracle.proto",
 )

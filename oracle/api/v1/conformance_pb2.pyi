@@ -1,0 +1,135 @@
+from oracle.api.v1 import notation_pb2 as _notation_pb2
+from oracle.api.v1 import ruleset_pb2 as _ruleset_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class ConformanceSuite(_message.Message):
+    __slots__ = ("description", "cases")
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    CASES_FIELD_NUMBER: _ClassVar[int]
+    description: str
+    cases: _containers.RepeatedCompositeFieldContainer[ConformanceCase]
+    def __init__(self, description: _Optional[str] = ..., cases: _Optional[_Iterable[_Union[ConformanceCase, _Mapping]]] = ...) -> None: ...
+
+class ConformanceCase(_message.Message):
+    __slots__ = ("id", "description", "cite", "rule_set_id", "fields", "check", "score", "minimum", "validate", "expect")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    CITE_FIELD_NUMBER: _ClassVar[int]
+    RULE_SET_ID_FIELD_NUMBER: _ClassVar[int]
+    FIELDS_FIELD_NUMBER: _ClassVar[int]
+    CHECK_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    MINIMUM_FIELD_NUMBER: _ClassVar[int]
+    VALIDATE_FIELD_NUMBER: _ClassVar[int]
+    EXPECT_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    description: str
+    cite: _containers.RepeatedCompositeFieldContainer[_ruleset_pb2.Citation]
+    rule_set_id: str
+    fields: _containers.RepeatedScalarFieldContainer[str]
+    check: CheckInput
+    score: ScoreInput
+    minimum: MinimumInput
+    validate: ValidateInput
+    expect: Expectation
+    def __init__(self, id: _Optional[str] = ..., description: _Optional[str] = ..., cite: _Optional[_Iterable[_Union[_ruleset_pb2.Citation, _Mapping]]] = ..., rule_set_id: _Optional[str] = ..., fields: _Optional[_Iterable[str]] = ..., check: _Optional[_Union[CheckInput, _Mapping]] = ..., score: _Optional[_Union[ScoreInput, _Mapping]] = ..., minimum: _Optional[_Union[MinimumInput, _Mapping]] = ..., validate: _Optional[_Union[ValidateInput, _Mapping]] = ..., expect: _Optional[_Union[Expectation, _Mapping]] = ...) -> None: ...
+
+class CheckInput(_message.Message):
+    __slots__ = ("state", "action")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    state: _notation_pb2.GameStateNotation
+    action: str
+    def __init__(self, state: _Optional[_Union[_notation_pb2.GameStateNotation, _Mapping]] = ..., action: _Optional[str] = ...) -> None: ...
+
+class ScoreInput(_message.Message):
+    __slots__ = ("table",)
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    table: _notation_pb2.HandTableNotation
+    def __init__(self, table: _Optional[_Union[_notation_pb2.HandTableNotation, _Mapping]] = ...) -> None: ...
+
+class MinimumInput(_message.Message):
+    __slots__ = ("running_total",)
+    RUNNING_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    running_total: int
+    def __init__(self, running_total: _Optional[int] = ...) -> None: ...
+
+class ValidateInput(_message.Message):
+    __slots__ = ("state",)
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    state: _notation_pb2.GameStateNotation
+    def __init__(self, state: _Optional[_Union[_notation_pb2.GameStateNotation, _Mapping]] = ...) -> None: ...
+
+class Expectation(_message.Message):
+    __slots__ = ("legal", "illegal", "score", "minimum", "valid", "invalid_state", "error")
+    LEGAL_FIELD_NUMBER: _ClassVar[int]
+    ILLEGAL_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    MINIMUM_FIELD_NUMBER: _ClassVar[int]
+    VALID_FIELD_NUMBER: _ClassVar[int]
+    INVALID_STATE_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    legal: LegalExpectation
+    illegal: IllegalExpectation
+    score: ScoreExpectation
+    minimum: int
+    valid: ValidExpectation
+    invalid_state: InvalidStateExpectation
+    error: ErrorExpectation
+    def __init__(self, legal: _Optional[_Union[LegalExpectation, _Mapping]] = ..., illegal: _Optional[_Union[IllegalExpectation, _Mapping]] = ..., score: _Optional[_Union[ScoreExpectation, _Mapping]] = ..., minimum: _Optional[int] = ..., valid: _Optional[_Union[ValidExpectation, _Mapping]] = ..., invalid_state: _Optional[_Union[InvalidStateExpectation, _Mapping]] = ..., error: _Optional[_Union[ErrorExpectation, _Mapping]] = ...) -> None: ...
+
+class LegalExpectation(_message.Message):
+    __slots__ = ("hand_end", "hand_scores")
+    HAND_END_FIELD_NUMBER: _ClassVar[int]
+    HAND_SCORES_FIELD_NUMBER: _ClassVar[int]
+    hand_end: str
+    hand_scores: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, hand_end: _Optional[str] = ..., hand_scores: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class IllegalExpectation(_message.Message):
+    __slots__ = ("codes",)
+    CODES_FIELD_NUMBER: _ClassVar[int]
+    codes: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, codes: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ScoreExpectation(_message.Message):
+    __slots__ = ("totals", "items")
+    TOTALS_FIELD_NUMBER: _ClassVar[int]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    totals: _containers.RepeatedScalarFieldContainer[int]
+    items: _containers.RepeatedCompositeFieldContainer[ItemExpectation]
+    def __init__(self, totals: _Optional[_Iterable[int]] = ..., items: _Optional[_Iterable[_Union[ItemExpectation, _Mapping]]] = ...) -> None: ...
+
+class ItemExpectation(_message.Message):
+    __slots__ = ("side", "item", "points")
+    SIDE_FIELD_NUMBER: _ClassVar[int]
+    ITEM_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    side: int
+    item: str
+    points: int
+    def __init__(self, side: _Optional[int] = ..., item: _Optional[str] = ..., points: _Optional[int] = ...) -> None: ...
+
+class ValidExpectation(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class InvalidStateExpectation(_message.Message):
+    __slots__ = ("fields",)
+    FIELDS_FIELD_NUMBER: _ClassVar[int]
+    fields: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, fields: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ErrorExpectation(_message.Message):
+    __slots__ = ("code", "fields")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    FIELDS_FIELD_NUMBER: _ClassVar[int]
+    code: str
+    fields: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, code: _Optional[str] = ..., fields: _Optional[_Iterable[str]] = ...) -> None: ...
