@@ -274,6 +274,7 @@ def bench(number: int, repeats: int, games: int) -> None:
 main.add_command(cli_games.replay_command)
 main.add_command(cli_games.simulate_command)
 main.add_command(cli_games.perft_command)
+main.add_command(cli_games.conformance_command)
 main.add_command(cli_rules.adjudicate_command)
 main.add_command(cli_rules.explain_command)
 

@@ -139,3 +139,45 @@ def perft_command(regenerate_dir: Path | None) -> None:
     click.echo(f"{len(cases) - len(bad)} passed, {len(bad)} failed")
     if bad:
         raise SystemExit(EXIT_FAILED)
+
+
+@click.command("conformance")
+@click.option("--target", default=None, metavar="HOST:PORT",
+              help="Run against a server of the OracleService API instead of this engine in process.")
+@click.option("--rules", "rule_sets", default="", help="Comma-separated rule-set ids to run (others are skipped:"
+              " declare the variants your implementation supports).")
+@click.option("--junit-xml", "junit_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write JUnit XML here.")
+@click.option("--expected-failures", "xfail_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=None, help="Case ids expected to fail, one per line; one that passes fails the run.")
+@click.option("--json", "as_json", is_flag=True, help="Print every result as JSON.")
+@click.option("--coverage", "coverage_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the coverage table (codes and fields to cases) as Markdown and exit.")
+@clean_errors
+def conformance_command(target: str | None, rule_sets: str, junit_file: Path | None, xfail_file: Path | None,
+                        as_json: bool, coverage_file: Path | None) -> None:
+    """Run the conformance suite. Exit 1 on an unexpected failure or an unexpected pass."""
+    from oracle import conformance_runner as runner
+
+    try:
+        cases = runner.load_cases()
+    except runner.CaseFileError as exc:
+        raise CliError(f"conformance cases: {exc}") from None
+    if coverage_file is not None:
+        coverage_file.write_text(runner.coverage_markdown(cases), encoding="utf-8")
+        click.echo(f"wrote {coverage_file}")
+        return
+    options = runner.RunOptions(
+        rule_sets=tuple(r.strip() for r in rule_sets.split(",") if r.strip()),
+        expected_failures=runner.load_expected_failures(xfail_file.read_text()) if xfail_file else frozenset())
+    grpc_target = runner.GrpcTarget(target) if target else None
+    try:
+        results = runner.run_cases(cases, grpc_target or runner.InProcessTarget(options.book), options)
+    finally:
+        if grpc_target is not None:
+            grpc_target.close()
+    if junit_file is not None:
+        junit_file.write_text(runner.junit_xml(results), encoding="utf-8")
+    click.echo(runner.results_json(results) if as_json else "\n".join(runner.summary_lines(results)))
+    if not runner.succeeded(results):
+        raise SystemExit(EXIT_FAILED)
