@@ -38,25 +38,32 @@ def adjudicate_command(state_file: Path, action_text: str, rule_set_ids: str, sp
     # fill_stock fills the stock from each rule set's own deck
     result = adjudicate(rule_sets, [state_from_notation(message, loaded.rules) for loaded in rule_sets], action)
     answers = result.answers
-    width = max(len(i) for i in ids) + 2
+    applicable = [(i, a) for i, a in zip(ids, answers, strict=True) if a.verdict is not None]
+    width = max((len(i) for i, _ in applicable), default=8) + 2
     click.echo(f"action: {action_text}")
     click.echo(f"{'rule set':<{width}} verdict     why")
-    for answer in answers:
-        if answer.verdict is None:
-            click.echo(f"{answer.rule_set_id:<{width}} n/a         {answer.not_applicable}")
-        elif answer.verdict.legal:
-            click.echo(f"{answer.rule_set_id:<{width}} legal")
-        else:
-            first, *rest = answer.verdict.violations
-            click.echo(f"{answer.rule_set_id:<{width}} ILLEGAL     {first.code} ({first.field}): {first.explanation}")
-            for v in rest:
-                click.echo(f"{'':<{width}}             {v.code} ({v.field}): {v.explanation}")
+    for rule_set_id, answer in applicable:
+        assert answer.verdict is not None
+        if answer.verdict.legal:
+            click.echo(f"{rule_set_id:<{width}} legal")
+            continue
+        first, *rest = answer.verdict.violations
+        click.echo(f"{rule_set_id:<{width}} ILLEGAL     {first.code} ({first.field}): {first.explanation}")
+        for v in rest:
+            click.echo(f"{'':<{width}}             {v.code} ({v.field}): {v.explanation}")
+    skipped = [a for a in answers if a.verdict is None]
+    if skipped:
+        click.echo(f"not applicable (the state does not fit): {', '.join(a.rule_set_id for a in skipped)}")
+        if len(ids) <= 3:
+            for a in skipped:
+                click.echo(f"  {a.rule_set_id}: {a.not_applicable}")
     if result.deciding:
         click.echo("deciding fields:")
         for deciding in result.deciding:
-            values = ", ".join(f"{i}={v}" for i, v in zip(ids, deciding.values, strict=True))
+            values = ", ".join(f"{i}={v}" for i, v, a in zip(ids, deciding.values, answers, strict=True)
+                               if a.verdict is not None)
             click.echo(f"  {deciding.field}: {values}")
-    elif len({a.verdict.legal for a in answers if a.verdict}) <= 1:
+    elif len({a.verdict.legal for _, a in applicable if a.verdict}) <= 1:
         click.echo("all applicable rule sets agree")
 
 
