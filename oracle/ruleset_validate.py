@@ -111,6 +111,11 @@ def _check_consistency(spec: ruleset_pb2.RuleSet, problems: list[Problem]) -> No
         f"the deck holds only {2 * d.packs} black threes")
     bad(spec.going_out.ask_partner == ruleset_pb2.ASK_PARTNER_OPTIONAL_BINDING and p.side_size < 2,
         "going_out.ask_partner", "asking a partner needs sides of two or more players")
+    g = spec.going_out
+    bad(g.canastas_required > 0 and g.min_hand_after_meld_without_canastas < 2,
+        "going_out.min_hand_after_meld_without_canastas",
+        f"{g.min_hand_after_meld_without_canastas} lets a player without the {g.canastas_required} canasta(s) meld"
+        " down to one card that cannot be discarded without going out, leaving no legal play; it must be at least 2")
     bad(spec.discard_pile.take_limit == 1, "discard_pile.take_limit",
         "a take limit of 1 card leaves nothing but the top card; use 0 for the whole pile or 2 or more")
     _check_thresholds(spec.initial_meld, problems)

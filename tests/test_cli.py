@@ -54,11 +54,12 @@ def test_minimum_json() -> None:
     assert json.loads(out) == {"minimum": 90, "fromScore": 1500}
 
 
-def test_rules_list_names_both_classic_sets() -> None:
+def test_rules_list_names_every_rule_set() -> None:
     code, out, _ = run("rules", "list")
     assert code == 0
     ids = [line.split()[0] for line in out.splitlines()]
-    assert ids == ["classic-2p", "classic-4p"]
+    assert ids == sorted(ids) and {"classic-2p", "classic-4p", "bicycle-4p"} <= set(ids)
+    assert "(extends classic-4p)" in out
 
 
 def test_rules_show_prints_values_with_citations() -> None:
@@ -83,7 +84,8 @@ def test_unknown_rule_set_is_one_line_and_exit_2() -> None:
     code, out, err = run("minimum", "--rules", "classic-9p", "0")
     assert code == 2
     assert out == ""
-    assert err == "canasta-oracle: unknown rule set 'classic-9p'; known: classic-2p, classic-4p\n"
+    assert err.startswith("canasta-oracle: unknown rule set 'classic-9p'; known: 2p-cover-upcard, ")
+    assert err.count("\n") == 1
 
 
 def test_bad_card_token_names_token_position_and_path(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
@@ -45,4 +46,5 @@ def test_rule_sets_load_from_the_installed_wheel(wheel: Path, tmp_path: Path) ->
     result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True,
                             text=True, timeout=60)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "['classic-2p', 'classic-4p']"
+    ids = ast.literal_eval(result.stdout.strip())  # a printed list of ids
+    assert {"classic-2p", "classic-4p"} <= set(ids) and len(ids) >= 10

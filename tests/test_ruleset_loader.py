@@ -90,10 +90,10 @@ def test_shipped_rule_book_loads_complete_and_cited():
     book = RuleBook.from_directory(SPECS)
     known_sources = {s.id for s in book.sources.sources}
 
-    assert book.ids() == ["classic-2p", "classic-4p"]
+    assert {"classic-2p", "classic-4p"} <= set(book.ids())
     for loaded in book:
         spec = loaded.spec
-        assert loaded.lineage == (spec.id,)
+        assert loaded.lineage[0] == spec.id and loaded.lineage[-1] in ("classic-2p", "classic-4p")
         notes = {note.field: note for note in spec.rules}
         for path in leaf_paths():
             assert has_value(spec, path), f"{spec.id}: {path} is not set"
