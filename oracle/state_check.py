@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from oracle.api.v1 import ruleset_pb2
-from oracle.cards import ALL_CARDS, format_card, is_red_three, is_valid
+from oracle.cards import ALL_CARDS, format_card, is_black_three, is_red_three, is_valid, is_wild
 from oracle.errors import FieldProblem
 from oracle.melds import MalformedMeld, is_canasta, meld_rule_breaks, meld_shape
 from oracle.ruleset import CompiledRules
@@ -153,6 +153,8 @@ def _check_turn(rules: CompiledRules, state: GameState, add: Add) -> None:
         return
     if not 0 <= state.pile_upcards <= len(state.discard_pile):
         a("pile_upcards", f"{state.pile_upcards} upcards but the pile holds {len(state.discard_pile)} cards")
+    else:
+        _check_upcards(rules, state.discard_pile[: state.pile_upcards], a)
     mover_side = state.sides[side_of(rules, state.seat_to_move)]
     if state.phase == Phase.HAND_OVER:
         if state.hand_end == HandEnd.NONE:
@@ -200,6 +202,32 @@ def _check_turn(rules: CompiledRules, state: GameState, add: Add) -> None:
             a("went_out_seat", f"the side went out without the {required} canasta(s) required")
     elif state.went_out_concealed:
         a("went_out_concealed", "set but nobody went out")
+
+
+def _check_upcards(rules: CompiledRules, upcards: tuple[int, ...], add: Add) -> None:
+    """The cards turned up at the deal follow deal.upcard_cover_*: each covered card is one the rule set covers,
+    covering stops at the first card it does not cover (or after one card when covering does not repeat)."""
+    if not upcards:
+        return
+    d = rules.spec.deal
+
+    def covered(card: int) -> bool:
+        return ((is_wild(card) and d.upcard_cover_wild) or (is_red_three(card) and d.upcard_cover_red_three)
+                or (is_black_three(card) and d.upcard_cover_black_three))
+
+    for i, card in enumerate(upcards[:-1]):
+        if not covered(card):
+            add("pile_upcards", f"upcard {i + 1} ({format_card(card)}) is covered, but rule set '{rules.id}' does not"
+                " cover such a first upcard (deal.upcard_cover_*)")
+            return
+        if i > 0 and not d.upcard_cover_repeats:
+            add("pile_upcards", f"{len(upcards)} upcards, but rule set '{rules.id}' covers the first upcard only once"
+                " (deal.upcard_cover_repeats)")
+            return
+    last = upcards[-1]
+    if covered(last) and (d.upcard_cover_repeats or len(upcards) == 1):
+        add("pile_upcards", f"the last upcard {format_card(last)} should have been covered under rule set"
+            f" '{rules.id}' (deal.upcard_cover_*)")
 
 
 def _shaped(meld: tuple[int, ...]) -> bool:
