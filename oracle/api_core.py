@@ -180,6 +180,9 @@ class OracleApi:
     def ReplayGame(self, request: oracle_pb2.ReplayGameRequest) -> oracle_pb2.ReplayGameResponse:
         """Replay a whole record."""
         record = record_from_proto(request.record)
-        loaded = self.book.get(record.rule_set_id)
+        if request.HasField("rule_set"):
+            loaded = self.rule_set(request.rule_set)
+        else:
+            loaded = self.book.get(record.rule_set_id)
         report = replay(loaded.rules, record, keep_actions=not request.summary_only)
         return oracle_pb2.ReplayGameResponse(report=report_to_proto(report))

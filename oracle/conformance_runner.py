@@ -16,13 +16,13 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from oracle.actions import parse_action
-from oracle.api.v1 import conformance_pb2, game_pb2, oracle_pb2, oracle_pb2_grpc, scoring_pb2
+from oracle.api.v1 import conformance_pb2, game_pb2, oracle_pb2, oracle_pb2_grpc, record_pb2, scoring_pb2
 from oracle.api_core import OracleApi, status_of
-from oracle.cards import NotationError
+from oracle.cards import NotationError, format_cards, parse_cards
 from oracle.convert import table_from_notation, table_to_proto
 from oracle.convert_game import action_to_proto, state_from_notation, state_to_proto
 from oracle.errors import InvalidInputError
-from oracle.ruleset_loader import RuleBook, UnknownRuleSetError, default_rule_book
+from oracle.ruleset_loader import RuleBook, SpecError, UnknownRuleSetError, default_rule_book
 from oracle.violations import KINDS
 
 CASES_DIR = "cases"
@@ -147,13 +147,16 @@ class Result:
 
 def _request(case: conformance_pb2.ConformanceCase, book: RuleBook) -> tuple[str, Message]:
     """The RPC and request message for a case (notation converted client-side, as any client would)."""
-    ref = oracle_pb2.RuleSetRef(id=case.rule_set_id)
     kind = case.WhichOneof("input")
-    rules = None
-    try:
-        rules = book.get(case.rule_set_id).rules
-    except UnknownRuleSetError:
-        rules = book.get(CLASSIC[0]).rules  # only the deck is needed to fill the stock; the target answers NOT_FOUND
+    if case.HasField("inline_rule_set"):
+        ref = oracle_pb2.RuleSetRef(inline=case.inline_rule_set)
+        rules = book.resolve_inline(case.inline_rule_set, "inline_rule_set").rules
+    else:
+        ref = oracle_pb2.RuleSetRef(id=case.rule_set_id)
+        try:
+            rules = book.get(case.rule_set_id).rules
+        except UnknownRuleSetError:
+            rules = book.get(CLASSIC[0]).rules  # only the deck is needed to fill the stock; the target: NOT_FOUND
     if kind == "check":
         state = state_to_proto(state_from_notation(case.check.state, rules))
         action = action_to_proto(parse_action(case.check.action))
@@ -167,10 +170,25 @@ def _request(case: conformance_pb2.ConformanceCase, book: RuleBook) -> tuple[str
     if kind == "minimum":
         return "GetMinimumInitialMeld", oracle_pb2.GetMinimumInitialMeldRequest(
             rule_set=ref, running_total=case.minimum.running_total)
+    if kind == "deal":
+        deal = oracle_pb2.DealHandRequest(rule_set=ref, dealer=case.deal.dealer)
+        if case.deal.deck_order:
+            deal.deck_order.cards.extend(parse_cards(case.deal.deck_order))
+        else:
+            deal.seed = case.deal.seed
+        return "DealHand", deal
+    if kind == "replay":
+        record = record_pb2.GameRecord()
+        record.CopyFrom(case.replay.record)
+        record.rule_set_id = case.rule_set_id
+        replay_request = oracle_pb2.ReplayGameRequest(record=record, summary_only=True)
+        if case.HasField("inline_rule_set"):
+            replay_request.rule_set.CopyFrom(ref)
+        return "ReplayGame", replay_request
     raise CaseFileError(f"case {case.id} has no input")
 
 
-def _judge(case: conformance_pb2.ConformanceCase, reply: Reply) -> str:
+def _judge(case: conformance_pb2.ConformanceCase, request: Message, reply: Reply) -> str:
     """'' when the reply meets the expectation, else what differs."""
     expect = case.expect
     outcome = expect.WhichOneof("outcome")
@@ -201,6 +219,36 @@ def _judge(case: conformance_pb2.ConformanceCase, reply: Reply) -> str:
             if expect.legal.hand_scores and [s.total for s in ended[0].scores] != list(expect.legal.hand_scores):
                 return (f"expected hand scores {list(expect.legal.hand_scores)}, got"
                         f" {[s.total for s in ended[0].scores]}")
+        if expect.legal.HasField("hand_size_after"):
+            assert isinstance(request, oracle_pb2.CheckActionRequest)
+            held = len(reply.next_state.seats[request.state.seat_to_move].hand)
+            if held != expect.legal.hand_size_after:
+                return f"expected {expect.legal.hand_size_after} cards in hand afterwards, got {held}"
+        return ""
+    if outcome == "dealt":
+        assert isinstance(reply, oracle_pb2.DealHandResponse)
+        want, got = expect.dealt, reply.state
+        checks = [("hand sizes", list(want.hand_sizes), [len(s.hand) for s in got.seats]),
+                  ("seat to move", want.seat_to_move, got.seat_to_move)]
+        if want.discard_pile:
+            checks.append(("discard pile", want.discard_pile, format_cards(got.discard_pile)))
+        if want.red_threes:
+            checks.append(("red threes", list(want.red_threes), [format_cards(s.red_threes) for s in got.sides]))
+        for what, expected, actual in checks:
+            if expected != actual:
+                return f"expected {what} {expected}, got {actual}"
+        return ""
+    if outcome == "replayed":
+        assert isinstance(reply, oracle_pb2.ReplayGameResponse)
+        want_r, report = expect.replayed, reply.report
+        got_totals = list(report.hands[-1].totals) if report.hands else []
+        if (report.ok, report.game_over) != (want_r.ok, want_r.game_over):
+            return (f"expected ok={want_r.ok} game_over={want_r.game_over},"
+                    f" got ok={report.ok} game_over={report.game_over}")
+        if want_r.game_over and report.winner != want_r.winner:
+            return f"expected winner {want_r.winner}, got {report.winner}"
+        if want_r.totals and got_totals != list(want_r.totals):
+            return f"expected totals {list(want_r.totals)}, got {got_totals}"
         return ""
     if outcome == "score":
         assert isinstance(reply, oracle_pb2.ScoreHandResponse)
@@ -248,8 +296,8 @@ def run_cases(cases: Iterable[Case], target: Target, options: RunOptions,
             continue
         try:
             rpc, request = _request(case, options.book)
-            problem = _judge(case, target.call(rpc, request))
-        except (NotationError, InvalidInputError, CaseFileError) as exc:
+            problem = _judge(case, request, target.call(rpc, request))
+        except (NotationError, InvalidInputError, CaseFileError, SpecError) as exc:
             problem = f"the case cannot be built: {exc}"
         expected_fail = case.id in options.expected_failures
         if problem:

@@ -33,6 +33,7 @@ def test_wheel_contains_specs_and_generated_code(wheel: Path) -> None:
     assert "oracle/cli.py" in names
     assert any(n.startswith("oracle/conformance/perft/") and n.endswith(".json") for n in names)
     assert "oracle/conformance/records/classic-2p/game-0.json" in names
+    assert "oracle/conformance/cases/melds.json" in names
     assert not any(n.startswith(("specs/", "tests/", "conformance/")) for n in names), "stray top-level package"
 
 

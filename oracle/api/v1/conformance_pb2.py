@@ -23,42 +23,51 @@ _sym_db = _symbol_database.Default()
 
 
 from oracle.api.v1 import notation_pb2 as oracle_dot_api_dot_v1_dot_notation__pb2
+from oracle.api.v1 import record_pb2 as oracle_dot_api_dot_v1_dot_record__pb2
 from oracle.api.v1 import ruleset_pb2 as oracle_dot_api_dot_v1_dot_ruleset__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1foracle/api/v1/conformance.proto\x12\roracle.api.v1\x1a\x1coracle/api/v1/notation.proto\x1a\x1boracle/api/v1/ruleset.proto\"V\n\x10\x43onformanceSuite\x12\x13\n\x0b\x64\x65scription\x18\x01 \x01(\t\x12-\n\x05\x63\x61ses\x18\x02 \x03(\x0b\x32\x1e.oracle.api.v1.ConformanceCase\"\xed\x02\n\x0f\x43onformanceCase\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12%\n\x04\x63ite\x18\x03 \x03(\x0b\x32\x17.oracle.api.v1.Citation\x12\x13\n\x0brule_set_id\x18\x04 \x01(\t\x12\x0e\n\x06\x66ields\x18\x05 \x03(\t\x12*\n\x05\x63heck\x18\n \x01(\x0b\x32\x19.oracle.api.v1.CheckInputH\x00\x12*\n\x05score\x18\x0b \x01(\x0b\x32\x19.oracle.api.v1.ScoreInputH\x00\x12.\n\x07minimum\x18\x0c \x01(\x0b\x32\x1b.oracle.api.v1.MinimumInputH\x00\x12\x30\n\x08validate\x18\r \x01(\x0b\x32\x1c.oracle.api.v1.ValidateInputH\x00\x12*\n\x06\x65xpect\x18\x14 \x01(\x0b\x32\x1a.oracle.api.v1.ExpectationB\x07\n\x05input\"M\n\nCheckInput\x12/\n\x05state\x18\x01 \x01(\x0b\x32 .oracle.api.v1.GameStateNotation\x12\x0e\n\x06\x61\x63tion\x18\x02 \x01(\t\"=\n\nScoreInput\x12/\n\x05table\x18\x01 \x01(\x0b\x32 .oracle.api.v1.HandTableNotation\"%\n\x0cMinimumInput\x12\x15\n\rrunning_total\x18\x01 \x01(\x05\"@\n\rValidateInput\x12/\n\x05state\x18\x01 \x01(\x0b\x32 .oracle.api.v1.GameStateNotation\"\xea\x02\n\x0b\x45xpectation\x12\x30\n\x05legal\x18\x01 \x01(\x0b\x32\x1f.oracle.api.v1.LegalExpectationH\x00\x12\x34\n\x07illegal\x18\x02 \x01(\x0b\x32!.oracle.api.v1.IllegalExpectationH\x00\x12\x30\n\x05score\x18\x03 \x01(\x0b\x32\x1f.oracle.api.v1.ScoreExpectationH\x00\x12\x11\n\x07minimum\x18\x04 \x01(\x05H\x00\x12\x30\n\x05valid\x18\x05 \x01(\x0b\x32\x1f.oracle.api.v1.ValidExpectationH\x00\x12?\n\rinvalid_state\x18\x06 \x01(\x0b\x32&.oracle.api.v1.InvalidStateExpectationH\x00\x12\x30\n\x05\x65rror\x18\x07 \x01(\x0b\x32\x1f.oracle.api.v1.ErrorExpectationH\x00\x42\t\n\x07outcome\"9\n\x10LegalExpectation\x12\x10\n\x08hand_end\x18\x01 \x01(\t\x12\x13\n\x0bhand_scores\x18\x02 \x03(\x05\"#\n\x12IllegalExpectation\x12\r\n\x05\x63odes\x18\x01 \x03(\t\"Q\n\x10ScoreExpectation\x12\x0e\n\x06totals\x18\x01 \x03(\x05\x12-\n\x05items\x18\x02 \x03(\x0b\x32\x1e.oracle.api.v1.ItemExpectation\"=\n\x0fItemExpectation\x12\x0c\n\x04side\x18\x01 \x01(\x05\x12\x0c\n\x04item\x18\x02 \x01(\t\x12\x0e\n\x06points\x18\x03 \x01(\x05\"\x12\n\x10ValidExpectation\")\n\x17InvalidStateExpectation\x12\x0e\n\x06\x66ields\x18\x01 \x03(\t\"0\n\x10\x45rrorExpectation\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\x0e\n\x06\x66ields\x18\x02 \x03(\tb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1foracle/api/v1/conformance.proto\x12\roracle.api.v1\x1a\x1coracle/api/v1/notation.proto\x1a\x1aoracle/api/v1/record.proto\x1a\x1boracle/api/v1/ruleset.proto\"V\n\x10\x43onformanceSuite\x12\x13\n\x0b\x64\x65scription\x18\x01 \x01(\t\x12-\n\x05\x63\x61ses\x18\x02 \x03(\x0b\x32\x1e.oracle.api.v1.ConformanceCase\"\xf6\x03\n\x0f\x43onformanceCase\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12%\n\x04\x63ite\x18\x03 \x03(\x0b\x32\x17.oracle.api.v1.Citation\x12\x13\n\x0brule_set_id\x18\x04 \x01(\t\x12\x0e\n\x06\x66ields\x18\x05 \x03(\t\x12/\n\x0finline_rule_set\x18\x06 \x01(\x0b\x32\x16.oracle.api.v1.RuleSet\x12*\n\x05\x63heck\x18\n \x01(\x0b\x32\x19.oracle.api.v1.CheckInputH\x00\x12*\n\x05score\x18\x0b \x01(\x0b\x32\x19.oracle.api.v1.ScoreInputH\x00\x12.\n\x07minimum\x18\x0c \x01(\x0b\x32\x1b.oracle.api.v1.MinimumInputH\x00\x12\x30\n\x08validate\x18\r \x01(\x0b\x32\x1c.oracle.api.v1.ValidateInputH\x00\x12(\n\x04\x64\x65\x61l\x18\x0e \x01(\x0b\x32\x18.oracle.api.v1.DealInputH\x00\x12,\n\x06replay\x18\x0f \x01(\x0b\x32\x1a.oracle.api.v1.ReplayInputH\x00\x12*\n\x06\x65xpect\x18\x14 \x01(\x0b\x32\x1a.oracle.api.v1.ExpectationB\x07\n\x05input\"M\n\nCheckInput\x12/\n\x05state\x18\x01 \x01(\x0b\x32 .oracle.api.v1.GameStateNotation\x12\x0e\n\x06\x61\x63tion\x18\x02 \x01(\t\"=\n\nScoreInput\x12/\n\x05table\x18\x01 \x01(\x0b\x32 .oracle.api.v1.HandTableNotation\"%\n\x0cMinimumInput\x12\x15\n\rrunning_total\x18\x01 \x01(\x05\"@\n\rValidateInput\x12/\n\x05state\x18\x01 \x01(\x0b\x32 .oracle.api.v1.GameStateNotation\"\xd1\x03\n\x0b\x45xpectation\x12\x30\n\x05legal\x18\x01 \x01(\x0b\x32\x1f.oracle.api.v1.LegalExpectationH\x00\x12\x34\n\x07illegal\x18\x02 \x01(\x0b\x32!.oracle.api.v1.IllegalExpectationH\x00\x12\x30\n\x05score\x18\x03 \x01(\x0b\x32\x1f.oracle.api.v1.ScoreExpectationH\x00\x12\x11\n\x07minimum\x18\x04 \x01(\x05H\x00\x12\x30\n\x05valid\x18\x05 \x01(\x0b\x32\x1f.oracle.api.v1.ValidExpectationH\x00\x12?\n\rinvalid_state\x18\x06 \x01(\x0b\x32&.oracle.api.v1.InvalidStateExpectationH\x00\x12\x30\n\x05\x65rror\x18\x07 \x01(\x0b\x32\x1f.oracle.api.v1.ErrorExpectationH\x00\x12/\n\x05\x64\x65\x61lt\x18\x08 \x01(\x0b\x32\x1e.oracle.api.v1.DealExpectationH\x00\x12\x34\n\x08replayed\x18\t \x01(\x0b\x32 .oracle.api.v1.ReplayExpectationH\x00\x42\t\n\x07outcome\"=\n\tDealInput\x12\x12\n\ndeck_order\x18\x01 \x01(\t\x12\x0c\n\x04seed\x18\x02 \x01(\x04\x12\x0e\n\x06\x64\x65\x61ler\x18\x03 \x01(\x05\"e\n\x0f\x44\x65\x61lExpectation\x12\x12\n\nhand_sizes\x18\x01 \x03(\x05\x12\x14\n\x0cseat_to_move\x18\x02 \x01(\x05\x12\x14\n\x0c\x64iscard_pile\x18\x03 \x01(\t\x12\x12\n\nred_threes\x18\x04 \x03(\t\"8\n\x0bReplayInput\x12)\n\x06record\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.GameRecord\"R\n\x11ReplayExpectation\x12\n\n\x02ok\x18\x01 \x01(\x08\x12\x11\n\tgame_over\x18\x02 \x01(\x08\x12\x0e\n\x06winner\x18\x03 \x01(\x05\x12\x0e\n\x06totals\x18\x04 \x03(\x05\"k\n\x10LegalExpectation\x12\x10\n\x08hand_end\x18\x01 \x01(\t\x12\x13\n\x0bhand_scores\x18\x02 \x03(\x05\x12\x1c\n\x0fhand_size_after\x18\x03 \x01(\x05H\x00\x88\x01\x01\x42\x12\n\x10_hand_size_after\"#\n\x12IllegalExpectation\x12\r\n\x05\x63odes\x18\x01 \x03(\t\"Q\n\x10ScoreExpectation\x12\x0e\n\x06totals\x18\x01 \x03(\x05\x12-\n\x05items\x18\x02 \x03(\x0b\x32\x1e.oracle.api.v1.ItemExpectation\"=\n\x0fItemExpectation\x12\x0c\n\x04side\x18\x01 \x01(\x05\x12\x0c\n\x04item\x18\x02 \x01(\t\x12\x0e\n\x06points\x18\x03 \x01(\x05\"\x12\n\x10ValidExpectation\")\n\x17InvalidStateExpectation\x12\x0e\n\x06\x66ields\x18\x01 \x03(\t\"0\n\x10\x45rrorExpectation\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\x0e\n\x06\x66ields\x18\x02 \x03(\tb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'oracle.api.v1.conformance_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_CONFORMANCESUITE']._serialized_start=109
-  _globals['_CONFORMANCESUITE']._serialized_end=195
-  _globals['_CONFORMANCECASE']._serialized_start=198
-  _globals['_CONFORMANCECASE']._serialized_end=563
-  _globals['_CHECKINPUT']._serialized_start=565
-  _globals['_CHECKINPUT']._serialized_end=642
-  _globals['_SCOREINPUT']._serialized_start=644
-  _globals['_SCOREINPUT']._serialized_end=705
-  _globals['_MINIMUMINPUT']._serialized_start=707
-  _globals['_MINIMUMINPUT']._serialized_end=744
-  _globals['_VALIDATEINPUT']._serialized_start=746
-  _globals['_VALIDATEINPUT']._serialized_end=810
-  _globals['_EXPECTATION']._serialized_start=813
-  _globals['_EXPECTATION']._serialized_end=1175
-  _globals['_LEGALEXPECTATION']._serialized_start=1177
-  _globals['_LEGALEXPECTATION']._serialized_end=1234
-  _globals['_ILLEGALEXPECTATION']._serialized_start=1236
-  _globals['_ILLEGALEXPECTATION']._serialized_end=1271
-  _globals['_SCOREEXPECTATION']._serialized_start=1273
-  _globals['_SCOREEXPECTATION']._serialized_end=1354
-  _globals['_ITEMEXPECTATION']._serialized_start=1356
-  _globals['_ITEMEXPECTATION']._serialized_end=1417
-  _globals['_VALIDEXPECTATION']._serialized_start=1419
-  _globals['_VALIDEXPECTATION']._serialized_end=1437
-  _globals['_INVALIDSTATEEXPECTATION']._serialized_start=1439
-  _globals['_INVALIDSTATEEXPECTATION']._serialized_end=1480
-  _globals['_ERROREXPECTATION']._serialized_start=1482
-  _globals['_ERROREXPECTATION']._serialized_end=1530
+  _globals['_CONFORMANCESUITE']._serialized_start=137
+  _globals['_CONFORMANCESUITE']._serialized_end=223
+  _globals['_CONFORMANCECASE']._serialized_start=226
+  _globals['_CONFORMANCECASE']._serialized_end=728
+  _globals['_CHECKINPUT']._serialized_start=730
+  _globals['_CHECKINPUT']._serialized_end=807
+  _globals['_SCOREINPUT']._serialized_start=809
+  _globals['_SCOREINPUT']._serialized_end=870
+  _globals['_MINIMUMINPUT']._serialized_start=872
+  _globals['_MINIMUMINPUT']._serialized_end=909
+  _globals['_VALIDATEINPUT']._serialized_start=911
+  _globals['_VALIDATEINPUT']._serialized_end=975
+  _globals['_EXPECTATION']._serialized_start=978
+  _globals['_EXPECTATION']._serialized_end=1443
+  _globals['_DEALINPUT']._serialized_start=1445
+  _globals['_DEALINPUT']._serialized_end=1506
+  _globals['_DEALEXPECTATION']._serialized_start=1508
+  _globals['_DEALEXPECTATION']._serialized_end=1609
+  _globals['_REPLAYINPUT']._serialized_start=1611
+  _globals['_REPLAYINPUT']._serialized_end=1667
+  _globals['_REPLAYEXPECTATION']._serialized_start=1669
+  _globals['_REPLAYEXPECTATION']._serialized_end=1751
+  _globals['_LEGALEXPECTATION']._serialized_start=1753
+  _globals['_LEGALEXPECTATION']._serialized_end=1860
+  _globals['_ILLEGALEXPECTATION']._serialized_start=1862
+  _globals['_ILLEGALEXPECTATION']._serialized_end=1897
+  _globals['_SCOREEXPECTATION']._serialized_start=1899
+  _globals['_SCOREEXPECTATION']._serialized_end=1980
+  _globals['_ITEMEXPECTATION']._serialized_start=1982
+  _globals['_ITEMEXPECTATION']._serialized_end=2043
+  _globals['_VALIDEXPECTATION']._serialized_start=2045
+  _globals['_VALIDEXPECTATION']._serialized_end=2063
+  _globals['_INVALIDSTATEEXPECTATION']._serialized_start=2065
+  _globals['_INVALIDSTATEEXPECTATION']._serialized_end=2106
+  _globals['_ERROREXPECTATION']._serialized_start=2108
+  _globals['_ERROREXPECTATION']._serialized_end=2156
 # @@protoc_insertion_point(module_scope)

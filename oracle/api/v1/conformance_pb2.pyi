@@ -1,4 +1,5 @@
 from oracle.api.v1 import notation_pb2 as _notation_pb2
+from oracle.api.v1 import record_pb2 as _record_pb2
 from oracle.api.v1 import ruleset_pb2 as _ruleset_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
@@ -17,28 +18,34 @@ class ConformanceSuite(_message.Message):
     def __init__(self, description: _Optional[str] = ..., cases: _Optional[_Iterable[_Union[ConformanceCase, _Mapping]]] = ...) -> None: ...
 
 class ConformanceCase(_message.Message):
-    __slots__ = ("id", "description", "cite", "rule_set_id", "fields", "check", "score", "minimum", "validate", "expect")
+    __slots__ = ("id", "description", "cite", "rule_set_id", "fields", "inline_rule_set", "check", "score", "minimum", "validate", "deal", "replay", "expect")
     ID_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     CITE_FIELD_NUMBER: _ClassVar[int]
     RULE_SET_ID_FIELD_NUMBER: _ClassVar[int]
     FIELDS_FIELD_NUMBER: _ClassVar[int]
+    INLINE_RULE_SET_FIELD_NUMBER: _ClassVar[int]
     CHECK_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
     MINIMUM_FIELD_NUMBER: _ClassVar[int]
     VALIDATE_FIELD_NUMBER: _ClassVar[int]
+    DEAL_FIELD_NUMBER: _ClassVar[int]
+    REPLAY_FIELD_NUMBER: _ClassVar[int]
     EXPECT_FIELD_NUMBER: _ClassVar[int]
     id: str
     description: str
     cite: _containers.RepeatedCompositeFieldContainer[_ruleset_pb2.Citation]
     rule_set_id: str
     fields: _containers.RepeatedScalarFieldContainer[str]
+    inline_rule_set: _ruleset_pb2.RuleSet
     check: CheckInput
     score: ScoreInput
     minimum: MinimumInput
     validate: ValidateInput
+    deal: DealInput
+    replay: ReplayInput
     expect: Expectation
-    def __init__(self, id: _Optional[str] = ..., description: _Optional[str] = ..., cite: _Optional[_Iterable[_Union[_ruleset_pb2.Citation, _Mapping]]] = ..., rule_set_id: _Optional[str] = ..., fields: _Optional[_Iterable[str]] = ..., check: _Optional[_Union[CheckInput, _Mapping]] = ..., score: _Optional[_Union[ScoreInput, _Mapping]] = ..., minimum: _Optional[_Union[MinimumInput, _Mapping]] = ..., validate: _Optional[_Union[ValidateInput, _Mapping]] = ..., expect: _Optional[_Union[Expectation, _Mapping]] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., description: _Optional[str] = ..., cite: _Optional[_Iterable[_Union[_ruleset_pb2.Citation, _Mapping]]] = ..., rule_set_id: _Optional[str] = ..., fields: _Optional[_Iterable[str]] = ..., inline_rule_set: _Optional[_Union[_ruleset_pb2.RuleSet, _Mapping]] = ..., check: _Optional[_Union[CheckInput, _Mapping]] = ..., score: _Optional[_Union[ScoreInput, _Mapping]] = ..., minimum: _Optional[_Union[MinimumInput, _Mapping]] = ..., validate: _Optional[_Union[ValidateInput, _Mapping]] = ..., deal: _Optional[_Union[DealInput, _Mapping]] = ..., replay: _Optional[_Union[ReplayInput, _Mapping]] = ..., expect: _Optional[_Union[Expectation, _Mapping]] = ...) -> None: ...
 
 class CheckInput(_message.Message):
     __slots__ = ("state", "action")
@@ -67,7 +74,7 @@ class ValidateInput(_message.Message):
     def __init__(self, state: _Optional[_Union[_notation_pb2.GameStateNotation, _Mapping]] = ...) -> None: ...
 
 class Expectation(_message.Message):
-    __slots__ = ("legal", "illegal", "score", "minimum", "valid", "invalid_state", "error")
+    __slots__ = ("legal", "illegal", "score", "minimum", "valid", "invalid_state", "error", "dealt", "replayed")
     LEGAL_FIELD_NUMBER: _ClassVar[int]
     ILLEGAL_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
@@ -75,6 +82,8 @@ class Expectation(_message.Message):
     VALID_FIELD_NUMBER: _ClassVar[int]
     INVALID_STATE_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
+    DEALT_FIELD_NUMBER: _ClassVar[int]
+    REPLAYED_FIELD_NUMBER: _ClassVar[int]
     legal: LegalExpectation
     illegal: IllegalExpectation
     score: ScoreExpectation
@@ -82,15 +91,59 @@ class Expectation(_message.Message):
     valid: ValidExpectation
     invalid_state: InvalidStateExpectation
     error: ErrorExpectation
-    def __init__(self, legal: _Optional[_Union[LegalExpectation, _Mapping]] = ..., illegal: _Optional[_Union[IllegalExpectation, _Mapping]] = ..., score: _Optional[_Union[ScoreExpectation, _Mapping]] = ..., minimum: _Optional[int] = ..., valid: _Optional[_Union[ValidExpectation, _Mapping]] = ..., invalid_state: _Optional[_Union[InvalidStateExpectation, _Mapping]] = ..., error: _Optional[_Union[ErrorExpectation, _Mapping]] = ...) -> None: ...
+    dealt: DealExpectation
+    replayed: ReplayExpectation
+    def __init__(self, legal: _Optional[_Union[LegalExpectation, _Mapping]] = ..., illegal: _Optional[_Union[IllegalExpectation, _Mapping]] = ..., score: _Optional[_Union[ScoreExpectation, _Mapping]] = ..., minimum: _Optional[int] = ..., valid: _Optional[_Union[ValidExpectation, _Mapping]] = ..., invalid_state: _Optional[_Union[InvalidStateExpectation, _Mapping]] = ..., error: _Optional[_Union[ErrorExpectation, _Mapping]] = ..., dealt: _Optional[_Union[DealExpectation, _Mapping]] = ..., replayed: _Optional[_Union[ReplayExpectation, _Mapping]] = ...) -> None: ...
+
+class DealInput(_message.Message):
+    __slots__ = ("deck_order", "seed", "dealer")
+    DECK_ORDER_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    deck_order: str
+    seed: int
+    dealer: int
+    def __init__(self, deck_order: _Optional[str] = ..., seed: _Optional[int] = ..., dealer: _Optional[int] = ...) -> None: ...
+
+class DealExpectation(_message.Message):
+    __slots__ = ("hand_sizes", "seat_to_move", "discard_pile", "red_threes")
+    HAND_SIZES_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TO_MOVE_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_PILE_FIELD_NUMBER: _ClassVar[int]
+    RED_THREES_FIELD_NUMBER: _ClassVar[int]
+    hand_sizes: _containers.RepeatedScalarFieldContainer[int]
+    seat_to_move: int
+    discard_pile: str
+    red_threes: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, hand_sizes: _Optional[_Iterable[int]] = ..., seat_to_move: _Optional[int] = ..., discard_pile: _Optional[str] = ..., red_threes: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ReplayInput(_message.Message):
+    __slots__ = ("record",)
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    record: _record_pb2.GameRecord
+    def __init__(self, record: _Optional[_Union[_record_pb2.GameRecord, _Mapping]] = ...) -> None: ...
+
+class ReplayExpectation(_message.Message):
+    __slots__ = ("ok", "game_over", "winner", "totals")
+    OK_FIELD_NUMBER: _ClassVar[int]
+    GAME_OVER_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    TOTALS_FIELD_NUMBER: _ClassVar[int]
+    ok: bool
+    game_over: bool
+    winner: int
+    totals: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, ok: _Optional[bool] = ..., game_over: _Optional[bool] = ..., winner: _Optional[int] = ..., totals: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class LegalExpectation(_message.Message):
-    __slots__ = ("hand_end", "hand_scores")
+    __slots__ = ("hand_end", "hand_scores", "hand_size_after")
     HAND_END_FIELD_NUMBER: _ClassVar[int]
     HAND_SCORES_FIELD_NUMBER: _ClassVar[int]
+    HAND_SIZE_AFTER_FIELD_NUMBER: _ClassVar[int]
     hand_end: str
     hand_scores: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, hand_end: _Optional[str] = ..., hand_scores: _Optional[_Iterable[int]] = ...) -> None: ...
+    hand_size_after: int
+    def __init__(self, hand_end: _Optional[str] = ..., hand_scores: _Optional[_Iterable[int]] = ..., hand_size_after: _Optional[int] = ...) -> None: ...
 
 class IllegalExpectation(_message.Message):
     __slots__ = ("codes",)

@@ -170,12 +170,14 @@ class ListLegalActionsResponse(_message.Message):
     def __init__(self, actions: _Optional[_Iterable[_Union[_game_pb2.Action, _Mapping]]] = ..., counts: _Optional[_Union[_record_pb2.ActionCounts, _Mapping]] = ...) -> None: ...
 
 class ReplayGameRequest(_message.Message):
-    __slots__ = ("record", "summary_only")
+    __slots__ = ("record", "summary_only", "rule_set")
     RECORD_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_ONLY_FIELD_NUMBER: _ClassVar[int]
+    RULE_SET_FIELD_NUMBER: _ClassVar[int]
     record: _record_pb2.GameRecord
     summary_only: bool
-    def __init__(self, record: _Optional[_Union[_record_pb2.GameRecord, _Mapping]] = ..., summary_only: _Optional[bool] = ...) -> None: ...
+    rule_set: RuleSetRef
+    def __init__(self, record: _Optional[_Union[_record_pb2.GameRecord, _Mapping]] = ..., summary_only: _Optional[bool] = ..., rule_set: _Optional[_Union[RuleSetRef, _Mapping]] = ...) -> None: ...
 
 class ReplayGameResponse(_message.Message):
     __slots__ = ("report",)
