@@ -247,3 +247,38 @@ def test_perft_command_checks_the_shipped_counts() -> None:
     code, out, _ = run("perft")
     assert code == 0
     assert out.splitlines()[-1].endswith("passed, 0 failed")
+
+
+def test_conformance_command_passes_and_writes_junit(tmp_path: Path) -> None:
+    junit = tmp_path / "junit.xml"
+    code, out, _ = run("conformance", "--rules", "classic-2p", "--junit-xml", str(junit))
+    assert code == 0
+    assert out.splitlines()[-1].endswith(" skipped") and " 0 failed" in out.splitlines()[-1]
+    import xml.etree.ElementTree as ET
+
+    root = ET.parse(junit).getroot()
+    assert root.tag == "testsuites" and len(root) >= 10
+    assert sum(int(s.get("failures", "0")) for s in root) == 0
+
+
+def test_conformance_expected_failure_that_passes_fails_the_run(tmp_path: Path) -> None:
+    xfail = tmp_path / "xfail.txt"
+    xfail.write_text("# we thought we failed this one\nminimum.minus-5-2p\n")
+    code, out, _ = run("conformance", "--rules", "classic-2p", "--expected-failures", str(xfail))
+    assert code == 1
+    assert "XPASS: minimum.minus-5-2p" in out
+
+
+def test_conformance_against_a_server(tmp_path: Path) -> None:
+    from server_harness import ServerThread
+
+    from oracle.ruleset_loader import default_rule_book
+
+    server = ServerThread(default_rule_book())
+    try:
+        code, out, _ = run("conformance", "--target", server.address, "--json")
+    finally:
+        server.close()
+    assert code == 0
+    results = json.loads(out)
+    assert len(results) >= 150 and {r["status"] for r in results} == {"pass"}
