@@ -279,6 +279,21 @@ main.add_command(cli_rules.adjudicate_command)
 main.add_command(cli_rules.explain_command)
 
 
+@main.command()
+@click.option("--rules", "rule_set_ids", default="", help="Comma-separated rule-set ids (default: every one).")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@clean_errors
+def verify(rule_set_ids: str, as_json: bool) -> None:
+    """Prove the rule-set properties with Z3, lint every rule set, and check the engine against the model."""
+    from oracle.verify.report import verify_command_lines
+
+    ids = [i.strip() for i in rule_set_ids.split(",") if i.strip()] or None
+    lines, ok = verify_command_lines(ids, as_json)
+    click.echo("\n".join(lines))
+    if not ok:
+        raise SystemExit(EXIT_ILLEGAL)
+
+
 if __name__ == "__main__":
     sys.exit(main())
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from google.protobuf import text_format
 
@@ -16,6 +17,9 @@ from oracle.api.v1 import ruleset_pb2
 from oracle.ruleset import CompiledRules, compile_rules
 from oracle.ruleset_paths import leaf_paths, locate, rule_sections, set_paths
 from oracle.ruleset_validate import ID_PATTERN, check_rule_set, note_for
+
+if TYPE_CHECKING:
+    from oracle.verify.lint import LintFinding
 
 SOURCES_FILE = "sources.textproto"
 SPEC_SUFFIX = ".textproto"
@@ -125,8 +129,20 @@ def resolve(files: dict[str, SpecFile], rule_set_id: str, sources: Iterable[str]
         problems.append(problem)
     if problems:
         raise SpecError(problems)
+    rules = compile_rules(merged)
+    problems = [_locate_problem(f.field, f"{f.message} (solver lint: contradictory setting)", top, setter,
+                                note_origin) for f in _lint_errors(rules)]
+    if problems:
+        raise SpecError(problems)
     origins = {path: setter[path].origin for path in leaf_paths() if path in setter}
-    return LoadedRuleSet(merged, tuple(f.message.id for f in chain), compile_rules(merged), origins)
+    return LoadedRuleSet(merged, tuple(f.message.id for f in chain), rules, origins)
+
+
+def _lint_errors(rules: CompiledRules) -> list[LintFinding]:
+    """The solver lint's contradictions (z3 is imported here, on first use, not on the import of this module)."""
+    from oracle.verify.lint import ERROR, lint
+
+    return [finding for finding in lint(rules) if finding.severity == ERROR]
 
 
 def _chain(files: dict[str, SpecFile], rule_set_id: str) -> list[SpecFile]:

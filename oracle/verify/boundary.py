@@ -1,0 +1,338 @@
+"""Engine against model: Z3 finds the boundary cases where a rule flips, and the Python engine must agree on each.
+
+For each rule set the solver enumerates every pair of neighbouring count
+vectors (one natural more, one wild more, going out or not, a running total
+one higher) on which a model predicate changes value: meld legality, being a
+canasta, being a natural canasta, black-three meld legality, the minimum
+initial meld and its threshold row. Both sides of every flip become a case.
+Score cases are side tables the solver builds to sit on score boundaries
+(0, 1, all-but-one and all red threes, with and without a meld; a meld one
+card short of a canasta; natural and mixed canastas of exactly
+canastas.min_size; going out with exactly the canastas required; black-three
+melds of the smallest and largest size; the lowest and highest scoring tables).
+
+Each case's counts become concrete cards, and the engine answers with
+oracle.melds (meld_shape, meld_rule_breaks, is_canasta),
+CompiledRules.minimum_initial_meld and oracle.scoring.score_hand. A
+disagreement is kept and, given a directory, written there as a conformance
+case: one JSON file `<id>.json` holding one object:
+
+    {
+      "id": "classic-4p-meld-n2-w4",      stable: rule set, kind, inputs
+      "description": "...",               what is checked, in words
+      "ruleSetId": "classic-4p",
+      "kind": "meld" | "black-three-meld" | "minimum" | "score",
+      "input":    meld kinds: {"cards": "9C 9D 2C JK", "goingOut": false}
+                  minimum:    {"runningTotal": 1499}
+                  score:      {"table": {"sides": [{"melds": ["9C 9D 9H"], "redThrees": "3D",
+                                                    "hands": ["4C", ""], "wentOut": "NO"}, ...]}}
+      "expected": the model's answer
+                  meld kinds: {"legal": bool, "canasta": bool, "naturalCanasta": bool}
+                  minimum:    {"minimum": 50, "rowFromScore": 0}   (null: below the table)
+                  score:      side 0's {"melded", "canastas", "redThrees", "goingOut", "inHand", "total"}
+      "engine":   the engine's answer in the same shape, plus "breaks" (the rule-set fields a meld
+                  breaks) for meld kinds, or {"error": "..."} when the engine refused the input
+    }
+
+Cards are written in the project's notation (oracle.cards); wentOut is NO,
+NORMAL or CONCEALED.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import z3
+
+from oracle import melds, scoring
+from oracle.cards import JOKER, RANK_THREE, RANK_TWO, format_cards, make_card, rank_of
+from oracle.errors import InvalidInputError
+from oracle.ruleset import CompiledRules
+from oracle.table import HandTable, SideTable, WentOut
+from oracle.verify.hand import ITEMS, ConcreteSide, read_side, score_extremes, side_hand
+from oracle.verify.model import NATURAL_RANKS, RANK_CLASSES, WILD_MELD, Cond, MeldCounts, RuleModel
+
+MAX_FLIPS = 200  # per predicate and direction: a guard, far above what real rule sets produce
+
+_ITEM_KEYS = dict(zip(ITEMS, ("melded", "canastas", "redThrees", "goingOut", "inHand"), strict=True))
+_ITEM_OF_LINE = {
+    scoring.ScoreItem.MELDED_CARDS: "melded", scoring.ScoreItem.NATURAL_CANASTA: "canastas",
+    scoring.ScoreItem.MIXED_CANASTA: "canastas", scoring.ScoreItem.RED_THREES: "red_threes",
+    scoring.ScoreItem.ALL_RED_THREES: "red_threes", scoring.ScoreItem.RED_THREES_WITHOUT_MELD: "red_threes",
+    scoring.ScoreItem.ALL_RED_THREES_WITHOUT_MELD: "red_threes", scoring.ScoreItem.GOING_OUT: "going_out",
+    scoring.ScoreItem.GOING_OUT_CONCEALED: "going_out", scoring.ScoreItem.CARDS_IN_HAND: "in_hand",
+}
+
+
+@dataclass(frozen=True)
+class Case:
+    """One boundary case: what the model expects and what the engine answered."""
+
+    id: str
+    description: str
+    rule_set_id: str
+    kind: str
+    input: dict[str, object]
+    expected: dict[str, object]
+    engine: dict[str, object]
+
+    @property
+    def agrees(self) -> bool:
+        """The engine gave the model's answer on every expected key."""
+        return all(self.engine.get(k) == v for k, v in self.expected.items())
+
+    def to_json(self) -> dict[str, object]:
+        """The conformance-case object (see the module docstring)."""
+        return {"id": self.id, "description": self.description, "ruleSetId": self.rule_set_id, "kind": self.kind,
+                "input": self.input, "expected": self.expected, "engine": self.engine}
+
+
+@dataclass
+class EngineReport:
+    """The engine-against-model result for one rule set."""
+
+    rule_set_id: str
+    cases: list[Case] = field(default_factory=list)
+    written: list[Path] = field(default_factory=list)  #: case files written for disagreements
+
+    @property
+    def disagreements(self) -> list[Case]:
+        """The cases where the engine and the model differ."""
+        return [c for c in self.cases if not c.agrees]
+
+    def by_kind(self) -> dict[str, int]:
+        """How many cases of each kind."""
+        return dict(Counter(c.kind for c in self.cases))
+
+
+class _Pool:
+    """Hands out distinct physical cards: each suit of a rank is used as evenly as possible."""
+
+    def __init__(self, packs: int) -> None:
+        self.packs = packs
+        self.used: Counter[int] = Counter()
+
+    def take(self, rank: int, count: int, suits: tuple[int, ...] = (0, 1, 2, 3)) -> list[int]:
+        cards = []
+        for _ in range(count):
+            card = min((make_card(rank, s) for s in suits), key=lambda c: self.used[c])
+            self.used[card] += 1
+            cards.append(card)
+        return cards
+
+    def free(self, rank: int) -> int:
+        return 4 * self.packs - sum(n for c, n in self.used.items() if c != JOKER and rank_of(c) == rank)
+
+
+def _flips(variables: list[z3.ArithRef], domain: Callable[..., Cond], predicate: Callable[..., Cond],
+           steps: list[tuple[int, ...]]) -> Iterator[tuple[int, ...]]:
+    """Every point p in the domain where predicate(p) != predicate(p + step), and p + step, for each step."""
+    for step in steps:
+        moved = [v + d for v, d in zip(variables, step, strict=True)]
+        solver = z3.Solver()
+        solver.add(domain(*variables), domain(*moved), predicate(*variables) != predicate(*moved))
+        for _ in range(MAX_FLIPS):
+            if solver.check() != z3.sat:
+                break
+            point = tuple(solver.model().eval(v, model_completion=True).as_long() for v in variables)
+            yield point
+            yield tuple(p + d for p, d in zip(point, step, strict=True))
+            solver.add(z3.Or([v != p for v, p in zip(variables, point, strict=True)]))
+
+
+def _wild_cards(rm: RuleModel, pool: _Pool, wilds: int) -> list[int]:
+    jokers = max(wilds - rm.two_copies, min(rm.joker_copies, wilds // 2))
+    return pool.take(RANK_TWO, wilds - jokers) + [JOKER] * jokers
+
+
+def _meld_answer(rules: CompiledRules, cards: list[int], going_out: bool) -> dict[str, object]:
+    shape = melds.meld_shape(cards)
+    breaks = [f for f, _ in melds.meld_rule_breaks(shape, rules, going_out=going_out)]
+    canasta = melds.is_canasta(shape, rules)
+    return {"legal": not breaks, "canasta": canasta, "naturalCanasta": canasta and shape.wilds == 0,
+            "breaks": breaks}
+
+
+def _meld_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
+    n, w = z3.Ints("naturals wilds")
+
+    def domain(a: z3.ArithRef, b: z3.ArithRef) -> Cond:
+        return z3.And(a >= 0, a <= rm.rank_copies, b >= 0, b <= rm.wild_copies, a + b >= 1)
+
+    def at(a: z3.ArithRef, b: z3.ArithRef) -> MeldCounts:
+        return MeldCounts(a, b, z3.IntVal(0))
+
+    predicates: list[Callable[..., Cond]] = [
+        lambda a, b: rm.legal_meld(at(a, b)),
+        lambda a, b: z3.And(rm.legal_meld(at(a, b)), rm.is_canasta(at(a, b))),
+        lambda a, b: z3.And(rm.legal_meld(at(a, b)), rm.is_natural_canasta(at(a, b))),
+    ]
+    points = sorted({p for pred in predicates for p in _flips([n, w], domain, pred, [(1, 0), (0, 1)])})
+    cases = []
+    for i, (naturals, wilds) in enumerate(points):
+        pool = _Pool(rm.spec.deck.packs)
+        rank = NATURAL_RANKS[i % len(NATURAL_RANKS)]
+        cards = pool.take(rank, naturals) + _wild_cards(rm, pool, wilds)
+        m = MeldCounts(z3.IntVal(naturals), z3.IntVal(wilds), z3.IntVal(0))
+        expected = {"legal": _true(rm.legal_meld(m)), "canasta": _true(rm.is_canasta(m)),
+                    "naturalCanasta": _true(rm.is_natural_canasta(m))}
+        cases.append(Case(f"{rm.id}-meld-n{naturals}-w{wilds}", f"a meld of {naturals} natural(s) and {wilds}"
+                          " wild card(s): legal, canasta, natural canasta", rm.id, "meld",
+                          {"cards": format_cards(cards), "goingOut": False}, expected,
+                          _meld_answer(rules, cards, False)))
+    return cases
+
+
+def _black_three_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
+    b, w, g = z3.Ints("black_threes wilds going_out")
+
+    def domain(x: z3.ArithRef, y: z3.ArithRef, z: z3.ArithRef) -> Cond:
+        return z3.And(x >= 1, x <= rm.black_three_copies, y >= 0, y <= rm.wild_copies, z >= 0, z <= 1)
+
+    def legal(x: z3.ArithRef, y: z3.ArithRef, z: z3.ArithRef) -> Cond:
+        return rm.legal_black_meld(MeldCounts(x, y, z3.IntVal(0)), z == 1)
+
+    points = sorted(set(_flips([b, w, g], domain, legal, [(1, 0, 0), (0, 1, 0), (0, 0, 1)])))
+    cases = []
+    for threes, wilds, out in points:
+        pool = _Pool(rm.spec.deck.packs)
+        cards = pool.take(RANK_THREE, threes, suits=(0, 3)) + _wild_cards(rm, pool, wilds)
+        m = MeldCounts(z3.IntVal(threes), z3.IntVal(wilds), z3.IntVal(0))
+        expected = {"legal": _true(rm.legal_black_meld(m, z3.BoolVal(out == 1))), "canasta": False,
+                    "naturalCanasta": False}
+        cases.append(Case(f"{rm.id}-black-three-meld-b{threes}-w{wilds}-{'out' if out else 'in'}",
+                          f"a meld of {threes} black three(s) and {wilds} wild card(s),"
+                          f" {'going out' if out else 'not going out'}: legal, never a canasta", rm.id,
+                          "black-three-meld", {"cards": format_cards(cards), "goingOut": out == 1}, expected,
+                          _meld_answer(rules, cards, out == 1)))
+    return cases
+
+
+def _minimum_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
+    t = z3.Int("running_total")
+
+    def domain(x: z3.ArithRef) -> Cond:
+        return z3.And(x >= -10_000_000, x <= 10_000_000)
+
+    def same(x: z3.ArithRef) -> z3.ArithRef:
+        return rm.row_of(x)  # the row decides the minimum; the row flips wherever the minimum may
+
+    cases = []
+    for (total,) in sorted(set(_flips([t], domain, same, [(1,)]))):
+        row = z3.simplify(rm.row_of(z3.IntVal(total))).as_long()
+        expected = {"minimum": z3.simplify(rm.minimum(z3.IntVal(total))).as_long(),
+                    "rowFromScore": rm.thresholds[row][0] if row >= 0 else None}
+        minimum, from_score = rules.minimum_initial_meld(total)
+        cases.append(Case(f"{rm.id}-minimum-t{total}", f"the minimum initial meld for a running total of {total}",
+                          rm.id, "minimum", {"runningTotal": total}, expected,
+                          {"minimum": minimum, "rowFromScore": from_score}))
+    return cases
+
+
+def _true(condition: Cond) -> bool:
+    return z3.is_true(z3.simplify(condition))
+
+
+def _score_targets(rm: RuleModel) -> Iterator[tuple[str, str, ConcreteSide]]:
+    """(slug, description, side) for each score boundary the solver can build."""
+    hand = side_hand(rm, "side")
+    cs, t = rm.canasta_size, rm.spec.threes
+    small = [hand.meld_count <= rm.required + 2, hand.hand_cards <= 4]
+    slots = [s for s in hand.slots if s.rank != WILD_MELD]
+    targets: list[tuple[str, str, list[Cond]]] = []
+    for count in sorted({0, 1, rm.red_three_copies - 1, rm.red_three_copies}):
+        for melded in (True, False):
+            targets.append((f"red{count}-{'meld' if melded else 'nomeld'}",
+                            f"{count} red three(s), {'with' if melded else 'without'} a meld",
+                            [hand.red_threes == count, hand.has_meld == melded, hand.went_out == 0]))
+    for size, wilds, what in ((cs - 1, None, "a meld one card short of a canasta"),
+                              (cs, 0, "a natural canasta of exactly canastas.min_size cards"),
+                              (cs, 1, "a mixed canasta of exactly canastas.min_size cards with one wild")):
+        shape = [z3.And(s.present, s.counts.size == size, *([] if wilds is None else [s.counts.wilds == wilds]))
+                 for s in slots]
+        targets.append((f"meld{size}-w{'any' if wilds is None else wilds}", what, [z3.Or(shape)]))
+    for kind, what in ((1, "going out"), (2, "going out concealed")):
+        targets.append((f"out{kind}", f"{what} with exactly going_out.canastas_required canastas",
+                        [hand.went_out == kind, hand.canastas == rm.required]))
+    for threes in sorted({t.black_three_meld_min, t.black_three_meld_max}):
+        targets.append((f"black{threes}", f"going out with a meld of {threes} black threes",
+                        [hand.black.naturals == threes, hand.went_out == 1]))
+    solver = z3.Solver()
+    solver.add(*hand.constraints)
+    for slug, what, conditions in targets:
+        solver.push()
+        solver.add(*conditions, *small)
+        if solver.check() == z3.sat:
+            yield slug, what, read_side(hand, solver.model())
+        solver.pop()
+    extremes = score_extremes(rm)
+    yield "lowest", "the lowest-scoring side table z3.Optimize finds", extremes.low
+    yield "highest", "the highest-scoring side table z3.Optimize finds", extremes.high
+
+
+def _side_cards(rm: RuleModel, side: ConcreteSide) -> SideTable:
+    pool = _Pool(rm.spec.deck.packs)
+    meld_cards: list[tuple[int, ...]] = []
+    for rank, naturals, twos, jokers in side.melds:
+        natural_cards = [] if rank == WILD_MELD else pool.take(rank, naturals)
+        meld_cards.append(tuple(natural_cards + pool.take(RANK_TWO, twos) + [JOKER] * jokers))
+    if side.black_meld:
+        threes, twos, jokers = side.black_meld
+        meld_cards.append(tuple(pool.take(RANK_THREE, threes, suits=(0, 3)) + pool.take(RANK_TWO, twos)
+                                + [JOKER] * jokers))
+    red = tuple(pool.take(RANK_THREE, side.red_threes, suits=(1, 2)))
+    held: list[int] = []
+    for value_class, count in side.hand.items():
+        for rank in RANK_CLASSES[value_class]:
+            take = min(count, pool.free(rank))
+            held += pool.take(rank, take)
+            count -= take
+    held += pool.take(RANK_TWO, side.hand_twos) + [JOKER] * side.hand_jokers
+    held += pool.take(RANK_THREE, side.hand_black_threes, suits=(0, 3))
+    hands = (tuple(held),) + ((),) * (rm.spec.players.side_size - 1)
+    return SideTable(tuple(meld_cards), red, hands, WentOut(side.went_out))
+
+
+def _score_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
+    sides = rm.spec.players.seats // rm.spec.players.side_size
+    empty = SideTable((), (), ((),) * rm.spec.players.side_size)
+    cases = []
+    for slug, what, side in _score_targets(rm):
+        table = HandTable((_side_cards(rm, side), *([empty] * (sides - 1))))
+        expected: dict[str, object] = {_ITEM_KEYS[k]: v for k, v in side.items.items()}
+        expected["total"] = side.total
+        engine: dict[str, object]
+        try:
+            score = scoring.score_hand(rules, table)[0]
+        except InvalidInputError as exc:
+            engine = {"error": str(exc)}
+        else:
+            points = Counter({key: 0 for key in _ITEM_KEYS.values()})
+            for line in score.lines:
+                points[_ITEM_KEYS[_ITEM_OF_LINE[line.item]]] += line.points
+            engine = {**points, "total": score.total}
+        doc = {"sides": [{"melds": [format_cards(m) for m in s.melds], "redThrees": format_cards(s.red_threes),
+                          "hands": [format_cards(h) for h in s.hands], "wentOut": s.went_out.name}
+                         for s in table.sides]}
+        cases.append(Case(f"{rm.id}-score-{slug}", f"side 0's score items: {what}", rm.id, "score",
+                          {"table": doc}, expected, engine))
+    return cases
+
+
+def check_engine(rules: CompiledRules, case_dir: Path | None = None) -> EngineReport:
+    """Run every boundary case of one rule set through the engine; write disagreements into `case_dir`."""
+    rm = RuleModel(rules.spec)
+    report = EngineReport(rm.id)
+    for make in (_meld_cases, _black_three_cases, _minimum_cases, _score_cases):
+        report.cases.extend(make(rm, rules))
+    if case_dir is not None and report.disagreements:
+        case_dir.mkdir(parents=True, exist_ok=True)
+        for case in report.disagreements:
+            path = case_dir / f"{case.id}.json"
+            path.write_text(json.dumps(case.to_json(), indent=2) + "\n", encoding="utf-8")
+            report.written.append(path)
+    return report

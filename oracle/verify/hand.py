@@ -1,0 +1,272 @@
+"""A side's cards at the end of a hand as bounded Z3 counts, with its score item by item, and reading one back out."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import z3
+
+from oracle.verify.model import NATURAL_RANKS, RANK_CLASSES, WILD_MELD, Cond, Expr, MeldCounts, RuleModel, field_value
+
+#: The score items, in the order a breakdown lists them.
+ITEMS = ("melded", "canastas", "red_threes", "going_out", "in_hand")
+
+
+@dataclass(frozen=True)
+class MeldSlot:
+    """A meld the side may or may not have: its rank (or WILD_MELD), counts, and whether it is on the table."""
+
+    rank: int
+    counts: MeldCounts
+    present: Cond
+
+
+@dataclass(frozen=True)
+class SideHand:
+    """One side's table at the end of a hand as counts; `constraints` say which counts are possible."""
+
+    slots: tuple[MeldSlot, ...]  #: natural-rank and wild-only melds
+    black: MeldCounts  #: the black-three meld (naturals = black threes; all 0 when absent)
+    black_present: Cond
+    melded_twos: Expr  #: twos in all melds together
+    melded_jokers: Expr  #: jokers in all melds together
+    hand_naturals: dict[str, Expr]  #: value class (a card_values field) -> natural cards of it left in hand
+    hand_twos: Expr
+    hand_jokers: Expr
+    hand_black_threes: Expr
+    red_threes: Expr
+    went_out: Expr  #: 0 no, 1 normally, 2 concealed
+    has_meld: Cond
+    canastas: Expr
+    items: dict[str, Expr]  #: ITEMS -> signed points
+    constraints: tuple[Cond, ...]
+
+    @property
+    def total(self) -> Expr:
+        """The side's score for the hand."""
+        return z3.Sum(list(self.items.values()))
+
+    @property
+    def hand_cards(self) -> Expr:
+        """Cards left in the side's hands."""
+        return z3.Sum([*self.hand_naturals.values(), self.hand_twos, self.hand_jokers, self.hand_black_threes])
+
+    @property
+    def meld_count(self) -> Expr:
+        """Melds on the table."""
+        return z3.Sum([z3.If(p, 1, 0) for p in [s.present for s in self.slots] + [self.black_present]])
+
+
+def _slots_per_rank(model: RuleModel) -> tuple[int, int]:
+    """How many melds of one natural rank, and of wild cards only, a side can have (bounded)."""
+    m = model.spec.melds
+    if m.one_meld_per_rank:
+        natural = 1
+    else:
+        natural = max(1, min(4, model.rank_copies // max(1, m.min_naturals)))
+    wild = 0
+    if m.wild_only_melds:
+        wild = 1 if m.one_meld_per_rank else max(1, min(4, model.wild_copies // max(1, m.min_size)))
+    return natural, wild
+
+
+def side_hand(model: RuleModel, name: str = "side") -> SideHand:
+    """Variables and constraints for one side's end-of-hand table under `model`'s rule set (built once per name)."""
+    cached = model.memo.get(f"side_hand:{name}")
+    if isinstance(cached, SideHand):
+        return cached
+    built = _build_side_hand(model, name)
+    model.memo[f"side_hand:{name}"] = built
+    return built
+
+
+def _build_side_hand(model: RuleModel, name: str) -> SideHand:
+    """Build side_hand's terms.
+
+    Symmetries are removed so that optima are quick to prove: which wild card
+    sits in which meld does not matter, so melded twos and jokers are counted
+    once for all melds (each meld counts only its wilds, and `jokers` of a slot
+    is 0); ranks of one value class are interchangeable, so cards left in hand
+    are counted per class and the ranks of a class are ordered by (naturals,
+    wilds) melded. Every table has a rearrangement that meets these orders,
+    with the same score.
+    """
+    spec = model.spec
+    per_rank, wild_slots = _slots_per_rank(model)
+    went_out = z3.Int(f"{name}.went_out")
+    going_out = went_out >= 1
+    cons: list[Cond] = [went_out >= 0, went_out <= 2]
+    zero = z3.IntVal(0)
+    slots: list[MeldSlot] = []
+    for rank in NATURAL_RANKS:
+        for k in range(per_rank):
+            counts = MeldCounts(z3.Int(f"{name}.meld[{rank}][{k}].naturals"), z3.Int(f"{name}.meld[{rank}][{k}].wilds"),
+                                zero)
+            slots.append(MeldSlot(rank, counts, counts.naturals >= 1))
+    for k in range(wild_slots):
+        counts = MeldCounts(zero, z3.Int(f"{name}.wild_meld[{k}].wilds"), zero)
+        slots.append(MeldSlot(WILD_MELD, counts, counts.wilds >= 1))
+    previous: dict[int, Cond] = {}
+    for slot in slots:
+        m = slot.counts
+        legal = model.legal_wild_meld(m) if slot.rank == WILD_MELD else model.legal_natural_meld(m)
+        cons += [z3.If(slot.present, legal, z3.And(m.naturals == 0, m.wilds == 0))]
+        if slot.rank in previous:  # symmetry: fill a rank's slots in order
+            cons.append(z3.Implies(slot.present, previous[slot.rank]))
+        previous[slot.rank] = slot.present
+    black = MeldCounts(z3.Int(f"{name}.black_meld.threes"), z3.Int(f"{name}.black_meld.wilds"), zero)
+    black_present = black.naturals >= 1
+    cons += [z3.If(black_present, model.legal_black_meld(black, going_out), z3.And(black.naturals == 0,
+                                                                                  black.wilds == 0))]
+    melded_twos, melded_jokers = z3.Int(f"{name}.melded_twos"), z3.Int(f"{name}.melded_jokers")
+    hand_naturals = {c: z3.Int(f"{name}.hand_{c}") for c in RANK_CLASSES}
+    hand_twos, hand_jokers = z3.Int(f"{name}.hand_twos"), z3.Int(f"{name}.hand_jokers")
+    hand_black = z3.Int(f"{name}.hand_black_threes")
+    red = z3.Int(f"{name}.red_threes")
+    cons += [c >= 0 for c in [*hand_naturals.values(), hand_twos, hand_jokers, hand_black, red, melded_twos,
+                              melded_jokers]]
+    cons.append(melded_twos + melded_jokers == z3.Sum([s.counts.wilds for s in slots] + [black.wilds]))
+    for value_class, ranks in RANK_CLASSES.items():
+        keys = []
+        for r in ranks:
+            naturals = z3.Sum([s.counts.naturals for s in slots if s.rank == r])
+            cons.append(naturals <= model.rank_copies)
+            keys.append((naturals, naturals * (model.wild_copies + 1) + z3.Sum([s.counts.wilds for s in slots
+                                                                                 if s.rank == r])))
+        cons += [a[1] >= b[1] for a, b in itertools.pairwise(keys)]
+        cons.append(z3.Sum([n for n, _ in keys]) + hand_naturals[value_class] <= model.rank_copies * len(ranks))
+    cons += [melded_twos + hand_twos <= model.two_copies, melded_jokers + hand_jokers <= model.joker_copies,
+             black.naturals + hand_black <= model.black_three_copies, red <= model.red_three_copies]
+
+    def bounded(label: str, term: Expr, values: list[int]) -> Expr:
+        # A named variable for an If-valued term, with its range stated: without the range the
+        # arithmetic relaxation knows nothing of the term until every branch is decided (slow optima).
+        var = z3.Int(f"{name}.{label}")
+        cons.extend([var == term, var >= min(values), var <= max(values)])
+        return var
+
+    c, t, g, v = spec.canastas, spec.threes, spec.going_out, spec.card_values
+    is_canasta = [bounded(f"canasta[{i}]", z3.If(z3.And(s.present, model.is_canasta(s.counts)), 1, 0), [0, 1])
+                  for i, s in enumerate(slots)]
+    bonuses = [bounded(f"bonus[{i}]", model.canasta_bonus(s.counts), [0, c.natural_bonus, c.mixed_bonus])
+               for i, s in enumerate(slots)]
+    canastas = z3.Sum(is_canasta)
+    has_meld = z3.Or([s.present for s in slots] + [black_present])
+    cons.append(z3.Implies(going_out, canastas >= model.required))
+    worst_red = max(t.all_red_threes_bonus, model.red_three_copies * t.red_three_bonus)
+    red_score = bounded("red_three_score", model.red_three_score(red, has_meld), [-worst_red, worst_red])
+    bonus = bounded("going_out_bonus", model.going_out_bonus(went_out), [0, g.bonus, g.concealed_bonus])
+    in_hand = z3.Sum([n * model.class_value(c) for c, n in hand_naturals.items()]
+                     + [hand_twos * v.two, hand_jokers * v.joker, hand_black * v.black_three])
+    if spec.players.side_size == 1:
+        cons.append(z3.Implies(going_out, z3.Sum([*hand_naturals.values(), hand_twos, hand_jokers, hand_black]) == 0))
+    melded = z3.Sum([s.counts.naturals * model.rank_value(s.rank) for s in slots if s.rank != WILD_MELD]
+                    + [melded_twos * v.two, melded_jokers * v.joker, black.naturals * v.black_three])
+    items = {"melded": melded, "canastas": z3.Sum(bonuses), "red_threes": red_score, "going_out": bonus,
+             "in_hand": -in_hand}
+    return SideHand(tuple(slots), black, black_present, melded_twos, melded_jokers, hand_naturals, hand_twos,
+                    hand_jokers, hand_black, red, went_out, has_meld, canastas, items, tuple(cons))
+
+
+@dataclass(frozen=True)
+class ConcreteSide:
+    """A side's end-of-hand table read from a solver model: plain counts and the model's score items."""
+
+    melds: tuple[tuple[int, int, int, int], ...]  #: (rank or WILD_MELD, naturals, twos, jokers)
+    black_meld: tuple[int, int, int] | None  #: (black threes, twos, jokers)
+    hand: dict[str, int]  #: value class (a card_values field) -> natural cards of it left in hand
+    hand_twos: int
+    hand_jokers: int
+    hand_black_threes: int
+    red_threes: int
+    went_out: int
+    items: dict[str, int]
+
+    @property
+    def total(self) -> int:
+        """The model's score."""
+        return sum(self.items.values())
+
+
+def read_side(hand: SideHand, model: z3.ModelRef) -> ConcreteSide:
+    """The concrete side a satisfying model describes (the melded jokers go to the first melds with wilds)."""
+    def num(e: Expr) -> int:
+        return model.eval(e, model_completion=True).as_long()  # type: ignore[no-any-return]
+
+    jokers_left = num(hand.melded_jokers)
+
+    def split(wilds: int) -> tuple[int, int]:
+        nonlocal jokers_left
+        jokers = min(wilds, jokers_left)
+        jokers_left -= jokers
+        return wilds - jokers, jokers
+
+    melds = []
+    for slot in hand.slots:
+        if z3.is_true(model.eval(slot.present, model_completion=True)):
+            melds.append((slot.rank, num(slot.counts.naturals), *split(num(slot.counts.wilds))))
+    threes = num(hand.black.naturals)
+    black_meld = (threes, *split(num(hand.black.wilds))) if threes else None
+    return ConcreteSide(
+        melds=tuple(melds), black_meld=black_meld,
+        hand={c: num(e) for c, e in hand.hand_naturals.items() if num(e)},
+        hand_twos=num(hand.hand_twos), hand_jokers=num(hand.hand_jokers),
+        hand_black_threes=num(hand.hand_black_threes), red_threes=num(hand.red_threes),
+        went_out=num(hand.went_out), items={k: num(e) for k, e in hand.items.items()})
+
+
+@dataclass(frozen=True)
+class Extremes:
+    """The lowest and highest scoring side tables under a rule set, found by z3.Optimize."""
+
+    low: ConcreteSide
+    high: ConcreteSide
+    certified: bool  #: a plain solver proved that no side table scores outside [low, high]
+
+
+# The rule-set fields side_hand reads (their values are the cache key of score_extremes).
+_SCORING_FIELDS = (
+    "players.side_size", "deck.packs", "deck.jokers", *(f"card_values.{f}" for f in (
+        "joker", "two", "ace", "eight_to_king", "four_to_seven", "black_three")),
+    *(f"melds.{f}" for f in ("min_size", "min_naturals", "max_wilds", "wild_ratio", "max_size", "one_meld_per_rank",
+                             "wild_only_melds")),
+    "canastas.min_size", "canastas.natural_bonus", "canastas.mixed_bonus",
+    *(f"threes.{f}" for f in ("red_three_bonus", "all_red_threes_bonus", "red_threes_negative_without_meld",
+                              "black_three_meld_going_out_only", "black_three_meld_min", "black_three_meld_max",
+                              "black_three_meld_wilds")),
+    "going_out.canastas_required", "going_out.bonus", "going_out.concealed_bonus",
+)
+_extremes_cache: dict[str, Extremes] = {}
+
+
+def score_extremes(model: RuleModel) -> Extremes:
+    """Minimise and maximise a side's score with z3.Optimize (box mode: both objectives in one call).
+
+    The optima are then certified by a plain solver (nothing scores outside
+    them). Rule sets that agree on every scoring field share the answer
+    (cached for the process).
+    """
+    key = repr([field_value(model.spec, path) for path in _SCORING_FIELDS])
+    if key not in _extremes_cache:
+        hand = side_hand(model, "side")
+        opt = z3.Optimize()
+        opt.set("random_seed", 0)
+        opt.set(priority="box")
+        opt.add(*hand.constraints)
+        low, high = opt.minimize(hand.total), opt.maximize(hand.total)
+        if opt.check() != z3.sat:
+            raise RuntimeError(f"z3.Optimize found no side table for rule set '{model.id}': {opt.reason_unknown()}")
+        # In box mode one model serves both objectives badly, so fix each optimum and ask for a table.
+        lowest, highest = low.value().as_long(), high.value().as_long()
+        sides = []
+        for value in (lowest, highest):
+            solver = z3.Solver()
+            solver.add(*hand.constraints, hand.total == value)
+            if solver.check() != z3.sat:
+                raise RuntimeError(f"no side table scores the optimum {value} under '{model.id}'")
+            sides.append(read_side(hand, solver.model()))
+        certificate = z3.Solver()
+        certificate.add(*hand.constraints, z3.Or(hand.total < lowest, hand.total > highest))
+        _extremes_cache[key] = Extremes(sides[0], sides[1], certificate.check() == z3.unsat)
+    return _extremes_cache[key]

@@ -1,0 +1,402 @@
+"""Compiles a rule set into Z3 terms over card counts: melds, canastas, points, the minimum, the pile, going out.
+
+This is the executable specification the engine is checked against. It reads
+only the RuleSet message (never the engine's code or CompiledRules' derived
+tables) and states each rule over counts:
+
+* a meld is (naturals, wilds, jokers among the wilds) of one natural rank, or
+  of wild cards only; a black-three meld is (black threes, wilds);
+* the deck holds 4 x packs cards of each natural rank and of twos, `jokers`
+  jokers, 2 x packs black threes and 2 x packs red threes;
+* legality: a meld with a natural needs melds.min_size cards, melds.min_naturals
+  naturals, at most melds.max_wilds wilds, the melds.wild_ratio and at most
+  melds.max_size cards (0: no cap); a wild-only meld needs melds.wild_only_melds,
+  min_size and max_size (max_wilds and the ratio speak of wilds *beside*
+  naturals); a black-three meld needs black_three_meld_min..max black threes,
+  no wild unless black_three_meld_wilds, and going out when
+  black_three_meld_going_out_only;
+* a canasta is a meld of canastas.min_size cards or more (never black threes),
+  natural with no wild; its bonus is natural_bonus or mixed_bonus;
+* a side's hand score is melded card points + canasta bonuses + the red-three
+  score + the going-out bonus - the points of cards left in hand;
+* the minimum initial meld is the last threshold row whose from_score is at
+  most the running total, else minimum_below_table;
+* taking the pile: the top card is a natural; a frozen pile needs two naturals
+  of its rank from the hand; an unfrozen one also allows one natural with
+  wilds (unfrozen_natural_and_wild) or the top card alone onto the side's meld
+  (unfrozen_onto_existing_meld); the top card's new group must be a legal meld;
+* going out: a turn may end with no card only with going_out.canastas_required
+  canastas; without them at least min_hand_after_meld_without_canastas cards
+  stay after melding.
+
+Rule-set numbers enter the terms as constants, so each solver query is about
+one rule set. Counts are integers bounded by the deck, never by the play that
+would lead to them (a hand holding most of the deck counts as possible).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+
+import z3
+
+from oracle.api.v1 import ruleset_pb2
+from oracle.cards import RANK_ACE, RANK_EIGHT, RANK_FOUR, RANK_KING, RANK_SEVEN
+from oracle.ruleset import CompiledRules
+
+Expr = z3.ArithRef
+Cond = z3.BoolRef
+
+NATURAL_RANKS = tuple(range(RANK_FOUR, RANK_ACE + 1))  #: rank indexes four .. ace
+WILD_MELD = -1  #: rank of a meld of wild cards only (in MeldSlot.rank)
+
+
+def rank_value_field(rank: int) -> str:
+    """The card_values field that prices a natural rank."""
+    if rank == RANK_ACE:
+        return "ace"
+    if RANK_EIGHT <= rank <= RANK_KING:
+        return "eight_to_king"
+    assert RANK_FOUR <= rank <= RANK_SEVEN, rank
+    return "four_to_seven"
+
+
+#: The natural ranks by the card_values field that prices them.
+RANK_CLASSES: dict[str, tuple[int, ...]] = {
+    name: tuple(r for r in NATURAL_RANKS if rank_value_field(r) == name)
+    for name in ("four_to_seven", "eight_to_king", "ace")
+}
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One rule as a Z3 condition, with the rule-set field it comes from and its meaning in words."""
+
+    field: str  #: dotted rule-set field path, e.g. 'melds.max_wilds'
+    text: str  #: the rule in plain words, e.g. 'a meld holds at most 3 wild cards'
+    expr: Cond
+
+
+@dataclass(frozen=True)
+class MeldCounts:
+    """The make-up of a meld as counts: naturals (black threes in a black-three meld), wilds, jokers among them."""
+
+    naturals: Expr
+    wilds: Expr
+    jokers: Expr
+
+    @property
+    def twos(self) -> Expr:
+        """The wilds that are twos."""
+        return self.wilds - self.jokers
+
+    @property
+    def size(self) -> Expr:
+        """Cards in the meld."""
+        return self.naturals + self.wilds
+
+
+def meld_counts(name: str) -> MeldCounts:
+    """Fresh integer variables for a meld called `name`."""
+    return MeldCounts(z3.Int(f"{name}.naturals"), z3.Int(f"{name}.wilds"), z3.Int(f"{name}.jokers"))
+
+
+def fixed_meld(naturals: int, wilds: int = 0, jokers: int = 0) -> MeldCounts:
+    """A meld of known counts."""
+    return MeldCounts(z3.IntVal(naturals), z3.IntVal(wilds), z3.IntVal(jokers))
+
+
+def spec_of(rules: CompiledRules | ruleset_pb2.RuleSet) -> ruleset_pb2.RuleSet:
+    """The RuleSet message of either form."""
+    return rules.spec if isinstance(rules, CompiledRules) else rules
+
+
+def field_value(spec: ruleset_pb2.RuleSet, path: str) -> object:
+    """The value at a dotted path such as 'melds.max_wilds' or 'initial_meld.thresholds[1].minimum'."""
+    value: object = spec
+    for part in path.split("."):
+        match = re.fullmatch(r"(\w+)\[(\d+)\]", part)
+        if match:
+            value = getattr(value, match.group(1))[int(match.group(2))]  # type: ignore[index]
+        else:
+            value = getattr(value, part)
+    return value
+
+
+class RuleModel:
+    """One rule set's rules as Z3 terms over counts (see the module docstring for the semantics)."""
+
+    def __init__(self, rules: CompiledRules | ruleset_pb2.RuleSet) -> None:
+        spec = spec_of(rules)
+        self.spec = spec
+        self.id = spec.id
+        packs = spec.deck.packs
+        self.rank_copies = 4 * packs  #: cards of one natural rank in the deck
+        self.two_copies = 4 * packs
+        self.joker_copies = spec.deck.jokers
+        self.wild_copies = self.two_copies + self.joker_copies
+        self.black_three_copies = 2 * packs
+        self.red_three_copies = 2 * packs
+        self.canasta_size = spec.canastas.min_size
+        self.required = spec.going_out.canastas_required
+        self.thresholds = tuple((row.from_score, row.minimum) for row in spec.initial_meld.thresholds)
+        self.memo: dict[str, object] = {}  #: bigger terms built once per model (side hands, meld sets), by name
+
+    # ----- melds -----------------------------------------------------------------------------------------
+
+    def deck_clauses(self, m: MeldCounts) -> list[Clause]:
+        """The deck's copies bound one meld's counts."""
+        return [
+            Clause("deck.packs", f"the deck holds {self.rank_copies} cards of each natural rank",
+                   z3.And(m.naturals >= 0, m.naturals <= self.rank_copies)),
+            Clause("deck.packs", f"the deck holds {self.two_copies} twos",
+                   z3.And(m.twos >= 0, m.twos <= self.two_copies)),
+            Clause("deck.jokers", f"the deck holds {self.joker_copies} jokers",
+                   z3.And(m.jokers >= 0, m.jokers <= self.joker_copies)),
+        ]
+
+    def in_deck(self, m: MeldCounts) -> Cond:
+        """The meld's counts fit in the deck."""
+        return z3.And([c.expr for c in self.deck_clauses(m)])
+
+    def natural_meld_clauses(self, m: MeldCounts) -> list[Clause]:
+        """The rules a meld holding at least one natural must follow."""
+        s = self.spec.melds
+        clauses = [
+            Clause("melds.min_size", f"a meld needs at least {s.min_size} cards", m.size >= s.min_size),
+            Clause("melds.min_naturals", f"a meld needs at least {s.min_naturals} natural cards",
+                   m.naturals >= s.min_naturals),
+            Clause("melds.max_wilds", f"a meld holds at most {s.max_wilds} wild cards", m.wilds <= s.max_wilds),
+        ]
+        if s.wild_ratio == ruleset_pb2.WILD_RATIO_AT_MOST_NATURALS:
+            clauses.append(Clause("melds.wild_ratio", "wild cards may not outnumber naturals", m.wilds <= m.naturals))
+        elif s.wild_ratio == ruleset_pb2.WILD_RATIO_FEWER_THAN_NATURALS:
+            clauses.append(Clause("melds.wild_ratio", "naturals must outnumber wild cards", m.wilds < m.naturals))
+        if s.max_size:
+            clauses.append(Clause("melds.max_size", f"a meld holds at most {s.max_size} cards", m.size <= s.max_size))
+        return clauses
+
+    def wild_meld_clauses(self, m: MeldCounts) -> list[Clause]:
+        """The rules a meld of wild cards only must follow."""
+        s = self.spec.melds
+        clauses = [
+            Clause("melds.wild_only_melds", "wild cards alone may make a meld" if s.wild_only_melds
+                   else "wild cards alone cannot make a meld", z3.BoolVal(s.wild_only_melds)),
+            Clause("melds.min_size", f"a meld needs at least {s.min_size} cards", m.size >= s.min_size),
+        ]
+        if s.max_size:
+            clauses.append(Clause("melds.max_size", f"a meld holds at most {s.max_size} cards", m.size <= s.max_size))
+        return clauses
+
+    def legal_natural_meld(self, m: MeldCounts) -> Cond:
+        """A legal meld of a natural rank (at least one natural)."""
+        return z3.And(m.naturals >= 1, m.wilds >= 0, *[c.expr for c in self.natural_meld_clauses(m)])
+
+    def legal_wild_meld(self, m: MeldCounts) -> Cond:
+        """A legal meld of wild cards only."""
+        return z3.And(m.naturals == 0, m.wilds >= 1, *[c.expr for c in self.wild_meld_clauses(m)])
+
+    def legal_meld(self, m: MeldCounts) -> Cond:
+        """A legal meld (not of black threes)."""
+        return z3.Or(self.legal_natural_meld(m), self.legal_wild_meld(m))
+
+    def black_meld_clauses(self, m: MeldCounts, going_out: Cond) -> list[Clause]:
+        """The rules a meld of black threes (m.naturals of them) must follow."""
+        t = self.spec.threes
+        clauses = [
+            Clause("threes.black_three_meld_min", f"a black-three meld needs at least {t.black_three_meld_min}"
+                   " black threes", m.naturals >= t.black_three_meld_min),
+            Clause("threes.black_three_meld_max", f"a black-three meld holds at most {t.black_three_meld_max}"
+                   " black threes", m.naturals <= t.black_three_meld_max),
+            Clause("deck.packs", f"the deck holds {self.black_three_copies} black threes",
+                   m.naturals <= self.black_three_copies),
+        ]
+        if not t.black_three_meld_wilds:
+            clauses.append(Clause("threes.black_three_meld_wilds", "no wild card may go in a black-three meld",
+                                  m.wilds == 0))
+        if t.black_three_meld_going_out_only:
+            clauses.append(Clause("threes.black_three_meld_going_out_only", "black threes are melded only when"
+                                  " going out", going_out))
+        return clauses
+
+    def legal_black_meld(self, m: MeldCounts, going_out: Cond) -> Cond:
+        """A legal meld of black threes."""
+        return z3.And(m.naturals >= 1, m.wilds >= 0, *[c.expr for c in self.black_meld_clauses(m, going_out)])
+
+    # ----- canastas and points ---------------------------------------------------------------------------
+
+    def is_canasta(self, m: MeldCounts) -> Cond:
+        """A meld (not of black threes) of at least canastas.min_size cards."""
+        return m.size >= self.canasta_size
+
+    def is_natural_canasta(self, m: MeldCounts) -> Cond:
+        """A canasta with no wild card."""
+        return z3.And(self.is_canasta(m), m.wilds == 0)
+
+    def canasta_bonus(self, m: MeldCounts) -> Expr:
+        """The canasta bonus a meld earns: natural_bonus, mixed_bonus or 0."""
+        c = self.spec.canastas
+        return z3.If(self.is_canasta(m), z3.If(m.wilds == 0, c.natural_bonus, c.mixed_bonus), 0)
+
+    def rank_value(self, rank: int) -> int:
+        """Points of one card of a natural rank."""
+        return self.class_value(rank_value_field(rank))
+
+    def class_value(self, value_class: str) -> int:
+        """Points of one card of a value class (a card_values field)."""
+        return int(getattr(self.spec.card_values, value_class))
+
+    def natural_value_choice(self, value: Expr) -> Cond:
+        """`value` is the point value of some natural rank."""
+        return z3.Or([value == self.rank_value(r) for r in NATURAL_RANKS])
+
+    def wild_points(self, m: MeldCounts) -> Expr:
+        """Points of a meld's wild cards."""
+        v = self.spec.card_values
+        return m.twos * v.two + m.jokers * v.joker
+
+    def meld_points(self, m: MeldCounts, rank: int | Expr) -> Expr:
+        """Card points of a meld of a natural rank (an int rank index, or an Expr holding the rank's value)."""
+        per = self.rank_value(rank) if isinstance(rank, int) else rank
+        return m.naturals * per + self.wild_points(m)
+
+    def black_meld_points(self, m: MeldCounts) -> Expr:
+        """Card points of a black-three meld."""
+        return m.naturals * self.spec.card_values.black_three + self.wild_points(m)
+
+    def red_three_score(self, count: Expr, has_meld: Cond) -> Expr:
+        """The red-three score of a side with `count` red threes."""
+        t = self.spec.threes
+        base = z3.If(count == self.red_three_copies, t.all_red_threes_bonus, count * t.red_three_bonus)
+        return z3.If(has_meld, base, -base) if t.red_threes_negative_without_meld else base
+
+    def going_out_bonus(self, went_out: Expr) -> Expr:
+        """The going-out bonus: went_out 0 = no, 1 = normally, 2 = concealed."""
+        g = self.spec.going_out
+        return z3.If(went_out == 2, g.concealed_bonus, z3.If(went_out == 1, g.bonus, 0))
+
+    # ----- the minimum initial meld ----------------------------------------------------------------------
+
+    def minimum(self, running_total: Expr) -> Expr:
+        """The minimum initial meld for a running total."""
+        result: Expr = z3.IntVal(self.spec.initial_meld.minimum_below_table)
+        for from_score, minimum in self.thresholds:
+            result = z3.If(running_total >= from_score, minimum, result)
+        return result
+
+    def row_of(self, running_total: Expr) -> Expr:
+        """The threshold row in force for a running total (-1: below the table)."""
+        result: Expr = z3.IntVal(-1)
+        for index, (from_score, _) in enumerate(self.thresholds):
+            result = z3.If(running_total >= from_score, index, result)
+        return result
+
+    # ----- the pile and going out ------------------------------------------------------------------------
+
+    def take_pile(self, frozen: Cond, naturals: Expr, wilds: Expr, onto_meld: Cond) -> Cond:
+        """A natural top card may be taken with `naturals` and `wilds` from the hand (or alone onto a meld)."""
+        p = self.spec.discard_pile
+        alone = z3.And(naturals == 0, wilds == 0, onto_meld)
+        unfrozen = z3.Or(naturals >= 2,
+                         z3.And(naturals == 1, wilds >= 1, z3.BoolVal(p.unfrozen_natural_and_wild)),
+                         z3.And(alone, z3.BoolVal(p.unfrozen_onto_existing_meld)))
+        group = MeldCounts(naturals + 1, wilds, z3.IntVal(0))
+        return z3.And(naturals >= 0, wilds >= 0, naturals + 1 <= self.rank_copies,
+                      z3.If(frozen, naturals >= 2, unfrozen), z3.Or(alone, self.legal_meld(group)))
+
+    def turn_end_ok(self, cards_after: Expr, canastas: Expr) -> Cond:
+        """Melding may leave `cards_after` cards in hand with `canastas` canastas on the side."""
+        keep = self.spec.going_out.min_hand_after_meld_without_canastas
+        return z3.And(cards_after >= 0, z3.Or(canastas >= self.required, cards_after >= keep),
+                      z3.Implies(cards_after == 0, canastas >= self.required))
+
+    def discard_ok(self, cards_before: Expr, canastas: Expr) -> Cond:
+        """A player holding `cards_before` may discard one (going out if it is the last)."""
+        return z3.And(cards_before >= 1, z3.Implies(cards_before == 1, canastas >= self.required))
+
+
+    # ----- several melds at once -------------------------------------------------------------------------
+
+    def melds_at_once(self, name: str) -> MeldSet:
+        """Melds a side may hold at once, one per natural rank (plus a wild-only meld if allowed), with points.
+
+        Used for the initial meld and for "enough canastas to go out". Which
+        wild sits in which meld does not matter, so twos and jokers are
+        counted for all melds together; ranks of one value class are ordered
+        by naturals melded (symmetry breaking). Built once per name.
+        """
+        cached = self.memo.get(f"melds_at_once:{name}")
+        if isinstance(cached, MeldSet):
+            return cached
+        zero = z3.IntVal(0)
+        melds: list[tuple[int, MeldCounts]] = []
+        cons: list[Cond] = []
+        per_rank = 1 if self.spec.melds.one_meld_per_rank else 2
+        for rank in NATURAL_RANKS:
+            for k in range(per_rank):
+                m = MeldCounts(z3.Int(f"{name}[{rank}][{k}].naturals"), z3.Int(f"{name}[{rank}][{k}].wilds"), zero)
+                cons.append(z3.If(m.naturals >= 1, self.legal_natural_meld(m), z3.And(m.naturals == 0, m.wilds == 0)))
+                melds.append((rank, m))
+            cons.append(z3.Sum([m.naturals for r, m in melds if r == rank]) <= self.rank_copies)
+        for ranks in RANK_CLASSES.values():
+            firsts = [m.naturals for r, m in melds if r in ranks]
+            cons += [a >= b for a, b in itertools.pairwise(firsts)] if per_rank == 1 else []
+        if self.spec.melds.wild_only_melds:
+            m = MeldCounts(zero, z3.Int(f"{name}.wild_only.wilds"), zero)
+            cons.append(z3.If(m.wilds >= 1, self.legal_wild_meld(m), m.wilds == 0))
+            melds.append((WILD_MELD, m))
+        twos, jokers = z3.Int(f"{name}.twos"), z3.Int(f"{name}.jokers")
+        cons += [twos >= 0, jokers >= 0, twos <= self.two_copies, jokers <= self.joker_copies,
+                 twos + jokers == z3.Sum([m.wilds for _, m in melds])]
+        v = self.spec.card_values
+        points = z3.Sum([m.naturals * self.rank_value(r) for r, m in melds if r != WILD_MELD]
+                        + [twos * v.two, jokers * v.joker])
+        canastas = z3.Sum([z3.If(z3.And(m.size >= 1, self.is_canasta(m)), 1, 0) for _, m in melds])
+        cards = z3.Sum([m.size for _, m in melds])
+        built = MeldSet(tuple(melds), twos, jokers, points, cards, canastas, tuple(cons))
+        self.memo[f"melds_at_once:{name}"] = built
+        return built
+
+    def first_turn_meld_ok(self, melds: MeldSet) -> Cond:
+        """The melds can be laid from one turn's cards (deal.hand_size + turn.draw_count) and the turn ended.
+
+        After melding, the player either has no card left (going out), or
+        discards one, keeping what the keep rule and going out allow.
+        """
+        held = self.spec.deal.hand_size + self.spec.turn.draw_count
+        after = held - melds.cards
+        return z3.And(after >= 0, self.turn_end_ok(after, melds.canastas),
+                      z3.Or(after == 0, self.discard_ok(after, melds.canastas)))
+
+
+@dataclass(frozen=True)
+class MeldSet:
+    """Several melds of one side at once, as counts: see RuleModel.melds_at_once."""
+
+    melds: tuple[tuple[int, MeldCounts], ...]  #: (rank or WILD_MELD, counts; counts.jokers is 0)
+    twos: Expr  #: twos in all the melds
+    jokers: Expr  #: jokers in all the melds
+    points: Expr  #: card points of all the melds
+    cards: Expr  #: cards in all the melds
+    canastas: Expr  #: how many are canastas
+    constraints: tuple[Cond, ...]
+
+
+__all__ = [
+    "NATURAL_RANKS",
+    "RANK_CLASSES",
+    "WILD_MELD",
+    "Clause",
+    "Cond",
+    "Expr",
+    "MeldCounts",
+    "MeldSet",
+    "RuleModel",
+    "field_value",
+    "fixed_meld",
+    "meld_counts",
+    "rank_value_field",
+    "spec_of",
+]

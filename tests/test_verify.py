@@ -1,0 +1,278 @@
+"""Z3 verification: properties proved for every shipped rule set, lint findings, and the engine against the model."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+from importlib import resources
+from pathlib import Path
+
+import pytest
+import z3
+
+from oracle import melds
+from oracle.api.v1 import ruleset_pb2
+from oracle.ruleset import CompiledRules, compile_rules
+from oracle.ruleset_loader import RuleBook, SpecError, UnknownRuleSetError, default_rule_book
+from oracle.verify.boundary import check_engine
+from oracle.verify.lint import ERROR, WARNING, LintFinding, lint
+from oracle.verify.model import RuleModel, fixed_meld
+from oracle.verify.properties import PROPERTIES, check_properties
+from oracle.verify.report import RuleSetVerification, verify_command_lines, verify_rule_sets
+
+SPECS = resources.files("oracle.specs")
+CASE_FIELDS = {"id", "description", "ruleSetId", "kind", "input", "expected", "engine"}
+
+
+def classic_4p_book(**replacements: str) -> RuleBook:
+    """A rule book holding classic-4p, loaded through the real loader, with settings replaced in its text."""
+    text = (SPECS / "classic-4p.textproto").read_text()
+    for name, value in replacements.items():
+        text, count = re.subn(rf"\b{name}: \w+", f"{name}: {value}", text, count=1)
+        assert count == 1, name
+    return RuleBook.from_texts({"classic-4p.textproto": text}, (SPECS / "sources.textproto").read_text())
+
+
+def classic_4p_with(**replacements: str) -> CompiledRules:
+    """classic-4p's compiled rules with settings replaced (see classic_4p_book)."""
+    return classic_4p_book(**replacements).get("classic-4p").rules
+
+
+def failed(rules: CompiledRules) -> dict[str, str]:
+    """Property id -> detail for the properties that do not hold."""
+    return {p.property_id: p.detail for p in check_properties(RuleModel(rules)) if not p.holds}
+
+
+@pytest.fixture(scope="module")
+def shipped() -> dict[str, RuleSetVerification]:
+    """One full verification of every shipped rule set (the expensive part, shared by the tests below)."""
+    return {r.rule_set_id: r for r in verify_rule_sets()}
+
+
+# ----- the property table -------------------------------------------------------------------------------------
+
+
+def test_property_table_has_at_least_20_one_sentence_properties() -> None:
+    ids = [p.id for p in PROPERTIES]
+    assert len(ids) >= 20
+    assert len(set(ids)) == len(ids)
+    for p in PROPERTIES:
+        assert re.fullmatch(r"[a-z]+(-[a-z]+)*", p.id), p.id
+        assert p.sentence.endswith("."), p.id
+        assert ". " not in p.sentence.rstrip("."), f"{p.id}: more than one sentence"
+
+
+def test_every_property_is_proved_for_every_shipped_rule_set(shipped: dict[str, RuleSetVerification]) -> None:
+    assert sorted(shipped) == default_rule_book().ids()
+    for rule_set_id, result in shipped.items():
+        assert [p.property_id for p in result.properties] == [p.id for p in PROPERTIES]
+        unproved = {p.property_id: p.detail for p in result.properties if not p.holds}
+        assert not unproved, f"{rule_set_id}: {unproved}"
+
+
+def test_score_bounds_are_the_rule_books_extremes(shipped: dict[str, RuleSetVerification]) -> None:
+    # Lowest: no meld, all 4 red threes negated (-800) and every other card in hand: 32 fours-to-sevens x 5,
+    # 48 eights-to-kings x 10, 8 aces and 8 twos x 20, 4 jokers x 50, 4 black threes x 5 = 1180.
+    # Highest: 11 natural canastas of 8 (5500 + 800 points), 4 black threes melded (20), 800 red threes,
+    # 200 for going out concealed.
+    detail = next(p.detail for p in shipped["classic-4p"].properties if p.property_id == "score-bounds")
+    assert detail.startswith("lowest -1980 (") and "highest 7320 (" in detail
+    cases = {c.id: c for c in shipped["classic-4p"].engine.cases}  # type: ignore[union-attr]
+    assert cases["classic-4p-score-lowest"].engine["total"] == -1980
+    assert cases["classic-4p-score-highest"].engine["total"] == 7320
+
+
+def test_model_states_the_rule_books_numbers() -> None:
+    rm = RuleModel(default_rule_book().get("classic-4p").rules)
+    value = lambda term: z3.simplify(term).as_long()  # noqa: E731
+    assert [value(rm.red_three_score(z3.IntVal(r), z3.BoolVal(True))) for r in range(5)] == [0, 100, 200, 300, 800]
+    assert value(rm.red_three_score(z3.IntVal(4), z3.BoolVal(False))) == -800
+    assert [value(rm.minimum(z3.IntVal(t))) for t in (-1, 0, 1499, 1500, 2999, 3000)] == [15, 50, 50, 90, 90, 120]
+    assert z3.is_true(z3.simplify(rm.legal_meld(fixed_meld(2, 1, 1))))  # 9-9-joker
+    assert z3.is_false(z3.simplify(rm.legal_meld(fixed_meld(1, 2, 1))))  # 9-joker-2
+    assert value(rm.canasta_bonus(fixed_meld(7))) == 500 and value(rm.canasta_bonus(fixed_meld(4, 3))) == 300
+
+
+# ----- a broken rule set: counterexample and lint ---------------------------------------------------------
+
+
+def test_too_many_wilds_gives_a_counterexample_and_a_lint_warning() -> None:
+    book = classic_4p_book(max_wilds="5")  # canastas of 7, min_naturals 2
+    rules = book.get("classic-4p").rules
+    problems = failed(rules)
+    assert list(problems) == ["canasta-mostly-natural"]
+    found = dict(re.findall(r"canasta\.(naturals|wilds)=(\d+)", problems["canasta-mostly-natural"]))
+    assert int(found["naturals"]) <= int(found["wilds"])
+    assert int(found["naturals"]) + int(found["wilds"]) >= 7
+    findings = lint(rules)
+    assert findings == [LintFinding(
+        "melds.max_wilds", "a canasta may hold 5 wild cards and only 2 naturals (melds.max_wilds 5, canastas.min_size"
+        " 7, melds.min_naturals 2); every rule book's canasta has more naturals than wild cards", WARNING,
+        "canasta-mostly-wild")]
+    lines, ok = verify_command_lines(["classic-4p"], False, book=book)
+    assert not ok
+    assert any(line.startswith("canasta-mostly-natural") and "FAILED: counterexample" in line for line in lines)
+    assert lines[-1].startswith("FAILED:")
+
+
+def test_a_canasta_that_cannot_be_completed_is_a_lint_error_explained_by_its_fields() -> None:
+    text = (SPECS / "classic-4p.textproto").read_text().replace("canastas { min_size: 7", "canastas { min_size: 12")
+    # the loader refuses it, naming the file, the line and the field, with the lint's sentence
+    with pytest.raises(SpecError) as refused:
+        RuleBook.from_texts({"classic-4p.textproto": text}, (SPECS / "sources.textproto").read_text())
+    (problem,) = refused.value.problems
+    assert (problem.origin, problem.field) == ("classic-4p.textproto", "canastas.min_size")
+    assert problem.line == text[: text.index("canastas { min_size: 12")].count("\n") + 1
+    assert "no canasta can ever be completed" in problem.message
+    spec = ruleset_pb2.RuleSet()
+    spec.CopyFrom(default_rule_book().get("classic-4p").spec)
+    spec.canastas.min_size = 12
+    rules = compile_rules(spec)
+    assert {"canasta-reachable", "natural-canasta-reachable", "go-out-reachable"} <= set(failed(rules))
+    errors = [f for f in lint(rules) if f.severity == ERROR]
+    assert [(f.rule, f.field) for f in errors] == [("no-canasta", "canastas.min_size")]
+    message = errors[0].message
+    assert message.startswith("no canasta can ever be completed: ")
+    for words in ("a canasta needs at least 12 cards (canastas.min_size)", "at most 3 wild cards (melds.max_wilds)",
+                  "8 cards of each natural rank (deck.packs)"):
+        assert words in message
+
+
+def test_lint_reads_a_message_the_loader_would_refuse() -> None:
+    spec = ruleset_pb2.RuleSet()
+    spec.CopyFrom(default_rule_book().get("classic-2p").spec)
+    spec.going_out.min_hand_after_meld_without_canastas = 1
+    spec.initial_meld.thresholds[2].minimum = 5000
+    findings = {(f.rule, f.field, f.severity) for f in lint(spec)}
+    assert ("keep-strands-player", "going_out.min_hand_after_meld_without_canastas", ERROR) in findings
+    assert ("minimum-unreachable", "initial_meld.thresholds[2].minimum", ERROR) in findings
+    assert lint(compile_rules(spec)) == lint(spec)
+
+
+@pytest.mark.parametrize(("replacements", "rule", "field"), [
+    ({"max_size": "7"}, "wild-join-dead", "canastas.wild_may_join_natural"),
+    ({"target_score": "2000"}, "threshold-row-dead", "initial_meld.thresholds[2].from_score"),
+    ({"all_red_threes_bonus": "300"}, "red-three-bonus-falls", "threes.all_red_threes_bonus"),
+    ({"wild_ratio": "WILD_RATIO_AT_MOST_NATURALS", "max_wilds": "2"}, "wild-ratio-dead", "melds.wild_ratio"),
+    ({"wild_ratio": "WILD_RATIO_FEWER_THAN_NATURALS", "max_size": "7", "max_wilds": "4"}, "max-wilds-unreachable",
+     "melds.max_wilds"),
+    ({"max_size": "30"}, "max-size-dead", "melds.max_size"),
+])
+def test_lint_finds_dead_settings(replacements: dict[str, str], rule: str, field: str) -> None:
+    findings = [f for f in lint(classic_4p_with(**replacements)) if f.rule != "wild-join-dead" or rule == f.rule]
+    assert [(f.rule, f.field, f.severity) for f in findings] == [(rule, field, WARNING)]
+    assert field in findings[0].message
+
+
+def test_no_shipped_rule_set_has_a_lint_error(shipped: dict[str, RuleSetVerification]) -> None:
+    for rule_set_id, result in shipped.items():
+        assert not [f for f in result.findings if f.severity == ERROR], rule_set_id
+        for f in result.findings:
+            assert f.field and f.field in f.message and f.severity == WARNING
+
+
+# ----- engine against model ------------------------------------------------------------------------------
+
+
+def test_engine_agrees_with_the_model_on_every_boundary_of_every_shipped_rule_set(
+        shipped: dict[str, RuleSetVerification]) -> None:
+    for rule_set_id, result in shipped.items():
+        report = result.engine
+        assert report is not None
+        assert set(report.by_kind()) == {"meld", "black-three-meld", "minimum", "score"}, rule_set_id
+        assert not report.disagreements, [c.to_json() for c in report.disagreements]
+
+
+def test_the_solver_finds_the_classic_boundaries(shipped: dict[str, RuleSetVerification]) -> None:
+    cases = {c.id: c for c in shipped["classic-4p"].engine.cases}  # type: ignore[union-attr]
+    flips = [("n1-w2", "n2-w2", "legal"),  # one natural fewer than melds.min_naturals
+             ("n2-w3", "n2-w4", "legal"),  # melds.max_wilds, then one more
+             ("n2-w0", "n3-w0", "legal"),  # melds.min_size
+             ("n6-w0", "n7-w0", "canasta"),  # canastas.min_size - 1, then the size
+             ("n7-w0", "n7-w1", "naturalCanasta")]
+    for before, after, key in flips:
+        a, b = cases[f"classic-4p-meld-{before}"], cases[f"classic-4p-meld-{after}"]
+        assert a.expected[key] != b.expected[key], (before, after)
+    for low, high in ((-1, 0), (1499, 1500), (2999, 3000)):
+        a, b = cases[f"classic-4p-minimum-t{low}"], cases[f"classic-4p-minimum-t{high}"]
+        assert a.expected["minimum"] < b.expected["minimum"]
+    assert cases["classic-4p-score-red4-nomeld"].expected["redThrees"] == -800
+
+
+def test_a_seeded_one_wild_too_many_bug_is_caught_and_written_as_a_case(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    honest = melds.meld_rule_breaks
+
+    def buggy(shape: melds.MeldShape, rules: CompiledRules, *, going_out: bool) -> list[tuple[str, str]]:
+        breaks = honest(shape, rules, going_out=going_out)
+        if shape.wilds == rules.limits.max_wilds + 1:
+            breaks = [b for b in breaks if b[0] != "melds.max_wilds"]
+        return breaks
+
+    monkeypatch.setattr(melds, "meld_rule_breaks", buggy)
+    report = check_engine(default_rule_book().get("classic-4p").rules, tmp_path)
+    assert report.disagreements
+    assert {c.kind for c in report.disagreements} == {"meld"}
+    assert all(c.id.endswith("-w4") and c.expected["legal"] is False and c.engine["legal"] is True
+               for c in report.disagreements)
+    assert sorted(report.written) == sorted(tmp_path / f"{c.id}.json" for c in report.disagreements)
+    saved = json.loads((tmp_path / "classic-4p-meld-n2-w4.json").read_text())
+    assert set(saved) == CASE_FIELDS
+    assert saved["ruleSetId"] == "classic-4p" and saved["kind"] == "meld"
+    assert saved["input"] == {"cards": "JC JD 2C 2D JK JK", "goingOut": False}
+    assert saved["expected"] == {"legal": False, "canasta": False, "naturalCanasta": False}
+    assert saved["engine"]["legal"] is True
+
+
+def test_a_compiled_limit_one_wild_too_loose_is_caught() -> None:
+    rules = default_rule_book().get("classic-2p").rules
+    loose = replace(rules, limits=replace(rules.limits, max_wilds=rules.limits.max_wilds + 1))
+    report = check_engine(loose)
+    assert report.disagreements and not report.written
+    assert all(c.engine["legal"] and not c.expected["legal"] for c in report.disagreements)
+
+
+def test_a_seeded_minimum_boundary_bug_is_caught(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    def off_by_one(self: CompiledRules, running_total: int) -> tuple[int, int | None]:
+        minimum, row = self.minimum_below_table, None
+        for from_score, row_minimum in self.thresholds:
+            if running_total <= from_score:  # the bug: a total equal to from_score stays in the row below
+                break
+            minimum, row = row_minimum, from_score
+        return minimum, row
+
+    monkeypatch.setattr(CompiledRules, "minimum_initial_meld", off_by_one)
+    report = check_engine(default_rule_book().get("classic-4p").rules, tmp_path)
+    assert sorted(c.id for c in report.disagreements) == [
+        "classic-4p-minimum-t0", "classic-4p-minimum-t1500", "classic-4p-minimum-t3000"]
+    saved = json.loads((tmp_path / "classic-4p-minimum-t1500.json").read_text())
+    assert saved["expected"] == {"minimum": 90, "rowFromScore": 1500}
+    assert saved["engine"] == {"minimum": 50, "rowFromScore": 0}
+
+
+# ----- the command ---------------------------------------------------------------------------------------
+
+
+def test_verify_command_text_and_json(tmp_path: Path) -> None:
+    lines, ok = verify_command_lines(["classic-2p"], False, case_dir=tmp_path)
+    assert ok
+    assert lines[0] == f"Properties ({len(PROPERTIES)} per rule set)"
+    rows = [line for line in lines if re.match(r"\S+\s+classic-2p\s+\d+\.\d\s+proved", line)]
+    assert len(rows) == len(PROPERTIES)
+    assert "classic-2p: no findings" in "\n".join(lines)
+    assert any(re.match(r"classic-2p: \d+ cases \(meld \d+, .*\), 0 disagreement", line) for line in lines)
+    assert re.fullmatch(r"OK: 1 rule set\(s\), \d+/\d+ properties proved, 0 lint error\(s\), 0 warning\(s\),"
+                        r" 0 disagreement\(s\); total \d+\.\d s", lines[-1])
+    assert not list(tmp_path.iterdir())
+    json_lines, json_ok = verify_command_lines(["classic-2p"], True)
+    doc = json.loads("\n".join(json_lines))
+    assert json_ok and doc["ok"] and doc["ruleSets"] == ["classic-2p"]
+    assert len(doc["properties"]) == len(PROPERTIES) and all(p["proved"] for p in doc["properties"])
+    assert [p["id"] for p in doc["propertyTable"]] == [p.id for p in PROPERTIES]
+    assert doc["engine"][0]["disagreements"] == [] and doc["totalMs"] > 0
+
+
+def test_verify_command_unknown_rule_set() -> None:
+    with pytest.raises(UnknownRuleSetError):
+        verify_command_lines(["no-such-rules"], False)
