@@ -97,9 +97,20 @@ def test_model_states_the_rule_books_numbers() -> None:
 # ----- a broken rule set: counterexample and lint ---------------------------------------------------------
 
 
-def test_too_many_wilds_gives_a_counterexample_and_a_lint_warning() -> None:
-    book = classic_4p_book(max_wilds="5")  # canastas of 7, min_naturals 2
-    rules = book.get("classic-4p").rules
+def test_too_many_wilds_gives_a_counterexample_and_a_lint_error() -> None:
+    # max_wilds 5 with canastas of 7 and min_naturals 2: the loader refuses it with the lint's sentence ...
+    with pytest.raises(SpecError) as refused:
+        classic_4p_book(max_wilds="5")
+    (problem,) = refused.value.problems
+    assert (problem.origin, problem.field) == ("classic-4p.textproto", "melds.max_wilds")
+    assert "a canasta may hold 5 wild cards and only 2 naturals" in problem.message
+    # ... and, compiled past the loader, the solver gives a counterexample
+    spec = ruleset_pb2.RuleSet()
+    spec.CopyFrom(default_rule_book().get("classic-4p").spec)
+    spec.melds.max_wilds = 5
+    rules = compile_rules(spec)
+    book = RuleBook({"classic-4p": replace(default_rule_book().get("classic-4p"), spec=spec, rules=rules)},
+                    default_rule_book().sources)
     problems = failed(rules)
     assert list(problems) == ["canasta-mostly-natural"]
     found = dict(re.findall(r"canasta\.(naturals|wilds)=(\d+)", problems["canasta-mostly-natural"]))
@@ -108,7 +119,7 @@ def test_too_many_wilds_gives_a_counterexample_and_a_lint_warning() -> None:
     findings = lint(rules)
     assert findings == [LintFinding(
         "melds.max_wilds", "a canasta may hold 5 wild cards and only 2 naturals (melds.max_wilds 5, canastas.min_size"
-        " 7, melds.min_naturals 2); every rule book's canasta has more naturals than wild cards", WARNING,
+        " 7, melds.min_naturals 2); every rule book's canasta has more naturals than wild cards", ERROR,
         "canasta-mostly-wild")]
     lines, ok = verify_command_lines(["classic-4p"], False, book=book)
     assert not ok

@@ -270,8 +270,9 @@ def _score_targets(rm: RuleModel) -> Iterator[tuple[str, str, ConcreteSide]]:
             yield slug, what, read_side(hand, solver.model())
         solver.pop()
     extremes = score_extremes(rm)
-    yield "lowest", "the lowest-scoring side table z3.Optimize finds", extremes.low
-    yield "highest", "the highest-scoring side table z3.Optimize finds", extremes.high
+    if extremes is not None:
+        yield "lowest", "the lowest-scoring side table z3.Optimize finds", extremes.low
+        yield "highest", "the highest-scoring side table z3.Optimize finds", extremes.high
 
 
 def _side_cards(rm: RuleModel, side: ConcreteSide) -> SideTable:

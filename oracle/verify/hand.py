@@ -87,10 +87,11 @@ def _build_side_hand(model: RuleModel, name: str) -> SideHand:
     Symmetries are removed so that optima are quick to prove: which wild card
     sits in which meld does not matter, so melded twos and jokers are counted
     once for all melds (each meld counts only its wilds, and `jokers` of a slot
-    is 0); ranks of one value class are interchangeable, so cards left in hand
-    are counted per class and the ranks of a class are ordered by (naturals,
-    wilds) melded. Every table has a rearrangement that meets these orders,
-    with the same score.
+    is 0); melds of one rank are in descending (naturals, wilds) order; ranks
+    of one value class are interchangeable, so cards left in hand are counted
+    per class and the ranks of a class are ordered by (naturals, wilds)
+    melded. Every table has a rearrangement that meets these orders, with the
+    same score.
     """
     spec = model.spec
     per_rank, wild_slots = _slots_per_rank(model)
@@ -107,14 +108,16 @@ def _build_side_hand(model: RuleModel, name: str) -> SideHand:
     for k in range(wild_slots):
         counts = MeldCounts(zero, z3.Int(f"{name}.wild_meld[{k}].wilds"), zero)
         slots.append(MeldSlot(WILD_MELD, counts, counts.wilds >= 1))
-    previous: dict[int, Cond] = {}
+    order = model.wild_copies + 1
+    previous: dict[int, MeldCounts] = {}
     for slot in slots:
         m = slot.counts
         legal = model.legal_wild_meld(m) if slot.rank == WILD_MELD else model.legal_natural_meld(m)
         cons += [z3.If(slot.present, legal, z3.And(m.naturals == 0, m.wilds == 0))]
-        if slot.rank in previous:  # symmetry: fill a rank's slots in order
-            cons.append(z3.Implies(slot.present, previous[slot.rank]))
-        previous[slot.rank] = slot.present
+        if slot.rank in previous:  # symmetry: melds of one rank in descending (naturals, wilds) order
+            before = previous[slot.rank]
+            cons.append(before.naturals * order + before.wilds >= m.naturals * order + m.wilds)
+        previous[slot.rank] = m
     black = MeldCounts(z3.Int(f"{name}.black_meld.threes"), z3.Int(f"{name}.black_meld.wilds"), zero)
     black_present = black.naturals >= 1
     cons += [z3.If(black_present, model.legal_black_meld(black, going_out), z3.And(black.naturals == 0,
@@ -237,36 +240,43 @@ _SCORING_FIELDS = (
                               "black_three_meld_wilds")),
     "going_out.canastas_required", "going_out.bonus", "going_out.concealed_bonus",
 )
-_extremes_cache: dict[str, Extremes] = {}
+_extremes_cache: dict[str, Extremes | None] = {}
+
+OPTIMIZE_TIMEOUT_MS = 60_000  #: z3.Optimize gives up after this long (None from score_extremes)
 
 
-def score_extremes(model: RuleModel) -> Extremes:
+def score_extremes(model: RuleModel) -> Extremes | None:
     """Minimise and maximise a side's score with z3.Optimize (box mode: both objectives in one call).
 
     The optima are then certified by a plain solver (nothing scores outside
-    them). Rule sets that agree on every scoring field share the answer
-    (cached for the process).
+    them). None when the optimiser gives up (OPTIMIZE_TIMEOUT_MS). Rule sets
+    that agree on every scoring field share the answer (cached for the process).
     """
     key = repr([field_value(model.spec, path) for path in _SCORING_FIELDS])
     if key not in _extremes_cache:
-        hand = side_hand(model, "side")
-        opt = z3.Optimize()
-        opt.set("random_seed", 0)
-        opt.set(priority="box")
-        opt.add(*hand.constraints)
-        low, high = opt.minimize(hand.total), opt.maximize(hand.total)
-        if opt.check() != z3.sat:
-            raise RuntimeError(f"z3.Optimize found no side table for rule set '{model.id}': {opt.reason_unknown()}")
-        # In box mode one model serves both objectives badly, so fix each optimum and ask for a table.
-        lowest, highest = low.value().as_long(), high.value().as_long()
-        sides = []
-        for value in (lowest, highest):
-            solver = z3.Solver()
-            solver.add(*hand.constraints, hand.total == value)
-            if solver.check() != z3.sat:
-                raise RuntimeError(f"no side table scores the optimum {value} under '{model.id}'")
-            sides.append(read_side(hand, solver.model()))
-        certificate = z3.Solver()
-        certificate.add(*hand.constraints, z3.Or(hand.total < lowest, hand.total > highest))
-        _extremes_cache[key] = Extremes(sides[0], sides[1], certificate.check() == z3.unsat)
+        _extremes_cache[key] = _optimise(model)
     return _extremes_cache[key]
+
+
+def _optimise(model: RuleModel) -> Extremes | None:
+    hand = side_hand(model, "side")
+    opt = z3.Optimize()
+    opt.set("random_seed", 0)
+    opt.set("timeout", OPTIMIZE_TIMEOUT_MS)
+    opt.set(priority="box")
+    opt.add(*hand.constraints)
+    low, high = opt.minimize(hand.total), opt.maximize(hand.total)
+    if opt.check() != z3.sat:
+        return None
+    # In box mode one model serves both objectives badly, so fix each optimum and ask for a table.
+    lowest, highest = low.value().as_long(), high.value().as_long()
+    sides = []
+    for value in (lowest, highest):
+        solver = z3.Solver()
+        solver.add(*hand.constraints, hand.total == value)
+        if solver.check() != z3.sat:
+            return None
+        sides.append(read_side(hand, solver.model()))
+    certificate = z3.Solver()
+    certificate.add(*hand.constraints, z3.Or(hand.total < lowest, hand.total > highest))
+    return Extremes(sides[0], sides[1], certificate.check() == z3.unsat)

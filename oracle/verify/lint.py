@@ -192,7 +192,8 @@ def _limits_dead(lt: _Linter) -> None:
 
 
 def _canasta_quality(lt: _Linter) -> None:
-    """Warnings for canastas unlike every rule book's: mostly wild, or a natural one not worth more."""
+    """Canastas unlike every rule book's: mostly wild (an error: the books define a canasta as mostly natural), or a
+    natural one not worth more (a warning)."""
     rm, c = lt.rm, lt.rm.spec.canastas
     m = meld_counts("canasta")
     canasta = [rm.legal_natural_meld(m), rm.is_canasta(m), rm.in_deck(m)]
@@ -202,7 +203,7 @@ def _canasta_quality(lt: _Linter) -> None:
         while n > 1 and (fewer := lt.witness([*canasta, m.wilds >= m.naturals, m.naturals == n - 1])) is not None:
             found, n = fewer, n - 1  # report the canasta with the fewest naturals
         w = found.eval(m.wilds).as_long()
-        lt.add("canasta-mostly-wild", WARNING, "melds.max_wilds",
+        lt.add("canasta-mostly-wild", ERROR, "melds.max_wilds",
                f"a canasta may hold {w} wild cards and only {n} naturals (melds.max_wilds"
                f" {rm.spec.melds.max_wilds}, canastas.min_size {rm.canasta_size}, melds.min_naturals"
                f" {rm.spec.melds.min_naturals}); every rule book's canasta has more naturals than wild cards")

@@ -25,6 +25,8 @@ from oracle.verify.model import (
     meld_counts,
 )
 
+SOLVER_TIMEOUT_MS = 30_000  #: a proof the solver has not finished by then is reported as not proved
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -68,6 +70,7 @@ def _describe(model: z3.ModelRef, show: Shown) -> str:
 def prove(claim: Cond, given: Sequence[Cond] = (), show: Shown = ()) -> Outcome:
     """Proved when `given` and not `claim` is unsatisfiable; otherwise the counterexample, in `show`'s terms."""
     solver = z3.Solver()
+    solver.set("timeout", SOLVER_TIMEOUT_MS)
     solver.add(*given)
     solver.add(z3.Not(claim))
     result = solver.check()
@@ -81,6 +84,7 @@ def prove(claim: Cond, given: Sequence[Cond] = (), show: Shown = ()) -> Outcome:
 def exists(claim: Cond, show: Shown, why_not: str) -> Outcome:
     """Proved by a witness of `claim`; otherwise `why_not`."""
     solver = z3.Solver()
+    solver.set("timeout", SOLVER_TIMEOUT_MS)
     solver.add(claim)
     result = solver.check()
     if result == z3.sat:
@@ -252,6 +256,8 @@ def _side_text(side: ConcreteSide) -> str:
 
 def _score_bounds(rm: RuleModel) -> Outcome:
     extremes = score_extremes(rm)
+    if extremes is None:
+        return Outcome(False, "z3.Optimize gave up before finding the lowest and highest scores")
     low, high = extremes.low.total, extremes.high.total
     if not extremes.certified:
         return Outcome(False, f"z3.Optimize found {low}..{high}, but a side table scores outside that range")
