@@ -13,6 +13,7 @@ import z3
 
 from oracle import melds
 from oracle.api.v1 import ruleset_pb2
+from oracle.conformance_runner import InProcessTarget, RunOptions, load_cases, run_cases
 from oracle.ruleset import CompiledRules, compile_rules
 from oracle.ruleset_loader import RuleBook, SpecError, UnknownRuleSetError, default_rule_book
 from oracle.verify.boundary import check_engine
@@ -234,6 +235,15 @@ def test_a_seeded_one_wild_too_many_bug_is_caught_and_written_as_a_case(
     assert saved["input"] == {"cards": "JC JD 2C 2D JK JK", "goingOut": False}
     assert saved["expected"] == {"legal": False, "canasta": False, "naturalCanasta": False}
     assert saved["engine"]["legal"] is True
+    # the same disagreements as conformance cases: the buggy engine fails them, the honest one passes them
+    cases = load_cases(tmp_path / "conformance")
+    assert {c.case.id for c in cases} == {f"verify.{c.id}" for c in report.disagreements}
+    monkeypatch.setattr("oracle.meld_play.meld_rule_breaks", buggy)  # the engine's own reference to it
+    first = run_cases(cases, InProcessTarget(), RunOptions())
+    assert {r.status for r in first} == {"fail"}, [r.detail for r in first]
+    monkeypatch.setattr("oracle.meld_play.meld_rule_breaks", honest)
+    second = run_cases(cases, InProcessTarget(), RunOptions())
+    assert {r.status for r in second} == {"pass"}, [r.detail for r in second]
 
 
 def test_a_compiled_limit_one_wild_too_loose_is_caught() -> None:

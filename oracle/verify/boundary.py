@@ -332,8 +332,16 @@ def check_engine(rules: CompiledRules, case_dir: Path | None = None) -> EngineRe
         report.cases.extend(make(rm, rules))
     if case_dir is not None and report.disagreements:
         case_dir.mkdir(parents=True, exist_ok=True)
+        from oracle.verify.as_case import conformance_case
+
         for case in report.disagreements:
             path = case_dir / f"{case.id}.json"
             path.write_text(json.dumps(case.to_json(), indent=2) + "\n", encoding="utf-8")
             report.written.append(path)
+            runnable = conformance_case(case, rules)
+            if runnable is not None:  # also as a suite file the conformance runner reads (load_cases)
+                suite_dir = case_dir / "conformance"
+                suite_dir.mkdir(exist_ok=True)
+                suite = {"description": "Engine-against-model disagreements found by the solver.", "cases": [runnable]}
+                (suite_dir / f"{case.id}.json").write_text(json.dumps(suite, indent=2) + "\n", encoding="utf-8")
     return report
