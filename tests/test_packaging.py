@@ -31,6 +31,8 @@ def test_wheel_contains_specs_and_generated_code(wheel: Path) -> None:
     for generated in (ROOT / "oracle" / "api" / "v1").glob("*_pb2*.py"):
         assert f"oracle/api/v1/{generated.name}" in names
     assert "oracle/cli.py" in names
+    source_modules = {f"oracle/{p.relative_to(ROOT / 'oracle').as_posix()}" for p in (ROOT / "oracle").rglob("*.py")}
+    assert source_modules <= names, f"modules missing from the wheel: {sorted(source_modules - names)}"
     assert any(n.startswith("oracle/conformance/perft/") and n.endswith(".json") for n in names)
     assert "oracle/conformance/records/classic-2p/game-0.json" in names
     assert "oracle/conformance/cases/melds.json" in names
@@ -39,7 +41,8 @@ def test_wheel_contains_specs_and_generated_code(wheel: Path) -> None:
 
 @pytest.mark.slow
 def test_rule_sets_load_from_the_installed_wheel(wheel: Path, tmp_path: Path) -> None:
-    code = ("import oracle, oracle.api.v1.oracle_pb2_grpc\n"
+    code = ("import oracle, oracle.api.v1.oracle_pb2_grpc, oracle.verify.lint\n"
+            "assert oracle.verify.lint.__file__.startswith(" + repr(str(wheel)) + "), oracle.verify.lint.__file__\n"
             "from oracle.ruleset_loader import default_rule_book\n"
             "assert oracle.__file__.startswith(" + repr(str(wheel)) + "), oracle.__file__\n"
             "print(default_rule_book().ids())\n")
