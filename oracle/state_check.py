@@ -122,7 +122,7 @@ def _check_melds(rules: CompiledRules, state: GameState, add: Add) -> None:
     over_side = side_of(rules, state.went_out_seat) if state.hand_end == HandEnd.WENT_OUT else -1
     # A black-three meld may stand on the mover's side while the mover holds at most the one card to discard.
     closing_side = (side_of(rules, state.seat_to_move)
-                    if state.phase in (Phase.PLAY, Phase.AWAIT_ANSWER, Phase.FINAL_MELDS)
+                    if state.phase in (Phase.PLAY, Phase.AWAIT_ANSWER)
                     and 0 <= state.seat_to_move < rules.seats and len(state.seats[state.seat_to_move].hand) <= 1
                     else -1)
     for i, side in enumerate(state.sides):

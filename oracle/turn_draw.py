@@ -207,7 +207,8 @@ def check_take_pile(ctx: Ctx, action: TakePile) -> Outcome:
         if naturals == 1 and wilds >= 1 and not spec.discard_pile.unfrozen_natural_and_wild:
             out.append(ctx.fail("PILE_NATURAL_AND_WILD_NOT_ALLOWED", f"{format_cards(action.with_cards)} is a"
                                 " natural and a wild; this rule set needs a natural pair"))
-        elif naturals == 0:
+        elif naturals == 0 and not (has_meld and spec.discard_pile.unfrozen_onto_existing_meld):
+            # wild cards alone may go with the top card only onto the side's meld of its rank
             out.append(ctx.fail("PILE_TOP_NOT_MELDED", f"{format_cards(action.with_cards)} holds no natural"
                                 f" {describe_rank(rank, plural=False)} to meld with the top card"))
     if shape is None or not held:

@@ -56,7 +56,9 @@ def check_meld(ctx: Ctx, action: Meld) -> Outcome:
         return Outcome(out)
     hand_after = remove_cards(ctx.hand, cards)
     groups = [(g, meld_shape(g.cards)) for g in action.groups]
-    laid = lay_groups(rules, ctx.side, groups, going_out=len(hand_after) <= 1,
+    # Going out: no card left, or one left to discard - except after a last-card red three, when no discard follows.
+    going_out = not hand_after or (len(hand_after) == 1 and state.phase != Phase.FINAL_MELDS)
+    laid = lay_groups(rules, ctx.side, groups, going_out=going_out,
                       melds_before_turn=state.turn.melds_before_turn)
     out.extend(laid.violations)
     canastas = canasta_count(rules, laid.melds)
@@ -65,7 +67,7 @@ def check_meld(ctx: Ctx, action: Meld) -> Outcome:
     if not ctx.side.melds:
         minimum, _ = rules.minimum_initial_meld(ctx.side.running_total)
         waived = (spec.initial_meld.waived_for_concealed_going_out and state.turn.start == TurnStart.DREW
-                  and len(hand_after) <= 1 and canastas >= spec.going_out.canastas_required
+                  and going_out and canastas >= spec.going_out.canastas_required
                   and is_concealed(ctx, turn))
         if laid.points < minimum and not waived:
             out.append(ctx.fail("INITIAL_MELD_BELOW_MINIMUM", f"the side's first melds count {laid.points}; a"

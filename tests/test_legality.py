@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from importlib import resources
 
 import pytest
-from helpers import make_state
+from helpers import codes, judge, make_state
 
 from oracle.actions import parse_action
 from oracle.cards import deck, is_red_three, parse_cards
@@ -1146,3 +1146,55 @@ def test_check_has_no_side_effects(action: str, legal_move: bool) -> None:
     spec_before = rules.spec.SerializeToString()
     check("classic-2p", state, action)
     assert rules.spec.SerializeToString() == spec_before
+
+
+# --- regressions found in review ----------------------------------------------------------------------------
+
+
+def _only_stock_card(state, keep: int = 1, seat: int = 1):
+    """Move all but the top `keep` stock cards into seat `seat`'s hand (red threes to its side): a near-empty stock."""
+    from dataclasses import replace as _replace
+
+    from oracle.cards import is_red_three
+
+    cut = len(state.stock) - keep
+    moved = state.stock[:cut]
+    seats = list(state.seats)
+    seats[seat] = _replace(seats[seat], hand=seats[seat].hand + tuple(c for c in moved if not is_red_three(c)))
+    sides = list(state.sides)
+    side = seat % len(sides)
+    sides[side] = _replace(sides[side], red_threes=sides[side].red_threes + tuple(c for c in moved if is_red_three(c)))
+    return _replace(state, seats=tuple(seats), sides=tuple(sides), stock=state.stock[cut:])
+
+
+def test_after_a_last_red_three_one_card_left_is_not_going_out() -> None:
+    # classic-2p (2P-GUIDE "Going out"): the last stock card 3H is laid, the player may meld, no discard follows.
+    # hand 3C 3S 3C 9H with two canastas: melding the black threes would leave 9H, so it is not going out.
+    k7, q7 = "KC KC KD KD KH KH KS", "QC QC QD QD QH QH QS"
+    state = _only_stock_card(make_state("classic-2p", hands=["3C 3S 3C 9H", "5C 6D"], melds=[[k7, q7], []],
+                                        pile="8D", stock_top="3H"))
+    drawn = judge("classic-2p", state, "draw").next_state
+    assert drawn is not None and drawn.phase.name == "FINAL_MELDS"
+    verdict = judge("classic-2p", drawn, "meld 3C 3S 3C")
+    assert codes(verdict) == ["BLACK_THREES_NOT_GOING_OUT"]
+
+
+def test_after_a_last_red_three_the_minimum_is_not_waived_without_going_out() -> None:
+    # running total 1500 (minimum 90); seven fours and seven fives are 70 points and leave 9H in hand
+    hand = "4C 4C 4D 4D 4H 4H 4S 5C 5C 5D 5D 5H 5H 5S 9H"
+    state = _only_stock_card(make_state("classic-2p", hands=[hand, "6C 6D"], pile="8D", stock_top="3H",
+                                        totals=[1500, 0]))
+    drawn = judge("classic-2p", state, "draw").next_state
+    verdict = judge("classic-2p", drawn, "meld 4C 4C 4D 4D 4H 4H 4S, 5C 5C 5D 5D 5H 5H 5S")
+    assert codes(verdict) == ["INITIAL_MELD_BELOW_MINIMUM"]
+
+
+def test_a_wild_may_go_with_the_top_card_onto_the_sides_meld() -> None:
+    # 4P-CLASSIC "The discard pile": an unfrozen pile is taken by adding the top card (9S) to the side's nines;
+    # a two from the hand may join that meld at the same time
+    state = make_state("classic-4p", hands=["2C 5C 6D 7H", "4C 4D 5D", "6C 6H 7C", "8C 8D 8H"],
+                       melds=[["9C 9D 9H"], []], pile="4S 9S")
+    verdict = judge("classic-4p", state, "take-pile with 2C")
+    assert verdict.legal, codes(verdict)
+    assert verdict.next_state is not None
+    assert sorted(verdict.next_state.sides[0].melds[0]) == sorted(parse_cards("9C 9D 9H 9S 2C"))
