@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from importlib import resources
 
 import pytest
-from helpers import codes, judge, make_state
+from helpers import judge, make_state
 
 from oracle.actions import parse_action
 from oracle.cards import deck, is_red_three, parse_cards
