@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from oracle.actions import Action
 from oracle.referee import Verdict, check_action
 from oracle.ruleset_loader import LoadedRuleSet
-from oracle.ruleset_paths import get_value, leaf_paths
+from oracle.ruleset_paths import format_field, leaf_paths
 from oracle.state import GameState
 from oracle.state_check import validate_state
 
@@ -36,20 +36,6 @@ class Adjudication:
 
     answers: tuple[RuleSetAnswer, ...]
     deciding: tuple[DecidingField, ...]
-
-
-def format_value(loaded: LoadedRuleSet, path: str) -> str:
-    """A field's value in words: enum names, yes/no, numbers, threshold rows."""
-    value = get_value(loaded.spec, path)
-    section, _, name = path.partition(".")
-    field = loaded.spec.DESCRIPTOR.fields_by_name[section].message_type.fields_by_name[name]
-    if field.is_repeated:
-        return "; ".join(f"from {row.from_score}: {row.minimum}" for row in value)  # type: ignore[attr-defined]
-    if field.enum_type is not None:
-        return field.enum_type.values_by_number[value].name  # type: ignore[index]
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
 
 
 def adjudicate(rule_sets: Sequence[LoadedRuleSet], state: GameState | Sequence[GameState],
@@ -86,7 +72,7 @@ def _deciding_fields(rule_sets: Sequence[LoadedRuleSet], answers: list[RuleSetAn
             named.extend(p for p in candidates if p not in named)
     deciding = []
     for path in named:
-        values = tuple(format_value(loaded, path) if answer.verdict else "-"
+        values = tuple(format_field(loaded.spec, path) if answer.verdict else "-"
                        for loaded, answer in zip(rule_sets, answers, strict=True))
         if len({values[i] for i, a in enumerate(answers) if a.verdict}) > 1:
             deciding.append(DecidingField(path, values))

@@ -80,11 +80,6 @@ def is_black_three(card: int) -> bool:
     return card in (5, 8)
 
 
-def is_three(card: int) -> bool:
-    """Any three."""
-    return 5 <= card <= 8
-
-
 def is_natural(card: int) -> bool:
     """Fours up to aces: the cards melds are built from."""
     return 9 <= card <= 52

@@ -12,13 +12,13 @@ from oracle import cli_games, cli_rules
 from oracle.actions import parse_action
 from oracle.api.v1 import notation_pb2, oracle_pb2, ruleset_pb2
 from oracle.cards import NotationError, format_cards
-from oracle.cli_support import EXIT_ILLEGAL, CliError, clean_errors, load_book, print_json, read_message, specs_option
+from oracle.cli_support import EXIT_FAILED, CliError, clean_errors, load_book, print_json, read_message, specs_option
 from oracle.convert import scores_to_proto, table_from_notation
 from oracle.convert_game import state_from_notation, verdict_to_proto
 from oracle.events import CanastaMade, CardsDrawn, Event, HandEnded, PileTaken, RedThreeLaid
 from oracle.referee import Verdict, check_action
 from oracle.ruleset_loader import LoadedRuleSet
-from oracle.ruleset_paths import get_value, leaf_paths, rule_sections
+from oracle.ruleset_paths import format_field, leaf_paths, rule_sections
 from oracle.ruleset_validate import note_for
 from oracle.scoring import ScoreItem, score_hand
 from oracle.state import GameState
@@ -76,19 +76,6 @@ def rules_show(rule_set_id: str, as_json: bool, specs: Path | None) -> None:
     click.echo("\n".join(describe_rule_set(loaded)))
 
 
-def _format_value(value: object, path: str) -> str:
-    if path == "initial_meld.thresholds":
-        rows = [f"from {row.from_score}: {row.minimum}" for row in value]  # type: ignore[attr-defined]
-        return "; ".join(rows)
-    field_desc = ruleset_pb2.RuleSet.DESCRIPTOR.fields_by_name[path.split(".")[0]].message_type
-    enum = field_desc.fields_by_name[path.split(".")[1]].enum_type
-    if enum is not None:
-        return enum.values_by_number[value].name  # type: ignore[index]
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
-
-
 def describe_rule_set(loaded: LoadedRuleSet) -> list[str]:
     """The lines `rules show` prints."""
     spec = loaded.spec
@@ -107,7 +94,7 @@ def describe_rule_set(loaded: LoadedRuleSet) -> list[str]:
         out.append(section.name)
         paths = [p for p in leaf_paths() if p.startswith(section.name + ".")]
         for path in paths:
-            out.append(f"  {path.split('.')[1]} = {_format_value(get_value(spec, path), path)}")
+            out.append(f"  {path.split('.')[1]} = {format_field(spec, path)}")
             if path in notes:
                 out.extend(note_lines(notes[path], "      "))
         if section.name in notes:
@@ -177,7 +164,7 @@ def check(rule_set_id: str | None, state_file: Path, action_text: str, as_json: 
     else:
         click.echo("\n".join(describe_verdict(verdict, action_text)))
     if not verdict.legal:
-        raise SystemExit(EXIT_ILLEGAL)
+        raise SystemExit(EXIT_FAILED)
 
 
 def describe_verdict(verdict: Verdict, action_text: str) -> list[str]:
@@ -230,7 +217,7 @@ def validate(rule_set_id: str | None, state_file: Path, specs: Path | None) -> N
     click.echo("invalid:")
     for problem in problems:
         click.echo(f"  {problem}")
-    raise SystemExit(EXIT_ILLEGAL)
+    raise SystemExit(EXIT_FAILED)
 
 
 @main.command()
@@ -291,7 +278,7 @@ def verify(rule_set_ids: str, as_json: bool) -> None:
     lines, ok = verify_command_lines(ids, as_json)
     click.echo("\n".join(lines))
     if not ok:
-        raise SystemExit(EXIT_ILLEGAL)
+        raise SystemExit(EXIT_FAILED)
 
 
 if __name__ == "__main__":

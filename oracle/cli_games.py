@@ -10,11 +10,9 @@ import click
 from google.protobuf import json_format
 
 from oracle.api.v1 import record_pb2
-from oracle.cli_support import CliError, clean_errors, load_book, print_json, specs_option
+from oracle.cli_support import EXIT_FAILED, CliError, clean_errors, load_book, print_json, specs_option
 from oracle.convert_record import record_from_proto, report_to_proto
 from oracle.replay import ReplayReport, replay
-
-EXIT_FAILED = 1
 
 
 def read_record(path: Path) -> record_pb2.GameRecord:

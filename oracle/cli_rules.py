@@ -7,13 +7,13 @@ from pathlib import Path
 import click
 
 from oracle.actions import parse_action
-from oracle.adjudicate import adjudicate, format_value
+from oracle.adjudicate import adjudicate
 from oracle.api.v1 import notation_pb2
 from oracle.cards import NotationError
 from oracle.cli_support import CliError, clean_errors, load_book, read_message, specs_option
 from oracle.convert_game import state_from_notation
 from oracle.ruleset_loader import RuleBook
-from oracle.ruleset_paths import all_paths, leaf_paths
+from oracle.ruleset_paths import all_paths, format_field, leaf_paths
 from oracle.violations import KINDS
 
 
@@ -83,7 +83,7 @@ def explain_lines(book: RuleBook, key: str) -> list[str]:
     for path in paths:
         by_value: dict[str, list[str]] = {}
         for loaded in book:
-            by_value.setdefault(format_value(loaded, path), []).append(loaded.spec.id)
+            by_value.setdefault(format_field(loaded.spec, path), []).append(loaded.spec.id)
         shown = "; ".join(f"{value} ({', '.join(ids)})" for value, ids in by_value.items())
         lines.append(f"  {path} = {shown}")
         changed = [loaded.spec.id for loaded in book if len(loaded.lineage) > 1

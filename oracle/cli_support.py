@@ -80,4 +80,4 @@ specs_option = click.option("--specs", type=click.Path(exists=True, file_okay=Fa
 
 
 
-EXIT_ILLEGAL = 1
+EXIT_FAILED = 1  #: illegal, inconsistent, differing or failing (distinct from an error, 2)

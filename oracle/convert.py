@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from oracle.api.v1 import cards_pb2, notation_pb2, oracle_pb2, scoring_pb2
+from oracle.api.v1 import notation_pb2, oracle_pb2, scoring_pb2
 from oracle.cards import NotationError, parse_cards
 from oracle.errors import Problems
 from oracle.scoring import SideScore
@@ -82,7 +82,3 @@ def scores_to_proto(scores: Sequence[SideScore]) -> oracle_pb2.ScoreHandResponse
             side.lines.add(item=int(line.item), points=line.points, detail=line.detail, field=line.field)
     return response
 
-
-def card_list(cards: Sequence[int]) -> cards_pb2.CardList:
-    """A CardList message."""
-    return cards_pb2.CardList(cards=cards)

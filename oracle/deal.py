@@ -9,6 +9,7 @@ from oracle.cards import is_black_three, is_red_three, is_wild
 from oracle.errors import FieldProblem, InvalidInputError
 from oracle.ruleset import CompiledRules
 from oracle.state import GameState, Phase, SeatState, SideState, side_of
+from oracle.turn_common import draw_from_stock
 
 
 def deal(rules: CompiledRules, order: Sequence[int], *, dealer: int = 0,
@@ -45,12 +46,16 @@ def deal(rules: CompiledRules, order: Sequence[int], *, dealer: int = 0,
         pile.append(stock.pop())
     reds: list[list[int]] = [[] for _ in range(rules.sides)]
     for seat in seat_order:
-        while any(is_red_three(c) for c in hands[seat]):
-            for card in [c for c in hands[seat] if is_red_three(c)]:
-                hands[seat].remove(card)
-                reds[side_of(rules, seat)].append(card)
-                if spec.threes.red_three_replaced and stock:
-                    hands[seat].append(stock.pop())
+        dealt_reds = [c for c in hands[seat] if is_red_three(c)]
+        if not dealt_reds:
+            continue
+        kept = tuple(c for c in hands[seat] if not is_red_three(c))
+        reds[side_of(rules, seat)].extend(dealt_reds)
+        if spec.threes.red_three_replaced:  # replacements are drawn like any draw: a red three among them is laid too
+            drawn = draw_from_stock(rules, seat, kept, tuple(stock), len(dealt_reds))
+            kept, stock = drawn.hand, list(drawn.stock)
+            reds[side_of(rules, seat)].extend(drawn.red_threes)
+        hands[seat] = list(kept)
     return GameState(
         seats=tuple(SeatState(tuple(h)) for h in hands),
         sides=tuple(SideState((), tuple(r), t) for r, t in zip(reds, totals, strict=True)),

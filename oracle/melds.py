@@ -127,7 +127,3 @@ def is_canasta(shape: MeldShape, rules: CompiledRules) -> bool:
     """A meld of at least canastas.min_size cards (black-three melds never are)."""
     return not shape.black_threes and shape.size >= rules.limits.canasta_size
 
-
-def is_natural_canasta(shape: MeldShape, rules: CompiledRules) -> bool:
-    """A canasta with no wild card."""
-    return is_canasta(shape, rules) and shape.wilds == 0

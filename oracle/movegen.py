@@ -353,6 +353,11 @@ def _take_pile_candidates(gen: _Gen) -> list[Action]:
     return candidates
 
 
+def take_pile_candidates(rules: CompiledRules, state: GameState) -> list[TakePile]:
+    """The canonical ways to take the pile in this state, not yet judged (the duty to take it uses them)."""
+    return [c for c in _take_pile_candidates(_Gen(rules, state)) if isinstance(c, TakePile)]
+
+
 def _meld_candidates(gen: _Gen) -> list[Action]:
     if gen.side.melds:
         return [Meld(gen.groups((s,))) for s in gen.single_groups()]

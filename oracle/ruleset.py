@@ -57,10 +57,6 @@ class CompiledRules:
     sorted_deck: tuple[int, ...]  #: every card of the deck, sorted (for the conservation check)
     limits: MeldLimits  #: meld and canasta numbers
 
-    def side_of_seat(self, seat: int) -> int:
-        """Seats alternate between sides, so partners sit across."""
-        return seat % self.sides
-
     def seats_of_side(self, side: int) -> list[int]:
         """The seats of one side, in seat order."""
         return list(range(side, self.seats, self.sides))

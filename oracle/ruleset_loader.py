@@ -15,7 +15,7 @@ from google.protobuf import text_format
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.ruleset import CompiledRules, compile_rules
-from oracle.ruleset_paths import leaf_paths, locate, rule_sections, set_paths
+from oracle.ruleset_paths import leaf_paths, locate, set_paths
 from oracle.ruleset_validate import ID_PATTERN, check_rule_set, note_for
 
 if TYPE_CHECKING:
@@ -356,5 +356,4 @@ __all__ = [
     "default_rule_book",
     "parse_spec",
     "resolve",
-    "rule_sections",
 ]

@@ -47,6 +47,19 @@ def get_value(rule_set: ruleset_pb2.RuleSet, path: str) -> object:
     return getattr(getattr(rule_set, section_name), field_name)
 
 
+def format_field(rule_set: ruleset_pb2.RuleSet, path: str) -> str:
+    """A leaf's value in words: enum names, yes/no, numbers, threshold rows."""
+    value = get_value(rule_set, path)
+    field = field_at(path)
+    if field.is_repeated:
+        return "; ".join(f"from {row.from_score}: {row.minimum}" for row in value)  # type: ignore[attr-defined]
+    if field.enum_type is not None:
+        return field.enum_type.values_by_number[value].name  # type: ignore[index]
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
 def has_value(rule_set: ruleset_pb2.RuleSet, path: str) -> bool:
     """Whether the leaf at a path is set (a repeated leaf: non-empty)."""
     section_name, _, field_name = path.partition(".")

@@ -21,8 +21,7 @@ from oracle.convert_game import (
 from oracle.convert_record import deck_source
 from oracle.errors import FieldProblem, InvalidInputError
 from oracle.live import LiveGame, OutOfTurnError
-from oracle.ruleset_loader import RuleBook, SpecError, UnknownRuleSetError
-from oracle.state_check import InvalidStateError
+from oracle.ruleset_loader import RuleBook
 
 log = logging.getLogger(__name__)
 Response = TypeVar("Response", bound=Message)
@@ -116,12 +115,12 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         async for request in request_iterator:
             try:
                 response, game = self._referee_step(game, request)
-            except (InvalidInputError, UnknownRuleSetError, InvalidStateError, SpecError) as exc:
-                await _answer(context, lambda exc=exc: _raise(exc))
-                return
-            except Exception:
-                log.exception("internal error in RefereeGame")
-                await context.abort(grpc.StatusCode.INTERNAL, "internal error in the oracle (a bug; logged)")
+            except Exception as exc:
+                status = status_of(exc)
+                if status is None:
+                    log.exception("internal error in RefereeGame")
+                    status = status_pb2.Status(code=code_pb2.INTERNAL, message="internal error in the oracle (a bug)")
+                await context.abort_with_status(rpc_status.to_status(status))
                 return
             yield response
 
@@ -160,9 +159,6 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
                 response.winner = game.standing.winner
         return response, game
 
-
-def _raise(exc: Exception) -> oracle_pb2.RefereeGameResponse:
-    raise exc
 
 
 __all__ = ["OracleServicer"]

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 
 from oracle.cards import is_black_three, is_red_three, is_wild, rank_of
-from oracle.melds import MalformedMeld, MeldShape, is_canasta, meld_shape
+from oracle.melds import MalformedMeld, is_canasta, meld_shape
 from oracle.ruleset import CompiledRules
 from oracle.table import HandTable, SideTable, WentOut
 
@@ -103,11 +103,6 @@ def side_of(rules: CompiledRules, seat: int) -> int:
 def partner_seats(rules: CompiledRules, seat: int) -> list[int]:
     """The other seats of the same side."""
     return [s for s in rules.seats_of_side(side_of(rules, seat)) if s != seat]
-
-
-def meld_shapes(side: SideState) -> list[MeldShape]:
-    """Shapes of a side's melds (melds in a validated state are well formed)."""
-    return [meld_shape(m) for m in side.melds]
 
 
 def canasta_count(rules: CompiledRules, melds: tuple[Cards, ...] | list[Cards]) -> int:

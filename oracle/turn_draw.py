@@ -99,7 +99,9 @@ def must_take_reason(ctx: Ctx) -> str:
         if check_take_pile(ctx, TakePile()).violations:
             return ""
         return f"the pile is not frozen and its top card {format_cards([top])} goes on the side's meld"
-    for candidate in _take_candidates(ctx):
+    from oracle.movegen import take_pile_candidates  # movegen judges through the referee, which imports this
+
+    for candidate in take_pile_candidates(ctx.rules, ctx.state):
         if not check_take_pile(ctx, candidate).violations:
             return f"the pile can be taken ({candidate_text(candidate)})"
     return ""
@@ -108,35 +110,6 @@ def must_take_reason(ctx: Ctx) -> str:
 def candidate_text(action: TakePile) -> str:
     """A short description of a take-pile candidate."""
     return f"with {format_cards(action.with_cards)}" if action.with_cards else "onto the side's meld"
-
-
-def _take_candidates(ctx: Ctx) -> list[TakePile]:
-    """Ways to take the pile worth trying: onto a meld, a natural pair, a natural and each kind of wild.
-
-    With no initial meld yet, each is also tried with every natural rank of
-    two or more cards in hand laid beside it. This is a sound but not complete
-    search (see the closing note of the legality issue): it may miss a take
-    that needs wilds spread over several new melds.
-    """
-    top = ctx.state.discard_pile[-1]
-    if not is_natural(top):
-        return []
-    rank = rank_of(top)
-    naturals = [c for c in ctx.hand if is_natural(c) and rank_of(c) == rank]
-    wilds = sorted({c for c in ctx.hand if is_wild(c)})
-    withs: list[tuple[int, ...]] = [()]
-    if len(naturals) >= 2:
-        withs.append(tuple(naturals[:2]))
-    if naturals:
-        withs.extend((naturals[0], w) for w in wilds)
-    extra: tuple[MeldGroup, ...] = ()
-    if not ctx.side.melds:
-        by_rank: dict[int, list[int]] = {}
-        for card in ctx.hand:
-            if is_natural(card) and rank_of(card) != rank:
-                by_rank.setdefault(rank_of(card), []).append(card)
-        extra = tuple(MeldGroup(tuple(cards)) for cards in by_rank.values() if len(cards) >= 2)
-    return [TakePile(w, m) for w in withs for m in ({(), extra} if extra else {()})]
 
 
 def _top_group_shape(ctx: Ctx, top: int, with_cards: tuple[int, ...], out: list[Violation]) -> MeldShape | None:

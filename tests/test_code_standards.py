@@ -21,10 +21,6 @@ def test_ruff_is_clean() -> None:
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_module_starts_with_one_line_saying_its_job(path: Path) -> None:
-    if path.name == "__init__.py" and path.parent != ROOT / "oracle":
-        source = path.read_text()
-        if not source.strip():
-            return
     docstring = ast.get_docstring(ast.parse(path.read_text()))
     assert docstring, f"{path.name} has no module docstring"
     assert docstring.splitlines()[0].strip(), f"{path.name}: the first docstring line is empty"

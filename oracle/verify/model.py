@@ -262,10 +262,6 @@ class RuleModel:
         per = self.rank_value(rank) if isinstance(rank, int) else rank
         return m.naturals * per + self.wild_points(m)
 
-    def black_meld_points(self, m: MeldCounts) -> Expr:
-        """Card points of a black-three meld."""
-        return m.naturals * self.spec.card_values.black_three + self.wild_points(m)
-
     def red_three_score(self, count: Expr, has_meld: Cond) -> Expr:
         """The red-three score of a side with `count` red threes."""
         t = self.spec.threes
