@@ -1,1 +1,1 @@
-"""Conformance cases as data (shipped as the package oracle.conformance)."""
+"""Conformance cases as data (shipped as the package oracle.conformance.data)."""

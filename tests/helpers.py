@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from google.protobuf import json_format
 
-from oracle.actions import parse_action
 from oracle.api.v1 import notation_pb2
-from oracle.convert_game import state_from_notation
-from oracle.referee import Verdict, check_action
-from oracle.ruleset import CompiledRules
-from oracle.ruleset_loader import default_rule_book
-from oracle.state import GameState
+from oracle.model.actions import parse_action
+from oracle.model.state import GameState
+from oracle.rules.referee import Verdict, check_action
+from oracle.ruleset.compiled import CompiledRules
+from oracle.ruleset.loader import default_rule_book
+from oracle.service.convert_game import state_from_notation
 
 
 def rules(rule_set_id: str) -> CompiledRules:
@@ -18,10 +18,21 @@ def rules(rule_set_id: str) -> CompiledRules:
     return default_rule_book().get(rule_set_id).rules
 
 
-def make_state(rule_set_id: str, *, hands: list[str], melds: list[list[str]] | None = None,
-               red_threes: list[str] | None = None, pile: str = "", stock_top: str = "",
-               upcards: int = 0, seat: int = 0, phase: str = "PHASE_DRAW", turn: dict | None = None,
-               totals: list[int] | None = None, melded_before: list[bool] | None = None) -> GameState:
+def make_state(
+    rule_set_id: str,
+    *,
+    hands: list[str],
+    melds: list[list[str]] | None = None,
+    red_threes: list[str] | None = None,
+    pile: str = "",
+    stock_top: str = "",
+    upcards: int = 0,
+    seat: int = 0,
+    phase: str = "PHASE_DRAW",
+    turn: dict | None = None,
+    totals: list[int] | None = None,
+    melded_before: list[bool] | None = None,
+) -> GameState:
     """A consistent state: the given hands, melds and pile; every other card in the stock (stock_top on top)."""
     r = rules(rule_set_id)
     sides = r.sides
@@ -31,10 +42,17 @@ def make_state(rule_set_id: str, *, hands: list[str], melds: list[list[str]] | N
     melded_before = melded_before or [False] * len(hands)
     doc = {
         "seats": [{"hand": h, "meldedBefore": m} for h, m in zip(hands, melded_before, strict=True)],
-        "sides": [{"melds": m, "redThrees": t, "runningTotal": total}
-                  for m, t, total in zip(melds, red_threes, totals, strict=True)],
-        "stock": stock_top, "discardPile": pile, "pileUpcards": upcards, "seatToMove": seat, "phase": phase,
-        "turn": turn or {}, "fillStock": True,
+        "sides": [
+            {"melds": m, "redThrees": t, "runningTotal": total}
+            for m, t, total in zip(melds, red_threes, totals, strict=True)
+        ],
+        "stock": stock_top,
+        "discardPile": pile,
+        "pileUpcards": upcards,
+        "seatToMove": seat,
+        "phase": phase,
+        "turn": turn or {},
+        "fillStock": True,
     }
     msg = json_format.ParseDict(doc, notation_pb2.GameStateNotation())
     return state_from_notation(msg, r)

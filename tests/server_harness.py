@@ -11,8 +11,8 @@ from typing import Any
 import grpc
 
 from oracle.api.v1 import oracle_pb2_grpc
-from oracle.ruleset_loader import RuleBook, default_rule_book
-from oracle.server import OracleServer, start_server
+from oracle.ruleset.loader import RuleBook, default_rule_book
+from oracle.service.server import OracleServer, start_server
 
 RPC_TIMEOUT = 10.0
 

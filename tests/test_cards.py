@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oracle.cards import (
+from oracle.model.cards import (
     ALL_CARDS,
     JOKER,
     NotationError,
@@ -25,10 +25,10 @@ from oracle.cards import (
 )
 
 # Expected notation of every card number, built from the enum layout described in
-# oracle/cards.py (1 + 4 * rank_index + suit_index; joker 53) independently of the module.
-EXPECTED_TOKENS = {1 + 4 * r + s: rank + suit
-                   for r, rank in enumerate("23456789TJQKA")
-                   for s, suit in enumerate("CDHS")}
+# oracle/model/cards.py (1 + 4 * rank_index + suit_index; joker 53) independently of the module.
+EXPECTED_TOKENS = {
+    1 + 4 * r + s: rank + suit for r, rank in enumerate("23456789TJQKA") for s, suit in enumerate("CDHS")
+}
 EXPECTED_TOKENS[53] = "JK"
 
 valid_cards = st.integers(min_value=1, max_value=53)
@@ -68,7 +68,7 @@ def test_known_cards() -> None:
 @pytest.mark.parametrize("position", [1, 2, 4])
 def test_bad_token_names_token_and_position(bad: str, position: int) -> None:
     good = ["KH", "QS", "TC", "JK", "2D"]
-    tokens = [*good[: position - 1], bad, *good[position - 1:]]
+    tokens = [*good[: position - 1], bad, *good[position - 1 :]]
     with pytest.raises(NotationError) as info:
         parse_cards(" ".join(tokens))
     err = info.value
@@ -85,13 +85,16 @@ def test_first_bad_token_is_reported() -> None:
     assert info.value.token == "kh"
 
 
-@pytest.mark.parametrize(("bad", "hint"), [
-    ("10H", "TH"),  # ten is written T
-    ("kh", "KH"),  # upper case
-    ("XH", "rank 'X'"),
-    ("KX", "suit 'X'"),
-    ("K", "two characters"),
-])
+@pytest.mark.parametrize(
+    ("bad", "hint"),
+    [
+        ("10H", "TH"),  # ten is written T
+        ("kh", "KH"),  # upper case
+        ("XH", "rank 'X'"),
+        ("KX", "suit 'X'"),
+        ("K", "two characters"),
+    ],
+)
 def test_bad_token_message_explains(bad: str, hint: str) -> None:
     with pytest.raises(NotationError) as info:
         parse_cards(bad)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from oracle.cli import main
+from oracle.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKED_HAND = ROOT / "examples" / "seed-001-worked-hand.json"
@@ -37,12 +37,16 @@ def test_score_json_is_the_score_hand_response() -> None:
     response = json.loads(out)
     assert [side["total"] for side in response["sides"]] == [1250, 5]
     assert response["sides"][0]["lines"][3] == {
-        "item": "SCORE_ITEM_NATURAL_CANASTA", "points": 500, "detail": "natural canasta of kings",
-        "field": "canastas.natural_bonus"}
+        "item": "SCORE_ITEM_NATURAL_CANASTA",
+        "points": 500,
+        "detail": "natural canasta of kings",
+        "field": "canastas.natural_bonus",
+    }
 
 
-@pytest.mark.parametrize(("total", "expected"), [("-5", "15"), ("0", "50"), ("1495", "50"),
-                                                 ("1500", "90"), ("2995", "90"), ("3000", "120")])
+@pytest.mark.parametrize(
+    ("total", "expected"), [("-5", "15"), ("0", "50"), ("1495", "50"), ("1500", "90"), ("2995", "90"), ("3000", "120")]
+)
 def test_minimum_prints_the_number(total: str, expected: str) -> None:
     code, out, _ = run("minimum", "--rules", "classic-4p", "--", total)
     assert (code, out) == (0, expected + "\n")
@@ -119,10 +123,12 @@ def test_unknown_field_in_table_file_is_refused(tmp_path: Path) -> None:
 
 def test_textproto_table_file(tmp_path: Path) -> None:
     path = tmp_path / "hand.textproto"
-    path.write_text('rule_set_id: "classic-2p"\n'
-                    'sides { melds: "AH AD AS" hands: "4C" }\n'
-                    'sides { melds: "KH KD KS KC KH KD KS" melds: "QH QD QS QC QH QD JK" hands: "" '
-                    "went_out: WENT_OUT_NORMAL }\n")
+    path.write_text(
+        'rule_set_id: "classic-2p"\n'
+        'sides { melds: "AH AD AS" hands: "4C" }\n'
+        'sides { melds: "KH KD KS KC KH KD KS" melds: "QH QD QS QC QH QD JK" hands: "" '
+        "went_out: WENT_OUT_NORMAL }\n"
+    )
     code, out, _ = run("score", str(path))
     assert code == 0
     # side 0: 60 - 5; side 1: 70 (kings) + 110 (six queens + joker) + 500 + 300 + 100
@@ -154,8 +160,9 @@ def test_check_illegal_exits_1_with_code_field_and_citation() -> None:
     lines = out.splitlines()
     assert lines[0] == "illegal: take-pile with 9H JK"
     assert lines[1].startswith("  PILE_FROZEN_NEEDS_NATURAL_PAIR (discard_pile.frozen_by_wild): ")
-    assert lines[2] == ('    cite: 2P-GUIDE, "Taking the discard pile (and freezing it)";'
-                        ' 2P-RULES, "Taking the discard pile"')
+    assert lines[2] == (
+        '    cite: 2P-GUIDE, "Taking the discard pile (and freezing it)"; 2P-RULES, "Taking the discard pile"'
+    )
 
 
 def test_check_json_is_the_check_action_response() -> None:
@@ -170,8 +177,7 @@ def test_check_json_is_the_check_action_response() -> None:
 def test_check_bad_action_notation_is_an_error() -> None:
     code, _, err = run("check", "--state", str(FROZEN), "--action", "meld 9H QQ")
     assert code == 2
-    assert err == ("canasta-oracle: action: meld group 1: card 2: 'QQ' is not a card: suit 'Q' is not one of"
-                   " C D H S\n")
+    assert err == ("canasta-oracle: action: meld group 1: card 2: 'QQ' is not a card: suit 'Q' is not one of C D H S\n")
 
 
 def test_check_inconsistent_state_is_an_error_listing_problems(tmp_path: Path) -> None:
@@ -272,7 +278,7 @@ def test_conformance_expected_failure_that_passes_fails_the_run(tmp_path: Path) 
 def test_conformance_against_a_server(tmp_path: Path) -> None:
     from server_harness import ServerThread
 
-    from oracle.ruleset_loader import default_rule_book
+    from oracle.ruleset.loader import default_rule_book
 
     server = ServerThread(default_rule_book())
     try:

@@ -14,8 +14,9 @@ MODULES = sorted(p for p in (ROOT / "oracle").rglob("*.py") if not p.name.endswi
 
 
 def test_ruff_is_clean() -> None:
-    result = subprocess.run([sys.executable, "-m", "ruff", "check", str(ROOT)], capture_output=True, text=True,
-                            timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", str(ROOT)], capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -37,8 +37,19 @@ def test_regenerating_changes_nothing(tmp_path: Path) -> None:
 def _descriptor_set(tmp_path: Path) -> descriptor_pb2.FileDescriptorSet:
     out = tmp_path / "set.pb"
     include = str(resources.files("grpc_tools") / "_proto")
-    subprocess.run([sys.executable, "-m", "grpc_tools.protoc", f"-I{ROOT / 'proto'}", f"-I{include}",
-                    "--include_source_info", f"--descriptor_set_out={out}", *PROTO_FILES], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "grpc_tools.protoc",
+            f"-I{ROOT / 'proto'}",
+            f"-I{include}",
+            "--include_source_info",
+            f"--descriptor_set_out={out}",
+            *PROTO_FILES,
+        ],
+        check=True,
+    )
     return descriptor_pb2.FileDescriptorSet.FromString(out.read_bytes())
 
 

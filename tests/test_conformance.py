@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from server_harness import ServerThread
 
-import oracle.melds
-import oracle.turn_draw
-from oracle.conformance_runner import (
+import oracle.rules.draw
+import oracle.rules.melds
+from oracle.conformance.runner import (
     Case,
     GrpcTarget,
     InProcessTarget,
@@ -47,14 +47,15 @@ def in_process() -> list[Result]:
 
 
 def test_every_case_passes_in_process(in_process: list[Result]) -> None:
-    assert failing(in_process) == set(), "\n".join(f"{r.case.case.id}: {r.detail}" for r in in_process
-                                                   if r.status == "fail")
+    assert failing(in_process) == set(), "\n".join(
+        f"{r.case.case.id}: {r.detail}" for r in in_process if r.status == "fail"
+    )
     assert succeeded(in_process)
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    from oracle.ruleset_loader import default_rule_book
+    from oracle.ruleset.loader import default_rule_book
 
     running = ServerThread(default_rule_book())
     try:
@@ -69,8 +70,9 @@ def test_over_grpc_gives_identical_results(server: str, in_process: list[Result]
         over_grpc = run_cases(CASES, target, RunOptions())
     finally:
         target.close()
-    assert [(r.case.case.id, r.status, r.detail) for r in over_grpc] == \
-        [(r.case.case.id, r.status, r.detail) for r in in_process]
+    assert [(r.case.case.id, r.status, r.detail) for r in over_grpc] == [
+        (r.case.case.id, r.status, r.detail) for r in in_process
+    ]
 
 
 def test_coverage_has_no_code_or_field_without_a_case() -> None:
@@ -85,18 +87,29 @@ def test_coverage_table_is_current() -> None:
 
 
 def _expecting(code: str, cases: list[Case]) -> set[str]:
-    return {c.case.id for c in cases if c.case.expect.WhichOneof("outcome") == "illegal"
-            and code in c.case.expect.illegal.codes}
+    return {
+        c.case.id
+        for c in cases
+        if c.case.expect.WhichOneof("outcome") == "illegal" and code in c.case.expect.illegal.codes
+    }
 
 
 def test_an_engine_that_allows_four_wilds_fails_exactly_the_four_wild_cases(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = oracle.melds.meld_rule_breaks
+    real = oracle.rules.melds.meld_rule_breaks
 
     def four_wilds_allowed(shape, rules, *, going_out):  # a seeded bug: a fourth wild passes
-        return [(f, why) for f, why in real(shape, rules, going_out=going_out)
-                if not (f == "melds.max_wilds" and shape.wilds == rules.limits.max_wilds + 1)]
+        return [
+            (f, why)
+            for f, why in real(shape, rules, going_out=going_out)
+            if not (f == "melds.max_wilds" and shape.wilds == rules.limits.max_wilds + 1)
+        ]
 
-    for module in ("oracle.melds", "oracle.meld_play", "oracle.table", "oracle.state_check"):
+    for module in (
+        "oracle.rules.melds",
+        "oracle.rules.meld_play",
+        "oracle.rules.table_check",
+        "oracle.rules.state_check",
+    ):
         monkeypatch.setattr(f"{module}.meld_rule_breaks", four_wilds_allowed, raising=False)
     results = run_cases(CASES, InProcessTarget(), RunOptions())
     expected = {c.case.id for c in CASES if _one_wild_too_many(c)}
@@ -114,41 +127,52 @@ def _one_wild_too_many(item: Case) -> bool:
 
 
 def test_an_engine_that_takes_a_frozen_pile_with_a_natural_and_a_wild_fails_exactly_those_cases(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    real = oracle.turn_draw.frozen_reasons_for_side
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real = oracle.rules.draw.frozen_reasons_for_side
 
     def lenient(rules, state, side):  # a seeded bug: ignore freezing when the player offers a natural and a wild
         return [] if _offering_natural_and_wild[0] else real(rules, state, side)
 
     _offering_natural_and_wild = [False]
-    real_check = oracle.turn_draw.check_take_pile
+    real_check = oracle.rules.draw.check_take_pile
 
     def check(ctx, action):
-        from oracle.cards import is_natural, is_wild
-        _offering_natural_and_wild[0] = (sum(map(is_natural, action.with_cards)) == 1
-                                         and sum(map(is_wild, action.with_cards)) >= 1)
+        from oracle.model.cards import is_natural, is_wild
+
+        _offering_natural_and_wild[0] = (
+            sum(map(is_natural, action.with_cards)) == 1 and sum(map(is_wild, action.with_cards)) >= 1
+        )
         try:
             return real_check(ctx, action)
         finally:
             _offering_natural_and_wild[0] = False
 
-    monkeypatch.setattr(oracle.turn_draw, "frozen_reasons_for_side", lenient)
-    monkeypatch.setattr("oracle.referee.check_take_pile", check)
+    monkeypatch.setattr(oracle.rules.draw, "frozen_reasons_for_side", lenient)
+    monkeypatch.setattr("oracle.rules.referee.check_take_pile", check)
     results = run_cases(CASES, InProcessTarget(), RunOptions())
-    expected = {c.case.id for c in CASES if c.case.expect.WhichOneof("outcome") == "illegal"
-                and "PILE_FROZEN_NEEDS_NATURAL_PAIR" in c.case.expect.illegal.codes
-                and c.case.WhichOneof("input") == "check" and _natural_and_wild(c.case.check.action)}
+    expected = {
+        c.case.id
+        for c in CASES
+        if c.case.expect.WhichOneof("outcome") == "illegal"
+        and "PILE_FROZEN_NEEDS_NATURAL_PAIR" in c.case.expect.illegal.codes
+        and c.case.WhichOneof("input") == "check"
+        and _natural_and_wild(c.case.check.action)
+    }
     assert expected
     assert failing(results) == expected
 
 
 def _natural_and_wild(action: str) -> bool:
-    from oracle.actions import TakePile, parse_action
-    from oracle.cards import is_natural, is_wild
+    from oracle.model.actions import TakePile, parse_action
+    from oracle.model.cards import is_natural, is_wild
 
     parsed = parse_action(action)
-    return (isinstance(parsed, TakePile) and sum(map(is_natural, parsed.with_cards)) == 1
-            and sum(map(is_wild, parsed.with_cards)) >= 1)
+    return (
+        isinstance(parsed, TakePile)
+        and sum(map(is_natural, parsed.with_cards)) == 1
+        and sum(map(is_wild, parsed.with_cards)) >= 1
+    )
 
 
 def test_expected_failures_and_unexpected_passes(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,13 +7,13 @@ from collections import Counter
 import pytest
 from helpers import rules
 
-from oracle.cards import deck, format_cards, is_red_three, is_wild, parse_cards
-from oracle.deal import deal
-from oracle.errors import InvalidInputError
-from oracle.game import DeckSource, Standing, after_hand, dealer_of_hand, deck_order
-from oracle.shuffle import shuffled, splitmix64, uniform
-from oracle.state import Phase
-from oracle.state_check import validate_state
+from oracle.games.deal import deal
+from oracle.games.match import DeckSource, Standing, after_hand, dealer_of_hand, deck_order
+from oracle.games.shuffle import shuffled, splitmix64, uniform
+from oracle.model.cards import deck, format_cards, is_red_three, is_wild, parse_cards
+from oracle.model.errors import InvalidInputError
+from oracle.model.state import Phase
+from oracle.rules.state_check import validate_state
 
 
 def test_splitmix64_reference_values() -> None:
@@ -71,8 +71,9 @@ def test_dealt_state_is_consistent(rule_set_id: str, seed: int) -> None:
 def test_deal_order_and_red_three_replacement() -> None:
     # Explicit order, top first: seat 1 (left of dealer 0) gets the 1st, 3rd, ... card; seat 0 the 2nd, 4th, ...
     r = rules("classic-2p")
-    head = parse_cards("3H 4C 5C 5D") + parse_cards("6C 6D 7C 7D 8C 8D 9C 9D TC TD JC JD QC QD KC KD AC AD 4D 4H"
-                                                     " 5H 5S 6H 6S 7H 7S")
+    head = parse_cards("3H 4C 5C 5D") + parse_cards(
+        "6C 6D 7C 7D 8C 8D 9C 9D TC TD JC JD QC QD KC KD AC AD 4D 4H 5H 5S 6H 6S 7H 7S"
+    )
     rest = list((Counter(deck(2, 4)) - Counter(head)).elements())
     state = deal(r, head + rest, dealer=0)
     upcard = rest[0]

@@ -9,13 +9,13 @@ import grpc
 import pytest
 from server_harness import RPC_TIMEOUT, oracle_stub
 
-from oracle.actions import Discard, Draw
 from oracle.api.v1 import oracle_pb2, oracle_pb2_grpc, record_pb2
-from oracle.convert_game import action_to_proto
-from oracle.convert_record import record_to_proto
-from oracle.replay import GameRecord, replay
-from oracle.ruleset_loader import default_rule_book
-from oracle.simulate import simulate_game
+from oracle.games.replay import GameRecord, replay
+from oracle.games.simulate import simulate_game
+from oracle.model.actions import Discard, Draw
+from oracle.ruleset.loader import default_rule_book
+from oracle.service.convert_game import action_to_proto
+from oracle.service.convert_record import record_to_proto
 
 HANDS_PER_RULE_SET = 1000
 
@@ -71,8 +71,8 @@ def test_a_corrupted_action_is_reported_at_exactly_that_action() -> None:
     h, i = _first_discard(record)
     hand = record.hands[h]
     # where the player discarded (phase PLAY), the record now says "draw": drawing twice in a turn
-    actions = (*hand.actions[:i], Draw(), *hand.actions[i + 1:])
-    corrupted = replace(record, hands=(*record.hands[:h], replace(hand, actions=actions), *record.hands[h + 1:]))
+    actions = (*hand.actions[:i], Draw(), *hand.actions[i + 1 :])
+    corrupted = replace(record, hands=(*record.hands[:h], replace(hand, actions=actions), *record.hands[h + 1 :]))
     report = replay(rules, corrupted)
     assert not report.ok
     assert report.first_illegal is not None
@@ -91,7 +91,8 @@ def test_claimed_scores_that_differ_are_reported_per_side() -> None:
     report = replay(rules, altered)
     assert not report.ok
     assert [(m.hand, m.side, m.what, m.claimed, m.computed) for m in report.mismatches] == [
-        (0, 0, "hand score", hand.claimed_scores[0] + 5, hand.claimed_scores[0])]
+        (0, 0, "hand score", hand.claimed_scores[0] + 5, hand.claimed_scores[0])
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -109,8 +110,11 @@ def test_the_stream_gives_the_same_verdicts_as_replay(stub, rule_set_id: str) ->
     assert unary.ok
 
     def requests() -> Iterator[oracle_pb2.RefereeGameRequest]:
-        yield oracle_pb2.RefereeGameRequest(start=oracle_pb2.RefereeStart(
-            rule_set=oracle_pb2.RuleSetRef(id=rule_set_id), first_dealer=record.first_dealer))
+        yield oracle_pb2.RefereeGameRequest(
+            start=oracle_pb2.RefereeStart(
+                rule_set=oracle_pb2.RuleSetRef(id=rule_set_id), first_dealer=record.first_dealer
+            )
+        )
         for hand in record_msg.hands:
             yield oracle_pb2.RefereeGameRequest(deal=oracle_pb2.RefereeDeal(seed=hand.seed))
             for action in hand.actions:
@@ -128,8 +132,9 @@ def test_the_stream_gives_the_same_verdicts_as_replay(stub, rule_set_id: str) ->
 
 
 def test_the_stream_reports_an_illegal_action_and_keeps_the_game(stub) -> None:
-    start = oracle_pb2.RefereeGameRequest(start=oracle_pb2.RefereeStart(
-        rule_set=oracle_pb2.RuleSetRef(id="classic-2p"), first_dealer=0))
+    start = oracle_pb2.RefereeGameRequest(
+        start=oracle_pb2.RefereeStart(rule_set=oracle_pb2.RuleSetRef(id="classic-2p"), first_dealer=0)
+    )
     deal = oracle_pb2.RefereeGameRequest(deal=oracle_pb2.RefereeDeal(seed=5))
     bad = oracle_pb2.RefereeGameRequest(action=action_to_proto(Discard(47)))  # discard before drawing
     early = oracle_pb2.RefereeGameRequest(action=action_to_proto(Discard(47)))

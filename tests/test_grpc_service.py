@@ -1,6 +1,6 @@
 """The gRPC server over the wire: health, reflection, every RPC, errors with BadRequest paths, graceful stop.
 
-The real server (oracle.server.start_server) runs in-process on 127.0.0.1, port 0, in a background thread with
+The real server (oracle.service.server.start_server) runs in-process on 127.0.0.1, port 0, in a background thread with
 its own asyncio loop; the tests talk to it with the synchronous grpc client stubs.
 """
 
@@ -22,11 +22,11 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from grpc_status import rpc_status
 from server_harness import RPC_TIMEOUT, ServerThread
 
-import oracle.server
+import oracle.service.server
 from oracle.api.v1 import cards_pb2, oracle_pb2, oracle_pb2_grpc, scoring_pb2
-from oracle.ruleset_loader import RuleBook, default_rule_book
-from oracle.server import start_server
-from oracle.service import OracleServicer
+from oracle.ruleset.loader import RuleBook, default_rule_book
+from oracle.service.server import start_server
+from oracle.service.servicer import OracleServicer
 
 SERVICE = "oracle.api.v1.OracleService"
 HEALTH = "grpc.health.v1.Health"
@@ -83,9 +83,12 @@ def cards(text: str) -> list[int]:
     return [cards_pb2.Card.Value(f"CARD_{token}") for token in text.split()]
 
 
-def side(melds: list[list[int]] | None = None, hands: list[list[int]] | None = None,
-         red_threes: list[int] | None = None, went_out: int = scoring_pb2.WENT_OUT_UNSPECIFIED
-         ) -> scoring_pb2.SideTable:
+def side(
+    melds: list[list[int]] | None = None,
+    hands: list[list[int]] | None = None,
+    red_threes: list[int] | None = None,
+    went_out: int = scoring_pb2.WENT_OUT_UNSPECIFIED,
+) -> scoring_pb2.SideTable:
     message = scoring_pb2.SideTable(red_threes=red_threes or [], went_out=went_out)
     for meld in melds or []:
         message.melds.add(cards=meld)
@@ -95,20 +98,26 @@ def side(melds: list[list[int]] | None = None, hands: list[list[int]] | None = N
 
 
 def score_request(rule_set_id: str, *sides: scoring_pb2.SideTable) -> oracle_pb2.ScoreHandRequest:
-    return oracle_pb2.ScoreHandRequest(rule_set=oracle_pb2.RuleSetRef(id=rule_set_id),
-                                       table=scoring_pb2.HandTable(sides=list(sides)))
+    return oracle_pb2.ScoreHandRequest(
+        rule_set=oracle_pb2.RuleSetRef(id=rule_set_id), table=scoring_pb2.HandTable(sides=list(sides))
+    )
 
 
 def seed_001_request() -> oracle_pb2.ScoreHandRequest:
     """The worked hand of seed 001 (examples/seed-001-worked-hand.json), classic-2p."""
-    you = side(melds=[cards("KH KD KS KC KH KD KS"), cards("8H 8D 8S 8C 8H 2C JK"), cards("AH AD AS")],
-               red_threes=cards("3H"), hands=[[]], went_out=scoring_pb2.WENT_OUT_NORMAL)
+    you = side(
+        melds=[cards("KH KD KS KC KH KD KS"), cards("8H 8D 8S 8C 8H 2C JK"), cards("AH AD AS")],
+        red_threes=cards("3H"),
+        hands=[[]],
+        went_out=scoring_pb2.WENT_OUT_NORMAL,
+    )
     computer = side(melds=[cards("9H 9D 9S 9C 2D"), cards("5H 5D 5S")], hands=[cards("JK QS 7C 4D")])
     return score_request("classic-2p", you, computer)
 
 
-def two_player(side0: scoring_pb2.SideTable | None = None, side1: scoring_pb2.SideTable | None = None
-               ) -> oracle_pb2.ScoreHandRequest:
+def two_player(
+    side0: scoring_pb2.SideTable | None = None, side1: scoring_pb2.SideTable | None = None
+) -> oracle_pb2.ScoreHandRequest:
     """A classic-2p table; sides default to a lone card in hand and nothing melded."""
     return score_request("classic-2p", side0 or side(hands=[cards("4C")]), side1 or side(hands=[cards("4D")]))
 
@@ -157,8 +166,9 @@ def test_health_unknown_service_is_not_found(health: health_pb2_grpc.HealthStub)
     assert error.code() == grpc.StatusCode.NOT_FOUND
 
 
-def _reflect(channel: grpc.Channel, *requests: reflection_pb2.ServerReflectionRequest
-             ) -> list[reflection_pb2.ServerReflectionResponse]:
+def _reflect(
+    channel: grpc.Channel, *requests: reflection_pb2.ServerReflectionRequest
+) -> list[reflection_pb2.ServerReflectionResponse]:
     stub = reflection_pb2_grpc.ServerReflectionStub(channel)
     return list(stub.ServerReflectionInfo(iter(requests), timeout=RPC_TIMEOUT))
 
@@ -173,15 +183,26 @@ def test_reflection_lists_services(channel: grpc.Channel) -> None:
 def test_reflection_describes_oracle_service(channel: grpc.Channel) -> None:
     [response] = _reflect(channel, reflection_pb2.ServerReflectionRequest(file_containing_symbol=SERVICE))
     assert response.WhichOneof("message_response") == "file_descriptor_response"
-    files = [descriptor_pb2.FileDescriptorProto.FromString(raw)
-             for raw in response.file_descriptor_response.file_descriptor_proto]
+    files = [
+        descriptor_pb2.FileDescriptorProto.FromString(raw)
+        for raw in response.file_descriptor_response.file_descriptor_proto
+    ]
     oracle_file = next(f for f in files if f.name == "oracle/api/v1/oracle.proto")
     [service] = oracle_file.service
     assert service.name == "OracleService"
-    assert {m.name for m in service.method} == {"ListRuleSets", "GetRuleSet", "ScoreHand",
-                                                "GetMinimumInitialMeld", "ValidateState", "CheckAction",
-                                                "DealHand", "ListLegalActions", "ReplayGame", "RefereeGame",
-                                                "Adjudicate"}
+    assert {m.name for m in service.method} == {
+        "ListRuleSets",
+        "GetRuleSet",
+        "ScoreHand",
+        "GetMinimumInitialMeld",
+        "ValidateState",
+        "CheckAction",
+        "DealHand",
+        "ListLegalActions",
+        "ReplayGame",
+        "RefereeGame",
+        "Adjudicate",
+    }
 
 
 # --------------------------------------------------------------------------- rule sets
@@ -221,10 +242,22 @@ def test_get_rule_set_is_resolved(stub: oracle_pb2_grpc.OracleServiceStub) -> No
     assert spec.going_out.canastas_required == 1
     assert (spec.players.seats, spec.players.side_size) == (4, 2)
     assert (spec.deck.packs, spec.deck.jokers) == (2, 4)
-    assert [(row.from_score, row.minimum) for row in spec.initial_meld.thresholds] == [
-        (0, 50), (1500, 90), (3000, 120)]
-    for name in ("players", "deck", "deal", "turn", "card_values", "melds", "canastas", "initial_meld",
-                 "discard_pile", "threes", "going_out", "stock_exhaustion", "game"):
+    assert [(row.from_score, row.minimum) for row in spec.initial_meld.thresholds] == [(0, 50), (1500, 90), (3000, 120)]
+    for name in (
+        "players",
+        "deck",
+        "deal",
+        "turn",
+        "card_values",
+        "melds",
+        "canastas",
+        "initial_meld",
+        "discard_pile",
+        "threes",
+        "going_out",
+        "stock_exhaustion",
+        "game",
+    ):
         assert spec.HasField(name), name
     _assert_every_optional_field_set(spec)
     assert spec.rules, "a resolved rule set carries its rule notes"
@@ -275,8 +308,12 @@ def test_score_seed_001_worked_hand(stub: oracle_pb2_grpc.OracleServiceStub) -> 
 
 def test_score_four_player_concealed(stub: oracle_pb2_grpc.OracleServiceStub) -> None:
     """classic-4p: two hands per side, all four red threes, going out concealed."""
-    us = side(melds=[cards("KH KD KS KC KH KD KS")], red_threes=cards("3D 3D 3H 3H"),
-              hands=[cards("4C"), []], went_out=scoring_pb2.WENT_OUT_CONCEALED)
+    us = side(
+        melds=[cards("KH KD KS KC KH KD KS")],
+        red_threes=cards("3D 3D 3H 3H"),
+        hands=[cards("4C"), []],
+        went_out=scoring_pb2.WENT_OUT_CONCEALED,
+    )
     them = side(hands=[cards("4D"), cards("4H")])
     response = stub.ScoreHand(score_request("classic-4p", us, them), timeout=RPC_TIMEOUT)
     items = [line.item for line in response.sides[0].lines]
@@ -287,13 +324,23 @@ def test_score_four_player_concealed(stub: oracle_pb2_grpc.OracleServiceStub) ->
     assert [s.total for s in response.sides] == [sum(li.points for li in s.lines) for s in response.sides]
 
 
-@pytest.mark.parametrize(("running_total", "minimum", "from_score"), [
-    (-5, 15, None), (0, 50, 0), (1495, 50, 0), (1500, 90, 1500), (2995, 90, 1500), (3000, 120, 3000),
-])
-def test_minimum_initial_meld_4p(stub: oracle_pb2_grpc.OracleServiceStub, running_total: int, minimum: int,
-                                 from_score: int | None) -> None:
-    request = oracle_pb2.GetMinimumInitialMeldRequest(rule_set=oracle_pb2.RuleSetRef(id="classic-4p"),
-                                                      running_total=running_total)
+@pytest.mark.parametrize(
+    ("running_total", "minimum", "from_score"),
+    [
+        (-5, 15, None),
+        (0, 50, 0),
+        (1495, 50, 0),
+        (1500, 90, 1500),
+        (2995, 90, 1500),
+        (3000, 120, 3000),
+    ],
+)
+def test_minimum_initial_meld_4p(
+    stub: oracle_pb2_grpc.OracleServiceStub, running_total: int, minimum: int, from_score: int | None
+) -> None:
+    request = oracle_pb2.GetMinimumInitialMeldRequest(
+        rule_set=oracle_pb2.RuleSetRef(id="classic-4p"), running_total=running_total
+    )
     response = stub.GetMinimumInitialMeld(request, timeout=RPC_TIMEOUT)
     assert response.minimum == minimum
     if from_score is None:
@@ -323,8 +370,9 @@ def test_unknown_card_number_in_hand(stub: oracle_pb2_grpc.OracleServiceStub) ->
 def test_third_king_of_hearts_in_two_deck_game(stub: oracle_pb2_grpc.OracleServiceStub) -> None:
     kh = cards_pb2.CARD_KH
     assert kh == 47
-    request = two_player(side(melds=[cards("KH KH KS")], hands=[cards("4C")]),
-                         side(melds=[cards("KH KD KC")], hands=[cards("4D")]))
+    request = two_player(
+        side(melds=[cards("KH KH KS")], hands=[cards("4C")]), side(melds=[cards("KH KD KC")], hands=[cards("4D")])
+    )
     error = call_error(stub.ScoreHand, request)
     violations = field_violations(error)
     assert len(violations) == 1, violations
@@ -334,16 +382,14 @@ def test_third_king_of_hearts_in_two_deck_game(stub: oracle_pb2_grpc.OracleServi
 
 
 def test_third_king_of_hearts_in_a_hand(stub: oracle_pb2_grpc.OracleServiceStub) -> None:
-    request = two_player(side(melds=[cards("KH KH KS")], hands=[cards("4C")]),
-                         side(hands=[cards("4D KH")]))
+    request = two_player(side(melds=[cards("KH KH KS")], hands=[cards("4C")]), side(hands=[cards("4D KH")]))
     [(field, description)] = field_violations(call_error(stub.ScoreHand, request))
     assert field in ("table.sides[0].melds[0]", "table.sides[1].hands[0]")
     assert "KH" in description
 
 
 @pytest.mark.parametrize(("side_index", "meld_index"), [(0, 0), (1, 1)])
-def test_meld_of_mixed_ranks(stub: oracle_pb2_grpc.OracleServiceStub, side_index: int,
-                             meld_index: int) -> None:
+def test_meld_of_mixed_ranks(stub: oracle_pb2_grpc.OracleServiceStub, side_index: int, meld_index: int) -> None:
     melds = [cards("AH AD AS")] * meld_index + [cards("QH QD KC")]
     sides = [side(hands=[cards("4C")]), side(hands=[cards("4D")])]
     sides[side_index] = side(melds=melds, hands=[cards("4S")])
@@ -361,16 +407,21 @@ def test_red_three_in_meld(stub: oracle_pb2_grpc.OracleServiceStub, meld: str) -
 
 
 def test_every_problem_is_reported(stub: oracle_pb2_grpc.OracleServiceStub) -> None:
-    request = two_player(side(melds=[cards("AH AD 3H"), [*cards("KH KD"), 99]], hands=[cards("4C")]),
-                         side(melds=[cards("QH QD KC")], hands=[cards("4D")]))
+    request = two_player(
+        side(melds=[cards("AH AD 3H"), [*cards("KH KD"), 99]], hands=[cards("4C")]),
+        side(melds=[cards("QH QD KC")], hands=[cards("4D")]),
+    )
     fields = violation_fields(call_error(stub.ScoreHand, request))
     assert set(fields) == {"table.sides[0].melds[0]", "table.sides[0].melds[1][2]", "table.sides[1].melds[0]"}
 
 
-@pytest.mark.parametrize(("sides", "field"), [
-    (0, "table.sides"),
-    (3, "table.sides"),
-])
+@pytest.mark.parametrize(
+    ("sides", "field"),
+    [
+        (0, "table.sides"),
+        (3, "table.sides"),
+    ],
+)
 def test_wrong_number_of_sides(stub: oracle_pb2_grpc.OracleServiceStub, sides: int, field: str) -> None:
     request = score_request("classic-2p", *[side(hands=[[card]]) for card in cards("4C 4D 4H")[:sides]])
     assert violation_fields(call_error(stub.ScoreHand, request)) == [field]
@@ -444,20 +495,23 @@ def test_stop_reports_not_serving_and_drains(book: RuleBook, monkeypatch: pytest
                 await asyncio.sleep(0.01)
             return await super().GetMinimumInitialMeld(request, context)
 
-    monkeypatch.setattr(oracle.server, "OracleServicer", Held)
+    monkeypatch.setattr(oracle.service.server, "OracleServicer", Held)
     running = ServerThread(book)
     channel = _channel(running.address)
     try:
         health = health_pb2_grpc.HealthStub(channel)
         stub = oracle_pb2_grpc.OracleServiceStub(channel)
         for name in ("", SERVICE):
-            assert health.Check(health_pb2.HealthCheckRequest(service=name),
-                                timeout=RPC_TIMEOUT).status == health_pb2.HealthCheckResponse.SERVING
+            assert (
+                health.Check(health_pb2.HealthCheckRequest(service=name), timeout=RPC_TIMEOUT).status
+                == health_pb2.HealthCheckResponse.SERVING
+            )
         watch = health.Watch(health_pb2.HealthCheckRequest(service=SERVICE), timeout=RPC_TIMEOUT)
         assert next(watch).status == health_pb2.HealthCheckResponse.SERVING
 
-        request = oracle_pb2.GetMinimumInitialMeldRequest(rule_set=oracle_pb2.RuleSetRef(id="classic-4p"),
-                                                          running_total=1500)
+        request = oracle_pb2.GetMinimumInitialMeldRequest(
+            rule_set=oracle_pb2.RuleSetRef(id="classic-4p"), running_total=1500
+        )
         in_flight = stub.GetMinimumInitialMeld.future(request, timeout=RPC_TIMEOUT)
         assert entered.wait(RPC_TIMEOUT), "the call never reached the servicer"
 

@@ -19,23 +19,24 @@ from importlib import resources
 import pytest
 from helpers import judge, make_state
 
-from oracle.actions import parse_action
-from oracle.cards import deck, is_red_three, parse_cards
-from oracle.errors import InvalidInputError
-from oracle.events import CanastaMade, CardsDrawn, HandEnded, PileTaken, RedThreeLaid
-from oracle.referee import Verdict, check_action
-from oracle.ruleset import CompiledRules
-from oracle.ruleset_loader import RuleBook, default_rule_book
-from oracle.scoring import ScoreItem
-from oracle.state import GameState, HandEnd, PartnerAnswer, Phase, TurnStart
-from oracle.state_check import InvalidStateError, validate_state
-from oracle.violations import KINDS
+from oracle.model.actions import parse_action
+from oracle.model.cards import deck, is_red_three, parse_cards
+from oracle.model.errors import InvalidInputError
+from oracle.model.events import CanastaMade, CardsDrawn, HandEnded, PileTaken, RedThreeLaid
+from oracle.model.score import ScoreItem
+from oracle.model.state import GameState, HandEnd, PartnerAnswer, Phase, TurnStart
+from oracle.rules.referee import Verdict, check_action
+from oracle.rules.state_check import InvalidStateError, validate_state
+from oracle.rules.violations import KINDS
+from oracle.ruleset.compiled import CompiledRules
+from oracle.ruleset.loader import RuleBook, default_rule_book
 
 # --- rule sets: the shipped ones and the test variants ---------------------------------------------------------
 
 SPECS = resources.files("oracle.specs")
-BASE_TEXTS = {name: (SPECS / name).read_text(encoding="utf-8")
-              for name in ("classic-2p.textproto", "classic-4p.textproto")}
+BASE_TEXTS = {
+    name: (SPECS / name).read_text(encoding="utf-8") for name in ("classic-2p.textproto", "classic-4p.textproto")
+}
 SOURCES_TEXT = (SPECS / "sources.textproto").read_text(encoding="utf-8")
 DIFFER = "Other versions, and where the rule books differ"
 
@@ -52,41 +53,74 @@ class Variant:
 
 
 VARIANTS: dict[str, Variant] = {
-    "test-pair-only": Variant("classic-4p", "discard_pile { unfrozen_natural_and_wild: false }",
-                              "discard_pile.unfrozen_natural_and_wild",
-                              "Even an unfrozen pile is taken only with a natural pair.", DIFFER),
-    "test-no-onto-meld": Variant("classic-4p", "discard_pile { unfrozen_onto_existing_meld: false }",
-                                 "discard_pile.unfrozen_onto_existing_meld",
-                                 "The top card may not simply go onto the side's meld to take the pile.", DIFFER),
-    "test-one-card-pile": Variant("classic-4p", "discard_pile { one_card_hand_no_one_card_pile: true }",
-                                  "discard_pile.one_card_hand_no_one_card_pile",
-                                  "A player holding one card may not take a pile of one card (Bicycle).", DIFFER),
-    "test-wild-ratio": Variant("classic-4p", "melds { wild_ratio: WILD_RATIO_AT_MOST_NATURALS }",
-                               "melds.wild_ratio", "Wild cards may never outnumber the naturals of a meld.", DIFFER),
-    "test-max-seven": Variant("classic-4p", "melds { max_size: 7 }", "melds.max_size",
-                              "A meld never holds more than seven cards.", DIFFER),
-    "test-natural-stays": Variant("classic-4p", "canastas { wild_may_join_natural: false }",
-                                  "canastas.wild_may_join_natural",
-                                  "No wild card may join a natural canasta.", "Canastas"),
-    "test-discard-to-go-out": Variant("classic-4p", "going_out { discard_optional: false }",
-                                      "going_out.discard_optional",
-                                      "Going out always ends with a discard.", "Going out"),
-    "test-must-take": Variant("classic-4p", "stock_exhaustion { must_take_pile: MUST_TAKE_PILE_WHENEVER_ALLOWED }",
-                              "stock_exhaustion.must_take_pile",
-                              "With the stock gone a player must take the pile whenever that is allowed (Wikipedia).",
-                              DIFFER),
-    "test-last-red-melds": Variant("classic-4p",
-                                   "stock_exhaustion { last_red_three: LAST_RED_THREE_MAY_MELD_THEN_ENDS }",
-                                   "stock_exhaustion.last_red_three",
-                                   "After a last-card red three the player may meld; the hand ends without a discard.",
-                                   "Going out"),
+    "test-pair-only": Variant(
+        "classic-4p",
+        "discard_pile { unfrozen_natural_and_wild: false }",
+        "discard_pile.unfrozen_natural_and_wild",
+        "Even an unfrozen pile is taken only with a natural pair.",
+        DIFFER,
+    ),
+    "test-no-onto-meld": Variant(
+        "classic-4p",
+        "discard_pile { unfrozen_onto_existing_meld: false }",
+        "discard_pile.unfrozen_onto_existing_meld",
+        "The top card may not simply go onto the side's meld to take the pile.",
+        DIFFER,
+    ),
+    "test-one-card-pile": Variant(
+        "classic-4p",
+        "discard_pile { one_card_hand_no_one_card_pile: true }",
+        "discard_pile.one_card_hand_no_one_card_pile",
+        "A player holding one card may not take a pile of one card (Bicycle).",
+        DIFFER,
+    ),
+    "test-wild-ratio": Variant(
+        "classic-4p",
+        "melds { wild_ratio: WILD_RATIO_AT_MOST_NATURALS }",
+        "melds.wild_ratio",
+        "Wild cards may never outnumber the naturals of a meld.",
+        DIFFER,
+    ),
+    "test-max-seven": Variant(
+        "classic-4p", "melds { max_size: 7 }", "melds.max_size", "A meld never holds more than seven cards.", DIFFER
+    ),
+    "test-natural-stays": Variant(
+        "classic-4p",
+        "canastas { wild_may_join_natural: false }",
+        "canastas.wild_may_join_natural",
+        "No wild card may join a natural canasta.",
+        "Canastas",
+    ),
+    "test-discard-to-go-out": Variant(
+        "classic-4p",
+        "going_out { discard_optional: false }",
+        "going_out.discard_optional",
+        "Going out always ends with a discard.",
+        "Going out",
+    ),
+    "test-must-take": Variant(
+        "classic-4p",
+        "stock_exhaustion { must_take_pile: MUST_TAKE_PILE_WHENEVER_ALLOWED }",
+        "stock_exhaustion.must_take_pile",
+        "With the stock gone a player must take the pile whenever that is allowed (Wikipedia).",
+        DIFFER,
+    ),
+    "test-last-red-melds": Variant(
+        "classic-4p",
+        "stock_exhaustion { last_red_three: LAST_RED_THREE_MAY_MELD_THEN_ENDS }",
+        "stock_exhaustion.last_red_three",
+        "After a last-card red three the player may meld; the hand ends without a discard.",
+        "Going out",
+    ),
 }
 
 
 def variant_text(variant_id: str, v: Variant) -> str:
-    return (f'id: "{variant_id}"\nextends: "{v.extends}"\ntitle: "Test variant {variant_id}"\n{v.override}\n'
-            f'rules {{\n  field: "{v.field}"\n  text: "{v.text}"\n'
-            f'  cite {{ source: "4P-CLASSIC" section: "{v.section}" }}\n}}\n')
+    return (
+        f'id: "{variant_id}"\nextends: "{v.extends}"\ntitle: "Test variant {variant_id}"\n{v.override}\n'
+        f'rules {{\n  field: "{v.field}"\n  text: "{v.text}"\n'
+        f'  cite {{ source: "4P-CLASSIC" section: "{v.section}" }}\n}}\n'
+    )
 
 
 @functools.cache
@@ -119,17 +153,23 @@ K7 = "KC KC KD KD KH KH KS"  # a natural canasta of kings (70 points)
 Q7 = "QC QC QD QD QH QH QS"  # a natural canasta of queens (70 points)
 
 
-def two(hand: str, *, melds: tuple[str, ...] = (), opp: str = "6C 7D", opp_melds: tuple[str, ...] = (),
-        **kw: object) -> GameState:
+def two(
+    hand: str, *, melds: tuple[str, ...] = (), opp: str = "6C 7D", opp_melds: tuple[str, ...] = (), **kw: object
+) -> GameState:
     """A classic-2p state with seat 0 to move (every unplaced card in the stock)."""
     return make_state("classic-2p", hands=[hand, opp], melds=[list(melds), list(opp_melds)], **kw)  # type: ignore[arg-type]
 
 
-def four(hand: str, *, melds: tuple[str, ...] = (), partner: str = "6D 7C", opp_melds: tuple[str, ...] = (),
-         **kw: object) -> GameState:
+def four(
+    hand: str, *, melds: tuple[str, ...] = (), partner: str = "6D 7C", opp_melds: tuple[str, ...] = (), **kw: object
+) -> GameState:
     """A classic-4p state with seat 0 to move; seat 2 is the partner."""
-    return make_state("classic-4p", hands=[hand, "6C 7D", partner, "6H 7H"],  # type: ignore[arg-type]
-                      melds=[list(melds), list(opp_melds)], **kw)
+    return make_state(
+        "classic-4p",
+        hands=[hand, "6C 7D", partner, "6H 7H"],  # type: ignore[arg-type]
+        melds=[list(melds), list(opp_melds)],
+        **kw,
+    )
 
 
 def shrink_stock(state: GameState, keep: int = 0, seat: int = 1) -> GameState:
@@ -217,6 +257,7 @@ def illegal(code: str) -> Callable[[Callable[[], Case]], Callable[[], Case]]:
         assert code not in ILLEGAL
         ILLEGAL[code] = builder
         return builder
+
     return register
 
 
@@ -225,10 +266,12 @@ def legal(code: str) -> Callable[[Callable[[], tuple[str, GameState, str]]], Cal
         assert code not in LEGAL
         LEGAL[code] = builder
         return builder
+
     return register
 
 
 # Turn structure.
+
 
 @illegal("WRONG_PHASE")
 def _wrong_phase() -> Case:
@@ -274,6 +317,7 @@ def _not_in_hand_ok() -> tuple[str, GameState, str]:
 
 # Drawing.
 
+
 def _must_take_state() -> GameState:
     # classic-2p; hand: KH QH JH; side 0 has 9C 9D 9H; pile: 4C 9S (unfrozen); the stock is empty.
     return shrink_stock(two("KH QH JH", melds=("9C 9D 9H",), pile="4C 9S"))
@@ -292,11 +336,13 @@ def _must_take_ok() -> tuple[str, GameState, str]:
 
 # Taking the pile.
 
+
 @illegal("PILE_EMPTY")
 def _pile_empty() -> Case:
     # classic-2p; hand: 9H 9D KS; no discard pile at all.
-    return Case("classic-2p", two("9H 9D KS", melds=("KC KD KH",)), "take-pile with 9H 9D",
-                [("PILE_EMPTY", "discard_pile")])
+    return Case(
+        "classic-2p", two("9H 9D KS", melds=("KC KD KH",)), "take-pile with 9H 9D", [("PILE_EMPTY", "discard_pile")]
+    )
 
 
 @legal("PILE_EMPTY")
@@ -308,8 +354,12 @@ def _pile_empty_ok() -> tuple[str, GameState, str]:
 @illegal("PILE_TOP_WILD")
 def _top_wild() -> Case:
     # classic-2p; hand: 9H 9D KS QS; pile: 9S 2D (a wild on top).
-    return Case("classic-2p", two("9H 9D KS QS", melds=("KC KD KH",), pile="9S 2D"), "take-pile with 9H 9D",
-                [("PILE_TOP_WILD", "discard_pile.wild_top_blocks")])
+    return Case(
+        "classic-2p",
+        two("9H 9D KS QS", melds=("KC KD KH",), pile="9S 2D"),
+        "take-pile with 9H 9D",
+        [("PILE_TOP_WILD", "discard_pile.wild_top_blocks")],
+    )
 
 
 @legal("PILE_TOP_WILD")
@@ -321,8 +371,12 @@ def _top_wild_ok() -> tuple[str, GameState, str]:
 @illegal("PILE_TOP_BLACK_THREE")
 def _top_black_three() -> Case:
     # classic-2p; hand: 3C 3C KS QS; pile: 9S 3S (a black three on top).
-    return Case("classic-2p", two("3C 3C KS QS", melds=("KC KD KH",), pile="9S 3S"), "take-pile with 3C 3C",
-                [("PILE_TOP_BLACK_THREE", "discard_pile.black_three_top_blocks")])
+    return Case(
+        "classic-2p",
+        two("3C 3C KS QS", melds=("KC KD KH",), pile="9S 3S"),
+        "take-pile with 3C 3C",
+        [("PILE_TOP_BLACK_THREE", "discard_pile.black_three_top_blocks")],
+    )
 
 
 @legal("PILE_TOP_BLACK_THREE")
@@ -334,8 +388,12 @@ def _top_black_three_ok() -> tuple[str, GameState, str]:
 @illegal("PILE_TOP_RED_THREE")
 def _top_red_three() -> Case:
     # classic-2p (the upcard is not covered); pile: 3H, the upcard; hand: 9H 9D KS QS.
-    return Case("classic-2p", two("9H 9D KS QS", melds=("KC KD KH",), pile="3H", upcards=1),
-                "take-pile with 9H 9D", [("PILE_TOP_RED_THREE", "threes")])
+    return Case(
+        "classic-2p",
+        two("9H 9D KS QS", melds=("KC KD KH",), pile="3H", upcards=1),
+        "take-pile with 9H 9D",
+        [("PILE_TOP_RED_THREE", "threes")],
+    )
 
 
 @legal("PILE_TOP_RED_THREE")
@@ -347,8 +405,12 @@ def _top_red_three_ok() -> tuple[str, GameState, str]:
 @illegal("PILE_FROZEN_NEEDS_NATURAL_PAIR")
 def _frozen() -> Case:
     # classic-2p; hand: 9H JK QS QD; pile: 5C 2D 9S, frozen by the wild underneath.
-    return Case("classic-2p", two("9H JK QS QD", melds=("KC KD KH",), pile="5C 2D 9S"), "take-pile with 9H JK",
-                [("PILE_FROZEN_NEEDS_NATURAL_PAIR", "discard_pile.frozen_by_wild")])
+    return Case(
+        "classic-2p",
+        two("9H JK QS QD", melds=("KC KD KH",), pile="5C 2D 9S"),
+        "take-pile with 9H JK",
+        [("PILE_FROZEN_NEEDS_NATURAL_PAIR", "discard_pile.frozen_by_wild")],
+    )
 
 
 @legal("PILE_FROZEN_NEEDS_NATURAL_PAIR")
@@ -359,8 +421,12 @@ def _frozen_ok() -> tuple[str, GameState, str]:
 @illegal("PILE_TOP_NOT_MELDED")
 def _top_not_melded() -> Case:
     # classic-2p; hand: 9H QS QD; pile: 5C 9S (unfrozen); side 0 has kings; the QS named cannot go with a nine.
-    return Case("classic-2p", two("9H QS QD", melds=("KC KD KH",), pile="5C 9S"), "take-pile with 9H QS",
-                [("PILE_TOP_NOT_MELDED", "discard_pile")])
+    return Case(
+        "classic-2p",
+        two("9H QS QD", melds=("KC KD KH",), pile="5C 9S"),
+        "take-pile with 9H QS",
+        [("PILE_TOP_NOT_MELDED", "discard_pile")],
+    )
 
 
 @legal("PILE_TOP_NOT_MELDED")
@@ -372,8 +438,12 @@ def _top_not_melded_ok() -> tuple[str, GameState, str]:
 @illegal("PILE_NATURAL_AND_WILD_NOT_ALLOWED")
 def _natural_and_wild() -> Case:
     # test-pair-only (classic-4p, natural pair needed); hand: 9H JK QS QD; pile: 5C 9S, unfrozen.
-    return Case("test-pair-only", four("9H JK QS QD", melds=("KC KD KH",), pile="5C 9S"), "take-pile with 9H JK",
-                [("PILE_NATURAL_AND_WILD_NOT_ALLOWED", "discard_pile.unfrozen_natural_and_wild")])
+    return Case(
+        "test-pair-only",
+        four("9H JK QS QD", melds=("KC KD KH",), pile="5C 9S"),
+        "take-pile with 9H JK",
+        [("PILE_NATURAL_AND_WILD_NOT_ALLOWED", "discard_pile.unfrozen_natural_and_wild")],
+    )
 
 
 @legal("PILE_NATURAL_AND_WILD_NOT_ALLOWED")
@@ -385,8 +455,12 @@ def _natural_and_wild_ok() -> tuple[str, GameState, str]:
 @illegal("PILE_ONTO_MELD_NOT_ALLOWED")
 def _onto_meld() -> Case:
     # test-no-onto-meld; hand: QS QD; side 0 has 9C 9D 9H; pile: 5C 9S, unfrozen.
-    return Case("test-no-onto-meld", four("QS QD", melds=("KC KD KH", "9C 9D 9H"), pile="5C 9S"), "take-pile",
-                [("PILE_ONTO_MELD_NOT_ALLOWED", "discard_pile.unfrozen_onto_existing_meld")])
+    return Case(
+        "test-no-onto-meld",
+        four("QS QD", melds=("KC KD KH", "9C 9D 9H"), pile="5C 9S"),
+        "take-pile",
+        [("PILE_ONTO_MELD_NOT_ALLOWED", "discard_pile.unfrozen_onto_existing_meld")],
+    )
 
 
 @legal("PILE_ONTO_MELD_NOT_ALLOWED")
@@ -397,8 +471,12 @@ def _onto_meld_ok() -> tuple[str, GameState, str]:
 @illegal("PILE_ONE_CARD_WITH_ONE_CARD")
 def _one_card() -> Case:
     # test-one-card-pile; hand: 4C (one card); pile: 9S (one card); side 0 has a king canasta and 9C 9D 9H.
-    return Case("test-one-card-pile", four("4C", melds=(K7, "9C 9D 9H"), pile="9S"), "take-pile",
-                [("PILE_ONE_CARD_WITH_ONE_CARD", "discard_pile.one_card_hand_no_one_card_pile")])
+    return Case(
+        "test-one-card-pile",
+        four("4C", melds=(K7, "9C 9D 9H"), pile="9S"),
+        "take-pile",
+        [("PILE_ONE_CARD_WITH_ONE_CARD", "discard_pile.one_card_hand_no_one_card_pile")],
+    )
 
 
 @legal("PILE_ONE_CARD_WITH_ONE_CARD")
@@ -408,11 +486,16 @@ def _one_card_ok() -> tuple[str, GameState, str]:
 
 # Melds.
 
+
 @illegal("MELD_TOO_SMALL")
 def _too_small() -> Case:
     # classic-2p; hand: 9H 9D QS QD; side 0 has KC KD KH; two nines are not a meld.
-    return Case("classic-2p", two("9H 9D QS QD", melds=("KC KD KH",), **PLAY), "meld 9H 9D",
-                [("MELD_TOO_SMALL", "melds.min_size")])
+    return Case(
+        "classic-2p",
+        two("9H 9D QS QD", melds=("KC KD KH",), **PLAY),
+        "meld 9H 9D",
+        [("MELD_TOO_SMALL", "melds.min_size")],
+    )
 
 
 @legal("MELD_TOO_SMALL")
@@ -423,8 +506,9 @@ def _too_small_ok() -> tuple[str, GameState, str]:
 @illegal("MELD_TOO_FEW_NATURALS")
 def _too_few_naturals() -> Case:
     # classic-2p; hand: 9H JK 2C QS QD; 9-Joker-2 (80 points) has one natural (seed 001).
-    return Case("classic-2p", two("9H JK 2C QS QD", **PLAY), "meld 9H JK 2C",
-                [("MELD_TOO_FEW_NATURALS", "melds.min_naturals")])
+    return Case(
+        "classic-2p", two("9H JK 2C QS QD", **PLAY), "meld 9H JK 2C", [("MELD_TOO_FEW_NATURALS", "melds.min_naturals")]
+    )
 
 
 @legal("MELD_TOO_FEW_NATURALS")
@@ -436,8 +520,12 @@ def _too_few_naturals_ok() -> tuple[str, GameState, str]:
 @illegal("MELD_TOO_MANY_WILDS")
 def _too_many_wilds() -> Case:
     # classic-2p; hand: 2C QS QD; side 0 has 9C 9D JK JK 2D (three wilds); a fourth wild joins it.
-    return Case("classic-2p", two("2C QS QD", melds=("KC KD KH", "9C 9D JK JK 2D"), **PLAY), "meld 9: 2C",
-                [("MELD_TOO_MANY_WILDS", "melds.max_wilds")])
+    return Case(
+        "classic-2p",
+        two("2C QS QD", melds=("KC KD KH", "9C 9D JK JK 2D"), **PLAY),
+        "meld 9: 2C",
+        [("MELD_TOO_MANY_WILDS", "melds.max_wilds")],
+    )
 
 
 @legal("MELD_TOO_MANY_WILDS")
@@ -449,8 +537,12 @@ def _too_many_wilds_ok() -> tuple[str, GameState, str]:
 @illegal("MELD_WILDS_OUTNUMBER_NATURALS")
 def _wild_ratio() -> Case:
     # test-wild-ratio; hand: 9H 9D JK 2C 2D QS QD; 9 9 JK 2 2 has three wilds to two naturals.
-    return Case("test-wild-ratio", four("9H 9D JK 2C 2D QS QD", melds=("KC KD KH",), **PLAY),
-                "meld 9H 9D JK 2C 2D", [("MELD_WILDS_OUTNUMBER_NATURALS", "melds.wild_ratio")])
+    return Case(
+        "test-wild-ratio",
+        four("9H 9D JK 2C 2D QS QD", melds=("KC KD KH",), **PLAY),
+        "meld 9H 9D JK 2C 2D",
+        [("MELD_WILDS_OUTNUMBER_NATURALS", "melds.wild_ratio")],
+    )
 
 
 @legal("MELD_WILDS_OUTNUMBER_NATURALS")
@@ -462,8 +554,9 @@ def _wild_ratio_ok() -> tuple[str, GameState, str]:
 @illegal("MELD_TOO_LARGE")
 def _too_large() -> Case:
     # test-max-seven; hand: KS QS QD; side 0 has seven kings; an eighth king would pass the cap.
-    return Case("test-max-seven", four("KS QS QD", melds=(K7,), **PLAY), "meld KS",
-                [("MELD_TOO_LARGE", "melds.max_size")])
+    return Case(
+        "test-max-seven", four("KS QS QD", melds=(K7,), **PLAY), "meld KS", [("MELD_TOO_LARGE", "melds.max_size")]
+    )
 
 
 @legal("MELD_TOO_LARGE")
@@ -474,8 +567,12 @@ def _too_large_ok() -> tuple[str, GameState, str]:
 @illegal("MELD_ALL_WILD")
 def _all_wild() -> Case:
     # classic-2p; hand: JK 2C 2D QS QD; wild cards alone.
-    return Case("classic-2p", two("JK 2C 2D QS QD", melds=("KC KD KH",), **PLAY), "meld JK 2C 2D",
-                [("MELD_ALL_WILD", "melds.wild_only_melds")])
+    return Case(
+        "classic-2p",
+        two("JK 2C 2D QS QD", melds=("KC KD KH",), **PLAY),
+        "meld JK 2C 2D",
+        [("MELD_ALL_WILD", "melds.wild_only_melds")],
+    )
 
 
 @legal("MELD_ALL_WILD")
@@ -487,8 +584,12 @@ def _all_wild_ok() -> tuple[str, GameState, str]:
 @illegal("MELD_NO_SUCH_MELD")
 def _no_such_meld() -> Case:
     # classic-2p; hand: 2C QS QD; side 0 has kings but no nines.
-    return Case("classic-2p", two("2C QS QD", melds=("KC KD KH",), **PLAY), "meld 9: 2C",
-                [("MELD_NO_SUCH_MELD", "melds.one_meld_per_rank")])
+    return Case(
+        "classic-2p",
+        two("2C QS QD", melds=("KC KD KH",), **PLAY),
+        "meld 9: 2C",
+        [("MELD_NO_SUCH_MELD", "melds.one_meld_per_rank")],
+    )
 
 
 @legal("MELD_NO_SUCH_MELD")
@@ -499,8 +600,12 @@ def _no_such_meld_ok() -> tuple[str, GameState, str]:
 @illegal("BLACK_THREES_NOT_GOING_OUT")
 def _black_threes_early() -> Case:
     # classic-4p; hand: 3C 3C 3S QS QD; melding the black threes leaves two cards: not going out.
-    return Case("classic-4p", four("3C 3C 3S QS QD", melds=("KC KD KH",), **PLAY), "meld 3C 3C 3S",
-                [("BLACK_THREES_NOT_GOING_OUT", "threes.black_three_meld_going_out_only")])
+    return Case(
+        "classic-4p",
+        four("3C 3C 3S QS QD", melds=("KC KD KH",), **PLAY),
+        "meld 3C 3C 3S",
+        [("BLACK_THREES_NOT_GOING_OUT", "threes.black_three_meld_going_out_only")],
+    )
 
 
 @legal("BLACK_THREES_NOT_GOING_OUT")
@@ -512,8 +617,12 @@ def _black_threes_early_ok() -> tuple[str, GameState, str]:
 @illegal("BLACK_THREE_MELD_SIZE")
 def _black_three_size() -> Case:
     # classic-4p; hand: 3C 3S; going out with two black threes.
-    return Case("classic-4p", four("3C 3S", melds=(K7,), **PLAY), "meld 3C 3S",
-                [("BLACK_THREE_MELD_SIZE", "threes.black_three_meld_min")])
+    return Case(
+        "classic-4p",
+        four("3C 3S", melds=(K7,), **PLAY),
+        "meld 3C 3S",
+        [("BLACK_THREE_MELD_SIZE", "threes.black_three_meld_min")],
+    )
 
 
 @legal("BLACK_THREE_MELD_SIZE")
@@ -525,8 +634,12 @@ def _black_three_size_ok() -> tuple[str, GameState, str]:
 @illegal("BLACK_THREE_MELD_WILDS")
 def _black_three_wilds() -> Case:
     # classic-4p; hand: 3C 3C 3S 2D; a wild in the black-three meld.
-    return Case("classic-4p", four("3C 3C 3S 2D", melds=(K7,), **PLAY), "meld 3C 3C 3S 2D",
-                [("BLACK_THREE_MELD_WILDS", "threes.black_three_meld_wilds")])
+    return Case(
+        "classic-4p",
+        four("3C 3C 3S 2D", melds=(K7,), **PLAY),
+        "meld 3C 3C 3S 2D",
+        [("BLACK_THREE_MELD_WILDS", "threes.black_three_meld_wilds")],
+    )
 
 
 @legal("BLACK_THREE_MELD_WILDS")
@@ -538,8 +651,12 @@ def _black_three_wilds_ok() -> tuple[str, GameState, str]:
 @illegal("WILD_ON_NATURAL_CANASTA")
 def _wild_on_natural() -> Case:
     # test-natural-stays; hand: 2C QS QD; side 0 has a natural canasta of kings.
-    return Case("test-natural-stays", four("2C QS QD", melds=(K7,), **PLAY), "meld K: 2C",
-                [("WILD_ON_NATURAL_CANASTA", "canastas.wild_may_join_natural")])
+    return Case(
+        "test-natural-stays",
+        four("2C QS QD", melds=(K7,), **PLAY),
+        "meld K: 2C",
+        [("WILD_ON_NATURAL_CANASTA", "canastas.wild_may_join_natural")],
+    )
 
 
 @legal("WILD_ON_NATURAL_CANASTA")
@@ -550,8 +667,12 @@ def _wild_on_natural_ok() -> tuple[str, GameState, str]:
 @illegal("INITIAL_MELD_BELOW_MINIMUM")
 def _below_minimum() -> Case:
     # classic-2p; running total 0 (minimum 50); hand: 8H 8D 8S QS QD; 8-8-8 is 30 (seed 000).
-    return Case("classic-2p", two("8H 8D 8S QS QD", **PLAY), "meld 8H 8D 8S",
-                [("INITIAL_MELD_BELOW_MINIMUM", "initial_meld.thresholds")])
+    return Case(
+        "classic-2p",
+        two("8H 8D 8S QS QD", **PLAY),
+        "meld 8H 8D 8S",
+        [("INITIAL_MELD_BELOW_MINIMUM", "initial_meld.thresholds")],
+    )
 
 
 @legal("INITIAL_MELD_BELOW_MINIMUM")
@@ -563,8 +684,12 @@ def _below_minimum_ok() -> tuple[str, GameState, str]:
 @illegal("MUST_KEEP_CARDS")
 def _must_keep() -> Case:
     # classic-2p; no canasta; hand: 9H 9D 9S QS; melding the nines would leave one card.
-    return Case("classic-2p", two("9H 9D 9S QS", melds=("KC KD KH",), **PLAY), "meld 9H 9D 9S",
-                [("MUST_KEEP_CARDS", "going_out.min_hand_after_meld_without_canastas")])
+    return Case(
+        "classic-2p",
+        two("9H 9D 9S QS", melds=("KC KD KH",), **PLAY),
+        "meld 9H 9D 9S",
+        [("MUST_KEEP_CARDS", "going_out.min_hand_after_meld_without_canastas")],
+    )
 
 
 @legal("MUST_KEEP_CARDS")
@@ -574,11 +699,16 @@ def _must_keep_ok() -> tuple[str, GameState, str]:
 
 # Going out.
 
+
 @illegal("GO_OUT_WITHOUT_CANASTAS")
 def _out_without_canastas() -> Case:
     # classic-2p (two canastas to go out); side 0 has one (kings); hand: 5C; discarding it would go out.
-    return Case("classic-2p", two("5C", melds=(K7, "9C 9D 9H"), **PLAY), "discard 5C",
-                [("GO_OUT_WITHOUT_CANASTAS", "going_out.canastas_required")])
+    return Case(
+        "classic-2p",
+        two("5C", melds=(K7, "9C 9D 9H"), **PLAY),
+        "discard 5C",
+        [("GO_OUT_WITHOUT_CANASTAS", "going_out.canastas_required")],
+    )
 
 
 @legal("GO_OUT_WITHOUT_CANASTAS")
@@ -590,8 +720,12 @@ def _out_without_canastas_ok() -> tuple[str, GameState, str]:
 @illegal("GO_OUT_NEEDS_DISCARD")
 def _needs_discard() -> Case:
     # test-discard-to-go-out; side 0 has a king canasta; hand: 9H 9D 9S, melded whole.
-    return Case("test-discard-to-go-out", four("9H 9D 9S", melds=(K7,), **PLAY), "meld 9H 9D 9S",
-                [("GO_OUT_NEEDS_DISCARD", "going_out.discard_optional")])
+    return Case(
+        "test-discard-to-go-out",
+        four("9H 9D 9S", melds=(K7,), **PLAY),
+        "meld 9H 9D 9S",
+        [("GO_OUT_NEEDS_DISCARD", "going_out.discard_optional")],
+    )
 
 
 @legal("GO_OUT_NEEDS_DISCARD")
@@ -600,8 +734,12 @@ def _needs_discard_ok() -> tuple[str, GameState, str]:
 
 
 def _asked(answer: str, hand: str, melds: tuple[str, ...] = (K7,)) -> GameState:
-    return four(hand, melds=melds, phase="PHASE_PLAY",
-                turn={"start": "TURN_START_DREW", "partnerAnswer": f"PARTNER_ANSWER_{answer}"})
+    return four(
+        hand,
+        melds=melds,
+        phase="PHASE_PLAY",
+        turn={"start": "TURN_START_DREW", "partnerAnswer": f"PARTNER_ANSWER_{answer}"},
+    )
 
 
 @illegal("GO_OUT_PARTNER_SAID_NO")
@@ -618,8 +756,9 @@ def _partner_no_ok() -> tuple[str, GameState, str]:
 @illegal("MUST_GO_OUT_PARTNER_SAID_YES")
 def _partner_yes() -> Case:
     # classic-4p; the partner answered yes; hand: 5C 8C; discarding 5C keeps a card.
-    return Case("classic-4p", _asked("YES", "5C 8C"), "discard 5C",
-                [("MUST_GO_OUT_PARTNER_SAID_YES", "going_out.ask_partner")])
+    return Case(
+        "classic-4p", _asked("YES", "5C 8C"), "discard 5C", [("MUST_GO_OUT_PARTNER_SAID_YES", "going_out.ask_partner")]
+    )
 
 
 @legal("MUST_GO_OUT_PARTNER_SAID_YES")
@@ -643,8 +782,7 @@ def _ask_not_allowed_ok() -> tuple[str, GameState, str]:
 @illegal("ASK_AFTER_MELDING")
 def _ask_after_melding() -> Case:
     # classic-4p; the player already melded this turn; hand: 9H 9D KS.
-    state = four("9H 9D KS", melds=("QC QD QH",), phase="PHASE_PLAY",
-                 turn={"start": "TURN_START_DREW", "melded": True})
+    state = four("9H 9D KS", melds=("QC QD QH",), phase="PHASE_PLAY", turn={"start": "TURN_START_DREW", "melded": True})
     return Case("classic-4p", state, "ask", [("ASK_AFTER_MELDING", "going_out.ask_partner")])
 
 
@@ -664,12 +802,16 @@ def _ask_again() -> Case:
 @legal("ASK_ALREADY_ANSWERED")
 def _ask_again_ok() -> tuple[str, GameState, str]:
     # The one question, pending: the partner answers it.
-    state = four("9H 9D KS", phase="PHASE_AWAIT_ANSWER",
-                 turn={"start": "TURN_START_DREW", "partnerAnswer": "PARTNER_ANSWER_PENDING"})
+    state = four(
+        "9H 9D KS",
+        phase="PHASE_AWAIT_ANSWER",
+        turn={"start": "TURN_START_DREW", "partnerAnswer": "PARTNER_ANSWER_PENDING"},
+    )
     return "classic-4p", state, "answer no"
 
 
 # The last stock card a red three.
+
 
 def _last_red_three_2p() -> GameState:
     # classic-2p; hand: 9H 9D 9S KS QS; side 0 has KC KD KH; the stock is one card, 3H.
@@ -682,8 +824,12 @@ def _last_red_three_2p() -> GameState:
 @illegal("LAST_RED_THREE_NO_DISCARD")
 def _last_red_discard() -> Case:
     # After drawing the last-card 3H the player may meld but not discard.
-    return Case("classic-2p", _last_red_three_2p(), "discard QS",
-                [("LAST_RED_THREE_NO_DISCARD", "stock_exhaustion.last_red_three")])
+    return Case(
+        "classic-2p",
+        _last_red_three_2p(),
+        "discard QS",
+        [("LAST_RED_THREE_NO_DISCARD", "stock_exhaustion.last_red_three")],
+    )
 
 
 @legal("LAST_RED_THREE_NO_DISCARD")
@@ -749,8 +895,12 @@ def test_red_three_upcard_taken_with_the_pile_is_laid_without_replacement() -> N
     assert RedThreeLaid(0, parse_cards("3H")[0], False) in verdict.events
     # Without the natural pair the upcard freezes it.
     hand = four("9H JK KS QS", melds=("KC KD KH",), pile="3H 9S", upcards=2)
-    assert_illegal("classic-4p", hand, "take-pile with 9H JK",
-                   [("PILE_FROZEN_NEEDS_NATURAL_PAIR", "discard_pile.frozen_by_upcard")])
+    assert_illegal(
+        "classic-4p",
+        hand,
+        "take-pile with 9H JK",
+        [("PILE_FROZEN_NEEDS_NATURAL_PAIR", "discard_pile.frozen_by_upcard")],
+    )
 
 
 def test_top_card_with_nowhere_to_go() -> None:
@@ -764,8 +914,10 @@ def test_top_card_with_nowhere_to_go() -> None:
     assert "no meld of nines" in verdict.violations[0].explanation
     assert set(codes(verdict)) <= {"PILE_TOP_NOT_MELDED", "MELD_TOO_SMALL", "MELD_TOO_FEW_NATURALS"}
     # Wild cards alone with the top card: no natural nine from the hand.
-    assert codes(check("classic-2p", two("JK 2C QS QD", melds=("KC KD KH",), pile="5C 9S"),
-                       "take-pile with JK 2C"))[0] == "PILE_TOP_NOT_MELDED"
+    assert (
+        codes(check("classic-2p", two("JK 2C QS QD", melds=("KC KD KH",), pile="5C 9S"), "take-pile with JK 2C"))[0]
+        == "PILE_TOP_NOT_MELDED"
+    )
 
 
 def test_draw_two_in_classic_2p_and_one_in_classic_4p() -> None:
@@ -817,8 +969,9 @@ def test_last_red_three_may_meld_variant() -> None:
     state = shrink_stock(four("9H 9D 9S KS QS", melds=("KC KD KH",), pile="5C", stock_top="3H"), keep=1)
     final = assert_legal("test-last-red-melds", state, "draw").next_state
     assert final is not None and final.phase == Phase.FINAL_MELDS
-    assert_illegal("test-last-red-melds", final, "discard QS",
-                   [("LAST_RED_THREE_NO_DISCARD", "stock_exhaustion.last_red_three")])
+    assert_illegal(
+        "test-last-red-melds", final, "discard QS", [("LAST_RED_THREE_NO_DISCARD", "stock_exhaustion.last_red_three")]
+    )
     melded = assert_legal("test-last-red-melds", final, "meld 9H 9D 9S").next_state
     assert melded is not None and melded.phase == Phase.FINAL_MELDS
     done = assert_legal("test-last-red-melds", melded, "finish")
@@ -851,19 +1004,21 @@ def test_seed_001_nine_nine_joker_is_a_meld_nine_joker_two_is_not() -> None:
 
 
 @pytest.mark.parametrize("rule_set", ["classic-2p", "classic-4p"])
-@pytest.mark.parametrize(("total", "action", "ok"), [
-    (0, "meld AH AD AS", True),  # 60 clears 50
-    (0, "meld 8H 8D 8S", False),  # 30 does not
-    (0, "meld 8H 8D 8S, QH QD 2C", True),  # 10+10+10+10+10+20 = 70
-    (1500, "meld AH AD AS", False),  # 60 is short of 90
-    (1500, "meld AH AD AS, 8H 8D 8S", True),  # 90
-    (-20, "meld 8H 8D 8S", True),  # below zero only 15 is needed
-])
+@pytest.mark.parametrize(
+    ("total", "action", "ok"),
+    [
+        (0, "meld AH AD AS", True),  # 60 clears 50
+        (0, "meld 8H 8D 8S", False),  # 30 does not
+        (0, "meld 8H 8D 8S, QH QD 2C", True),  # 10+10+10+10+10+20 = 70
+        (1500, "meld AH AD AS", False),  # 60 is short of 90
+        (1500, "meld AH AD AS, 8H 8D 8S", True),  # 90
+        (-20, "meld 8H 8D 8S", True),  # below zero only 15 is needed
+    ],
+)
 def test_seed_000_initial_meld_minimum(rule_set: str, total: int, action: str, ok: bool) -> None:
     # seed 000 'The initial meld minimum'; hand: AH AD AS 8H 8D 8S QH QD 2C 4C 5C; side 0 has not melded.
     hand = "AH AD AS 8H 8D 8S QH QD 2C 4C 5C"
-    state = (two(hand, totals=[total, 0], **PLAY) if rule_set == "classic-2p"
-             else four(hand, totals=[total, 0], **PLAY))
+    state = two(hand, totals=[total, 0], **PLAY) if rule_set == "classic-2p" else four(hand, totals=[total, 0], **PLAY)
     if ok:
         assert_legal(rule_set, state, action)
     else:
@@ -889,12 +1044,15 @@ def test_seed_frozen_until_the_initial_meld(rule_set: str) -> None:
     # hand: AC AD JK 9C 9D KC KD KH QS; side 0 has not melded; pile: 5C AS, no wild in it.
     state = _table(rule_set, "AC AD JK 9C 9D KC KD KH QS", pile="5C AS")
     assert_legal(rule_set, state, "take-pile with AC AD")  # 60 with the top card
-    assert_illegal(rule_set, state, "take-pile with AC JK",  # 90 points, but frozen to the side
-                   [("PILE_FROZEN_NEEDS_NATURAL_PAIR", "discard_pile.frozen_until_initial_meld")])
+    assert_illegal(
+        rule_set,
+        state,
+        "take-pile with AC JK",  # 90 points, but frozen to the side
+        [("PILE_FROZEN_NEEDS_NATURAL_PAIR", "discard_pile.frozen_until_initial_meld")],
+    )
     # With the top card only counting, 9S 9C 9D is 30: more melds from the hand make up the minimum.
     nines = _table(rule_set, "9C 9D KC KD KH QS QD", pile="5C 9S")
-    assert_illegal(rule_set, nines, "take-pile with 9C 9D",
-                   [("INITIAL_MELD_BELOW_MINIMUM", "initial_meld.thresholds")])
+    assert_illegal(rule_set, nines, "take-pile with 9C 9D", [("INITIAL_MELD_BELOW_MINIMUM", "initial_meld.thresholds")])
     assert_legal(rule_set, nines, "take-pile with 9C 9D meld KC KD KH")
 
 
@@ -912,20 +1070,34 @@ def test_seed_black_three_on_top_blocks_only_while_on_top(rule_set: str) -> None
 def test_seed_going_out_needs_two_canastas_in_2p_and_one_in_4p() -> None:
     # Side 0 has a natural canasta of kings; hand: 9H 9D 9S, melded whole.
     one_canasta_2p = two("9H 9D 9S", melds=(K7,), **PLAY)
-    assert_illegal("classic-2p", one_canasta_2p, "meld 9H 9D 9S",
-                   [("MUST_KEEP_CARDS", "going_out.min_hand_after_meld_without_canastas"),
-                    ("GO_OUT_WITHOUT_CANASTAS", "going_out.canastas_required")])
+    assert_illegal(
+        "classic-2p",
+        one_canasta_2p,
+        "meld 9H 9D 9S",
+        [
+            ("MUST_KEEP_CARDS", "going_out.min_hand_after_meld_without_canastas"),
+            ("GO_OUT_WITHOUT_CANASTAS", "going_out.canastas_required"),
+        ],
+    )
     two_canastas_2p = two("9H 9D 9S", melds=(K7, Q7), **PLAY)
     out = assert_legal("classic-2p", two_canastas_2p, "meld 9H 9D 9S").next_state
     assert out is not None and (out.hand_end, out.went_out_seat) == (HandEnd.WENT_OUT, 0)
     out = assert_legal("classic-4p", four("9H 9D 9S", melds=(K7,), **PLAY), "meld 9H 9D 9S").next_state
     assert out is not None and out.hand_end == HandEnd.WENT_OUT
     # Going out by discarding the last card: the same counts.
-    assert_illegal("classic-2p", two("5C", melds=(K7, "9C 9D 9H"), **PLAY), "discard 5C",
-                   [("GO_OUT_WITHOUT_CANASTAS", "going_out.canastas_required")])
+    assert_illegal(
+        "classic-2p",
+        two("5C", melds=(K7, "9C 9D 9H"), **PLAY),
+        "discard 5C",
+        [("GO_OUT_WITHOUT_CANASTAS", "going_out.canastas_required")],
+    )
     assert_legal("classic-4p", four("5C", melds=(K7, "9C 9D 9H"), **PLAY), "discard 5C")
-    assert_illegal("classic-4p", four("5C", melds=("9C 9D 9H",), **PLAY), "discard 5C",
-                   [("GO_OUT_WITHOUT_CANASTAS", "going_out.canastas_required")])
+    assert_illegal(
+        "classic-4p",
+        four("5C", melds=("9C 9D 9H",), **PLAY),
+        "discard 5C",
+        [("GO_OUT_WITHOUT_CANASTAS", "going_out.canastas_required")],
+    )
 
 
 def _hand_ended(verdict: Verdict) -> HandEnded:
@@ -946,12 +1118,19 @@ def test_seed_concealed_going_out_scores_200_in_classic_2p() -> None:
     ended = _hand_ended(verdict)
     assert ended.reason == HandEnd.WENT_OUT
     assert verdict.next_state is not None and verdict.next_state.went_out_concealed
-    assert _items(ended, 0) == [(ScoreItem.MELDED_CARDS, 35), (ScoreItem.MELDED_CARDS, 35),
-                                (ScoreItem.NATURAL_CANASTA, 500), (ScoreItem.NATURAL_CANASTA, 500),
-                                (ScoreItem.GOING_OUT_CONCEALED, 200), (ScoreItem.CARDS_IN_HAND, 0)]
+    assert _items(ended, 0) == [
+        (ScoreItem.MELDED_CARDS, 35),
+        (ScoreItem.MELDED_CARDS, 35),
+        (ScoreItem.NATURAL_CANASTA, 500),
+        (ScoreItem.NATURAL_CANASTA, 500),
+        (ScoreItem.GOING_OUT_CONCEALED, 200),
+        (ScoreItem.CARDS_IN_HAND, 0),
+    ]
     assert ended.scores[0].total == 1270
     assert [e for e in verdict.events if isinstance(e, CanastaMade)] == [
-        CanastaMade(0, tuple(parse_cards(fours)), True), CanastaMade(0, tuple(parse_cards(fives)), True)]
+        CanastaMade(0, tuple(parse_cards(fours)), True),
+        CanastaMade(0, tuple(parse_cards(fives)), True),
+    ]
 
 
 def test_going_out_after_melding_earlier_is_not_concealed() -> None:
@@ -970,8 +1149,12 @@ def test_concealed_going_out_after_drawing_needs_no_minimum_in_classic_4p() -> N
     assert (ScoreItem.GOING_OUT_CONCEALED, 200) in _items(ended, 0)
     # Taking the pile to do it still needs the minimum (the 4S on top counts, the 5C under it does not).
     pile = four("4C 4C 4D 4D 4H 4H", pile="5C 4S")
-    assert_illegal("classic-4p", pile, "take-pile with 4C 4C 4D 4D 4H 4H",
-                   [("INITIAL_MELD_BELOW_MINIMUM", "initial_meld.thresholds")])
+    assert_illegal(
+        "classic-4p",
+        pile,
+        "take-pile with 4C 4C 4D 4D 4H 4H",
+        [("INITIAL_MELD_BELOW_MINIMUM", "initial_meld.thresholds")],
+    )
 
 
 def test_going_out_by_taking_the_pile() -> None:
@@ -982,12 +1165,22 @@ def test_going_out_by_taking_the_pile() -> None:
     assert (verdict.next_state.hand_end, verdict.next_state.went_out_seat) == (HandEnd.WENT_OUT, 0)
     assert (ScoreItem.GOING_OUT, 100) in _items(_hand_ended(verdict), 0)
     # classic-2p needs two canastas for that.
-    assert_illegal("classic-2p", two("9H 9D", melds=(K7,), pile="9S"), "take-pile with 9H 9D",
-                   [("MUST_KEEP_CARDS", "going_out.min_hand_after_meld_without_canastas"),
-                    ("GO_OUT_WITHOUT_CANASTAS", "going_out.canastas_required")])
+    assert_illegal(
+        "classic-2p",
+        two("9H 9D", melds=(K7,), pile="9S"),
+        "take-pile with 9H 9D",
+        [
+            ("MUST_KEEP_CARDS", "going_out.min_hand_after_meld_without_canastas"),
+            ("GO_OUT_WITHOUT_CANASTAS", "going_out.canastas_required"),
+        ],
+    )
     # A rule set that requires a final discard refuses it.
-    assert_illegal("test-discard-to-go-out", four("9H 9D", melds=(K7,), pile="9S"), "take-pile with 9H 9D",
-                   [("GO_OUT_NEEDS_DISCARD", "going_out.discard_optional")])
+    assert_illegal(
+        "test-discard-to-go-out",
+        four("9H 9D", melds=(K7,), pile="9S"),
+        "take-pile with 9H 9D",
+        [("GO_OUT_NEEDS_DISCARD", "going_out.discard_optional")],
+    )
 
 
 def test_concealed_going_out_by_taking_the_pile() -> None:
@@ -1028,24 +1221,31 @@ def test_seed_going_out_in_classic_4p_counts_the_partners_hand() -> None:
     # classic-4p; side 0 (seats 0 and 2) has seven kings; seat 0 holds 5C, the partner JK QS (60 points).
     state = four("5C", melds=(K7,), partner="JK QS", **PLAY)
     ended = _hand_ended(assert_legal("classic-4p", state, "discard 5C"))
-    assert _items(ended, 0) == [(ScoreItem.MELDED_CARDS, 70), (ScoreItem.NATURAL_CANASTA, 500),
-                                (ScoreItem.GOING_OUT, 100), (ScoreItem.CARDS_IN_HAND, 0),
-                                (ScoreItem.CARDS_IN_HAND, -60)]
+    assert _items(ended, 0) == [
+        (ScoreItem.MELDED_CARDS, 70),
+        (ScoreItem.NATURAL_CANASTA, 500),
+        (ScoreItem.GOING_OUT, 100),
+        (ScoreItem.CARDS_IN_HAND, 0),
+        (ScoreItem.CARDS_IN_HAND, -60),
+    ]
     assert ended.scores[0].total == 610
     assert ended.table.sides[0].hands == ((), tuple(parse_cards("JK QS")))
 
 
 @pytest.mark.parametrize("rule_set", ["classic-2p", "classic-4p"])
-@pytest.mark.parametrize(("hand", "action", "expected"), [
-    ("3C 3C 3S", "meld 3C 3C 3S", []),  # three, going out
-    ("3C 3C 3S 3S", "meld 3C 3C 3S 3S", []),  # four, going out
-    ("3C 3S", "meld 3C 3S", [("BLACK_THREE_MELD_SIZE", "threes.black_three_meld_min")]),
-    ("3C 3C 3S JK", "meld 3C 3C 3S JK", [("BLACK_THREE_MELD_WILDS", "threes.black_three_meld_wilds")]),
-    ("3C 3C 3S JS JD", "meld 3C 3C 3S",
-     [("BLACK_THREES_NOT_GOING_OUT", "threes.black_three_meld_going_out_only")]),
-])
-def test_seed_black_threes_melded_only_when_going_out(rule_set: str, hand: str, action: str,
-                                                      expected: list[tuple[str, str]]) -> None:
+@pytest.mark.parametrize(
+    ("hand", "action", "expected"),
+    [
+        ("3C 3C 3S", "meld 3C 3C 3S", []),  # three, going out
+        ("3C 3C 3S 3S", "meld 3C 3C 3S 3S", []),  # four, going out
+        ("3C 3S", "meld 3C 3S", [("BLACK_THREE_MELD_SIZE", "threes.black_three_meld_min")]),
+        ("3C 3C 3S JK", "meld 3C 3C 3S JK", [("BLACK_THREE_MELD_WILDS", "threes.black_three_meld_wilds")]),
+        ("3C 3C 3S JS JD", "meld 3C 3C 3S", [("BLACK_THREES_NOT_GOING_OUT", "threes.black_three_meld_going_out_only")]),
+    ],
+)
+def test_seed_black_threes_melded_only_when_going_out(
+    rule_set: str, hand: str, action: str, expected: list[tuple[str, str]]
+) -> None:
     # The side has the canastas it needs to go out (kings, and queens in classic-2p).
     melds = (K7, Q7) if rule_set == "classic-2p" else (K7,)
     state = _table(rule_set, hand, melds=melds, **PLAY)
@@ -1081,12 +1281,15 @@ def test_card_not_in_hand_for_meld_and_take_pile() -> None:
     assert_illegal("classic-2p", two("9H 9D KS QS QD", **PLAY), "meld 9H 9H 9D", [("CARDS_NOT_IN_HAND", "turn")])
 
 
-@pytest.mark.parametrize(("phase", "turn", "action"), [
-    ("PHASE_DRAW", None, "discard KS"),  # must draw first
-    ("PHASE_DRAW", None, "meld 9H 9D 9S"),
-    ("PHASE_PLAY", {"start": "TURN_START_DREW"}, "take-pile with 9H 9D"),  # already drew
-    ("PHASE_DRAW", None, "answer yes"),  # nobody asked
-])
+@pytest.mark.parametrize(
+    ("phase", "turn", "action"),
+    [
+        ("PHASE_DRAW", None, "discard KS"),  # must draw first
+        ("PHASE_DRAW", None, "meld 9H 9D 9S"),
+        ("PHASE_PLAY", {"start": "TURN_START_DREW"}, "take-pile with 9H 9D"),  # already drew
+        ("PHASE_DRAW", None, "answer yes"),  # nobody asked
+    ],
+)
 def test_wrong_phase(phase: str, turn: dict | None, action: str) -> None:
     # classic-4p; hand: 9H 9D 9S KS QS; side 0 has KC KD KH; pile: 5C 9S.
     state = four("9H 9D 9S KS QS", melds=("KC KD KH",), pile="5C 9S", phase=phase, turn=turn)
@@ -1099,19 +1302,23 @@ def test_taking_the_pile_twice() -> None:
     state = two("9H 9D QS QD", melds=("KC KD KH",), pile="5C 9S")
     taken = assert_legal("classic-2p", state, "take-pile with 9H 9D").next_state
     assert taken is not None
-    verdict = assert_illegal("classic-2p", taken, "take-pile with QS QD",
-                             [("WRONG_PHASE", "turn"), ("PILE_EMPTY", "discard_pile")])
+    verdict = assert_illegal(
+        "classic-2p", taken, "take-pile with QS QD", [("WRONG_PHASE", "turn"), ("PILE_EMPTY", "discard_pile")]
+    )
     assert "already took the pile" in verdict.violations[0].explanation
     verdict = assert_illegal("classic-2p", taken, "draw", [("WRONG_PHASE", "turn")])
     assert "already took the pile" in verdict.violations[0].explanation
 
 
-@pytest.mark.parametrize(("action", "path"), [
-    ("meld 9H 9D KH", "action.meld.groups[0]"),  # mixed ranks
-    ("meld 9H 9D 3H", "action.meld.groups[0]"),  # a red three
-    ("meld KC KD KH, 9H 9D QS", "action.meld.groups[1]"),
-    ("take-pile with 9H 9D meld KH QH QD", "action.take_pile.melds[0]"),
-])
+@pytest.mark.parametrize(
+    ("action", "path"),
+    [
+        ("meld 9H 9D KH", "action.meld.groups[0]"),  # mixed ranks
+        ("meld 9H 9D 3H", "action.meld.groups[0]"),  # a red three
+        ("meld KC KD KH, 9H 9D QS", "action.meld.groups[1]"),
+        ("take-pile with 9H 9D meld KH QH QD", "action.take_pile.melds[0]"),
+    ],
+)
 def test_malformed_action_is_invalid_input(action: str, path: str) -> None:
     state = two("9H 9D KC KD KH QS QD", **PLAY)
     with pytest.raises(InvalidInputError) as info:
@@ -1130,10 +1337,13 @@ def test_inconsistent_state_is_refused() -> None:
         check("classic-2p", two("3H 9D", **PLAY), "discard 9D")
 
 
-@pytest.mark.parametrize(("action", "legal_move"), [
-    ("take-pile with 9H 9D", True),
-    ("take-pile with 9H JK", False),
-])
+@pytest.mark.parametrize(
+    ("action", "legal_move"),
+    [
+        ("take-pile with 9H 9D", True),
+        ("take-pile with 9H JK", False),
+    ],
+)
 def test_check_has_no_side_effects(action: str, legal_move: bool) -> None:
     state = two("9H 9D JK QS QD", melds=("KC KD KH",), pile="5C 2D 9S")
     snapshot = copy.deepcopy(state)
@@ -1155,7 +1365,7 @@ def _only_stock_card(state, keep: int = 1, seat: int = 1):
     """Move all but the top `keep` stock cards into seat `seat`'s hand (red threes to its side): a near-empty stock."""
     from dataclasses import replace as _replace
 
-    from oracle.cards import is_red_three
+    from oracle.model.cards import is_red_three
 
     cut = len(state.stock) - keep
     moved = state.stock[:cut]
@@ -1171,8 +1381,9 @@ def test_after_a_last_red_three_one_card_left_is_not_going_out() -> None:
     # classic-2p (2P-GUIDE "Going out"): the last stock card 3H is laid, the player may meld, no discard follows.
     # hand 3C 3S 3C 9H with two canastas: melding the black threes would leave 9H, so it is not going out.
     k7, q7 = "KC KC KD KD KH KH KS", "QC QC QD QD QH QH QS"
-    state = _only_stock_card(make_state("classic-2p", hands=["3C 3S 3C 9H", "5C 6D"], melds=[[k7, q7], []],
-                                        pile="8D", stock_top="3H"))
+    state = _only_stock_card(
+        make_state("classic-2p", hands=["3C 3S 3C 9H", "5C 6D"], melds=[[k7, q7], []], pile="8D", stock_top="3H")
+    )
     drawn = judge("classic-2p", state, "draw").next_state
     assert drawn is not None and drawn.phase.name == "FINAL_MELDS"
     verdict = judge("classic-2p", drawn, "meld 3C 3S 3C")
@@ -1182,8 +1393,9 @@ def test_after_a_last_red_three_one_card_left_is_not_going_out() -> None:
 def test_after_a_last_red_three_the_minimum_is_not_waived_without_going_out() -> None:
     # running total 1500 (minimum 90); seven fours and seven fives are 70 points and leave 9H in hand
     hand = "4C 4C 4D 4D 4H 4H 4S 5C 5C 5D 5D 5H 5H 5S 9H"
-    state = _only_stock_card(make_state("classic-2p", hands=[hand, "6C 6D"], pile="8D", stock_top="3H",
-                                        totals=[1500, 0]))
+    state = _only_stock_card(
+        make_state("classic-2p", hands=[hand, "6C 6D"], pile="8D", stock_top="3H", totals=[1500, 0])
+    )
     drawn = judge("classic-2p", state, "draw").next_state
     verdict = judge("classic-2p", drawn, "meld 4C 4C 4D 4D 4H 4H 4S, 5C 5C 5D 5D 5H 5H 5S")
     assert codes(verdict) == ["INITIAL_MELD_BELOW_MINIMUM"]
@@ -1192,8 +1404,9 @@ def test_after_a_last_red_three_the_minimum_is_not_waived_without_going_out() ->
 def test_a_wild_may_go_with_the_top_card_onto_the_sides_meld() -> None:
     # 4P-CLASSIC "The discard pile": an unfrozen pile is taken by adding the top card (9S) to the side's nines;
     # a two from the hand may join that meld at the same time
-    state = make_state("classic-4p", hands=["2C 5C 6D 7H", "4C 4D 5D", "6C 6H 7C", "8C 8D 8H"],
-                       melds=[["9C 9D 9H"], []], pile="4S 9S")
+    state = make_state(
+        "classic-4p", hands=["2C 5C 6D 7H", "4C 4D 5D", "6C 6H 7C", "8C 8D 8H"], melds=[["9C 9D 9H"], []], pile="4S 9S"
+    )
     verdict = judge("classic-4p", state, "take-pile with 2C")
     assert verdict.legal, codes(verdict)
     assert verdict.next_state is not None

@@ -3,7 +3,7 @@
 The playout property test plays dealt hands (the documented shuffle, a fixed
 range of seeds) by choosing uniformly among legal_actions, and at every state
 checks that (a) every listed action is legal, (b) canonical-space candidates
-built here independently of oracle.movegen (all single groups, every way to
+built here independently of oracle.games.movegen (all single groups, every way to
 take the pile, random minimal and going-out sets, every discard, the single
 actions) that are not listed are illegal, and (c) the hand ends within a bound.
 """
@@ -19,7 +19,10 @@ from itertools import product
 import pytest
 from helpers import make_state, rules
 
-from oracle.actions import (
+from oracle.games.deal import deal
+from oracle.games.movegen import count_actions, legal_actions, sort_key
+from oracle.games.shuffle import shuffled
+from oracle.model.actions import (
     Action,
     AnswerPartner,
     AskPartner,
@@ -32,29 +35,43 @@ from oracle.actions import (
     format_action,
     parse_action,
 )
-from oracle.cards import JOKER, deck, is_natural, rank_of
-from oracle.deal import deal
-from oracle.movegen import count_actions, legal_actions, sort_key
-from oracle.referee import check_action
-from oracle.ruleset import CompiledRules
-from oracle.shuffle import shuffled
-from oracle.state import GameState, PartnerAnswer, Phase, meld_index_of_rank, side_of
-from oracle.state_check import InvalidStateError, validate_state
+from oracle.model.cards import JOKER, deck, is_natural, rank_of
+from oracle.model.state import GameState, PartnerAnswer, Phase, meld_index_of_rank
+from oracle.rules.facts import side_of
+from oracle.rules.referee import check_action
+from oracle.rules.state_check import InvalidStateError, validate_state
+from oracle.ruleset.compiled import CompiledRules
 
 
 def listed(rule_set: str, state: GameState) -> list[str]:
     return [format_action(a) for a in legal_actions(rules(rule_set), state)]
 
 
-def play_state(rule_set: str, hand: str, *, melds: list[str] = (), seat_melded: bool = True, total: int = 0,
-               turn: dict | None = None, phase: str = "PHASE_PLAY", pile: str = "5H 8D TH") -> GameState:
+def play_state(
+    rule_set: str,
+    hand: str,
+    *,
+    melds: list[str] = (),
+    seat_melded: bool = True,
+    total: int = 0,
+    turn: dict | None = None,
+    phase: str = "PHASE_PLAY",
+    pile: str = "5H 8D TH",
+) -> GameState:
     """Seat 0 to move after drawing; the other seats hold a few cards."""
     r = rules(rule_set)
     others = ["6C 6D 8S", "TC TD JS", "JD 9C 5S"][: r.seats - 1]
     side_melds = [list(melds)] + [[] for _ in range(r.sides - 1)]
-    return make_state(rule_set, hands=[hand, *others], melds=side_melds, pile=pile, phase=phase,
-                      turn=turn or {"start": "TURN_START_DREW", "meldsBeforeTurn": len(melds)},
-                      totals=[total] * r.sides, melded_before=[seat_melded] + [False] * (r.seats - 1))
+    return make_state(
+        rule_set,
+        hands=[hand, *others],
+        melds=side_melds,
+        pile=pile,
+        phase=phase,
+        turn=turn or {"start": "TURN_START_DREW", "meldsBeforeTurn": len(melds)},
+        totals=[total] * r.sides,
+        melded_before=[seat_melded] + [False] * (r.seats - 1),
+    )
 
 
 def stock_gone(state: GameState) -> GameState:
@@ -62,38 +79,66 @@ def stock_gone(state: GameState) -> GameState:
     reds = tuple(c for c in state.stock if c in (6, 7))
     rest = tuple(c for c in state.stock if c not in (6, 7))
     side = state.sides[0]
-    return replace(state, stock=(), discard_pile=rest + state.discard_pile, pile_upcards=0,
-                   sides=(replace(side, red_threes=side.red_threes + reds), *state.sides[1:]))
+    return replace(
+        state,
+        stock=(),
+        discard_pile=rest + state.discard_pile,
+        pile_upcards=0,
+        sides=(replace(side, red_threes=side.red_threes + reds), *state.sides[1:]),
+    )
 
 
 # --- exact lists ------------------------------------------------------------------------------------------------
 
 
 def test_take_pile_unfrozen_with_melds() -> None:
-    state = make_state("classic-2p", hands=["9H 9D JK", "QH QD QS 4H"], melds=[["KC KD KS"], ["6H 6D 6S"]],
-                       pile="5D 8H 9S", melded_before=[True, False])
-    assert listed("classic-2p", state) == ["draw", "take-pile with 9D 9H", "take-pile with 9D 9H JK",
-                                           "take-pile with 9D JK"]
+    state = make_state(
+        "classic-2p",
+        hands=["9H 9D JK", "QH QD QS 4H"],
+        melds=[["KC KD KS"], ["6H 6D 6S"]],
+        pile="5D 8H 9S",
+        melded_before=[True, False],
+    )
+    assert listed("classic-2p", state) == [
+        "draw",
+        "take-pile with 9D 9H",
+        "take-pile with 9D 9H JK",
+        "take-pile with 9D JK",
+    ]
 
 
 def test_take_pile_frozen_needs_the_natural_pair() -> None:
-    state = make_state("classic-2p", hands=["9H 9D JK 2C", "QH QD QS 4H"], melds=[["KC KD KS"], ["6H 6D 6S"]],
-                       pile="5D 2D 8H 9S", melded_before=[True, False])
-    assert listed("classic-2p", state) == ["draw", "take-pile with 9D 9H", "take-pile with 9D 9H 2C",
-                                           "take-pile with 9D 9H 2C JK", "take-pile with 9D 9H JK"]
+    state = make_state(
+        "classic-2p",
+        hands=["9H 9D JK 2C", "QH QD QS 4H"],
+        melds=[["KC KD KS"], ["6H 6D 6S"]],
+        pile="5D 2D 8H 9S",
+        melded_before=[True, False],
+    )
+    assert listed("classic-2p", state) == [
+        "draw",
+        "take-pile with 9D 9H",
+        "take-pile with 9D 9H 2C",
+        "take-pile with 9D 9H 2C JK",
+        "take-pile with 9D 9H JK",
+    ]
 
 
 def test_take_pile_onto_the_sides_meld() -> None:
-    state = make_state("classic-2p", hands=["9H JK 4C 5C", "QH QD QS 4H"], melds=[["9C 9D 9S"], ["6H 6D 6S"]],
-                       pile="5D 8H 9S", melded_before=[True, False])
+    state = make_state(
+        "classic-2p",
+        hands=["9H JK 4C 5C", "QH QD QS 4H"],
+        melds=[["9C 9D 9S"], ["6H 6D 6S"]],
+        pile="5D 8H 9S",
+        melded_before=[True, False],
+    )
     assert listed("classic-2p", state) == ["draw", "take-pile", "take-pile with 9H", "take-pile with 9H JK"]
 
 
 def test_take_pile_for_the_initial_meld_lists_minimal_extras() -> None:
     # Frozen to the side (no melds yet): a natural pair of nines; 9 9 9 is 30, so a minimal extra meld must
     # bring 20 or more, and KD KH JK (70) or AD AH AS (60) each do alone; KD KH KS (30) does too.
-    state = make_state("classic-2p", hands=["9H 9D KD KH KS AD AH AS JK 4C", "QH QD QS 4H"],
-                       pile="5D 8H 9S")
+    state = make_state("classic-2p", hands=["9H 9D KD KH KS AD AH AS JK 4C", "QH QD QS 4H"], pile="5D 8H 9S")
     got = listed("classic-2p", state)
     assert got[0] == "draw"
     assert "take-pile with 9D 9H meld KD KH KS" in got
@@ -108,8 +153,11 @@ def test_take_pile_for_the_initial_meld_lists_minimal_extras() -> None:
 def test_initial_meld_minimal_sets() -> None:
     state = play_state("classic-2p", "KH KD KS AH AD JK 4C 7D TC 6S", seat_melded=False)
     assert listed("classic-2p", state) == [
-        "meld KD KH KS JK", "meld KD KH JK", "meld AD AH JK",
-        *(f"discard {c}" for c in ("4C", "6S", "7D", "TC", "KD", "KH", "KS", "AD", "AH", "JK"))]
+        "meld KD KH KS JK",
+        "meld KD KH JK",
+        "meld AD AH JK",
+        *(f"discard {c}" for c in ("4C", "6S", "7D", "TC", "KD", "KH", "KS", "AD", "AH", "JK")),
+    ]
 
 
 def test_initial_meld_pairs_of_groups_under_a_higher_minimum() -> None:
@@ -137,10 +185,25 @@ def test_single_groups_after_the_initial_meld() -> None:
     state = play_state("classic-4p", "7C 7H 2C JK 4H 4D 9S", melds=["7D 7D 7S", "KC KD KS"])
     melds = [a for a in listed("classic-4p", state) if a.startswith("meld")]
     # ordered by the card numbers of the group (2C is 1, 4D 10, 7C 21, JK 53), then onto_rank
-    assert melds == ["meld 7: 2C", "meld K: 2C", "meld 7: 2C JK", "meld K: 2C JK",
-                     "meld 4D 4H 2C", "meld 4D 4H 2C JK", "meld 4D 4H JK",
-                     "meld 7C", "meld 7C 2C", "meld 7C 2C JK", "meld 7C 7H", "meld 7C 7H 2C", "meld 7C 7H 2C JK",
-                     "meld 7C 7H JK", "meld 7C JK", "meld 7: JK", "meld K: JK"]
+    assert melds == [
+        "meld 7: 2C",
+        "meld K: 2C",
+        "meld 7: 2C JK",
+        "meld K: 2C JK",
+        "meld 4D 4H 2C",
+        "meld 4D 4H 2C JK",
+        "meld 4D 4H JK",
+        "meld 7C",
+        "meld 7C 2C",
+        "meld 7C 2C JK",
+        "meld 7C 7H",
+        "meld 7C 7H 2C",
+        "meld 7C 7H 2C JK",
+        "meld 7C 7H JK",
+        "meld 7C JK",
+        "meld 7: JK",
+        "meld K: JK",
+    ]
 
 
 def test_black_three_meld_only_when_going_out() -> None:
@@ -151,9 +214,13 @@ def test_black_three_meld_only_when_going_out() -> None:
 
 
 def test_answer_final_melds_and_hand_over() -> None:
-    asked = play_state("classic-4p", "7C 7H 9S", melds=["7D 7D 7S"], phase="PHASE_AWAIT_ANSWER",
-                       turn={"start": "TURN_START_DREW", "partnerAnswer": "PARTNER_ANSWER_PENDING",
-                             "meldsBeforeTurn": 1})
+    asked = play_state(
+        "classic-4p",
+        "7C 7H 9S",
+        melds=["7D 7D 7S"],
+        phase="PHASE_AWAIT_ANSWER",
+        turn={"start": "TURN_START_DREW", "partnerAnswer": "PARTNER_ANSWER_PENDING", "meldsBeforeTurn": 1},
+    )
     assert listed("classic-4p", asked) == ["answer yes", "answer no"]
     final = stock_gone(play_state("classic-2p", "7C 7H 9S 9D", melds=["7D 7D 7S"], phase="PHASE_FINAL_MELDS"))
     assert listed("classic-2p", final) == ["meld 7C", "meld 7C 7H", "finish"]
@@ -162,11 +229,24 @@ def test_answer_final_melds_and_hand_over() -> None:
 
 
 def test_count_actions_and_order() -> None:
-    state = make_state("classic-2p", hands=["9H 9D JK", "QH QD QS 4H"], melds=[["KC KD KS"], ["6H 6D 6S"]],
-                       pile="5D 8H 9S", melded_before=[True, False])
+    state = make_state(
+        "classic-2p",
+        hands=["9H 9D JK", "QH QD QS 4H"],
+        melds=[["KC KD KS"], ["6H 6D 6S"]],
+        pile="5D 8H 9S",
+        melded_before=[True, False],
+    )
     actions = legal_actions(rules("classic-2p"), state)
-    assert count_actions(actions) == {"draw": 1, "take_pile": 3, "meld": 0, "discard": 0, "ask_partner": 0,
-                                      "answer_partner": 0, "finish": 0, "total": 4}
+    assert count_actions(actions) == {
+        "draw": 1,
+        "take_pile": 3,
+        "meld": 0,
+        "discard": 0,
+        "ask_partner": 0,
+        "answer_partner": 0,
+        "finish": 0,
+        "total": 4,
+    }
     assert count_actions([AnswerPartner(True), Finish(), Discard(5), Discard(9)])["total"] == 4
     shuffled_list = list(reversed(actions))
     assert sorted(shuffled_list, key=sort_key) == actions
@@ -201,9 +281,13 @@ def yes_dead_end() -> GameState:
 def no_dead_end() -> GameState:
     # One card in hand, a one-card pile taken onto the side's meld, then ask: after 'no', discarding the last
     # card is GO_OUT_PARTNER_SAID_NO and there is nothing else to do.
-    state = make_state("classic-4p", hands=["AD", "6C 7C", "5D 5H", "9S TD"],
-                       melds=[["QC QS JK QC QH QS QD", "7H 7D 7H"], []], pile="7S",
-                       melded_before=[True, False, True, False])
+    state = make_state(
+        "classic-4p",
+        hands=["AD", "6C 7C", "5D 5H", "9S TD"],
+        melds=[["QC QS JK QC QH QS QD", "7H 7D 7H"], []],
+        pile="7S",
+        melded_before=[True, False, True, False],
+    )
     return _after("classic-4p", state, "take-pile", "ask", "answer no")
 
 
@@ -229,7 +313,7 @@ Spec = tuple[int, int, int, int, bool]  # rank (or onto rank), naturals, jokers,
 
 
 class Hand:
-    """The mover's hand split for canonical groups (independent of oracle.movegen)."""
+    """The mover's hand split for canonical groups (independent of oracle.games.movegen)."""
 
     def __init__(self, hand: tuple[int, ...]) -> None:
         cards = sorted(hand)
@@ -246,8 +330,9 @@ class Hand:
     def groups(self, specs: list[Spec], first_two: int = 0) -> tuple[MeldGroup, ...]:
         out, k = [], first_two
         for rank, n, j, t, onto in sorted(specs, key=lambda s: s[0]):
-            out.append(MeldGroup((*self.ranks.get(rank, [])[:n], *self.twos[k:k + t], *[JOKER] * j),
-                                 rank if onto else None))
+            out.append(
+                MeldGroup((*self.ranks.get(rank, [])[:n], *self.twos[k : k + t], *[JOKER] * j), rank if onto else None)
+            )
             k += t
         return tuple(out)
 
@@ -266,8 +351,9 @@ def _is_minimal(points: list[int], base: int, minimum: int) -> bool:
     return total >= minimum and all(total - p < minimum for p in points)
 
 
-def _random_new_groups(rng: random.Random, r: CompiledRules, state: GameState, hand: Hand, exclude: int,
-                       jokers: int, twos: int) -> list[Spec]:
+def _random_new_groups(
+    rng: random.Random, r: CompiledRules, state: GameState, hand: Hand, exclude: int, jokers: int, twos: int
+) -> list[Spec]:
     side = state.sides[side_of(r, state.seat_to_move)]
     keys = [k for k in hand.ranks if k != exclude and (k == 1 or meld_index_of_rank(side, k) is None)]
     keys = [k for k in keys if k != 1 or hand.held(1) >= 3]
@@ -290,8 +376,9 @@ def _random_new_groups(rng: random.Random, r: CompiledRules, state: GameState, h
     return specs
 
 
-def _trim(rng: random.Random, r: CompiledRules, hand: Hand, specs: list[Spec], base: int, minimum: int,
-          first_two: int) -> list[Spec] | None:
+def _trim(
+    rng: random.Random, r: CompiledRules, hand: Hand, specs: list[Spec], base: int, minimum: int, first_two: int
+) -> list[Spec] | None:
     """Drop groups at random while the rest still reaches the minimum; None if the set never reached it."""
     specs = list(specs)
     while True:
@@ -329,7 +416,7 @@ def _going_out_set(rng: random.Random, r: CompiledRules, hand: Hand) -> list[Spe
 
 
 def space_sample(rng: random.Random, rule_set: str, state: GameState) -> list[Action]:
-    """Candidates of the canonical space for the state's phase, built without oracle.movegen."""
+    """Candidates of the canonical space for the state's phase, built without oracle.games.movegen."""
     r = rules(rule_set)
     hand = Hand(state.seats[state.seat_to_move].hand)
     side = state.sides[side_of(r, state.seat_to_move)]
@@ -371,8 +458,9 @@ def space_sample(rng: random.Random, rule_set: str, state: GameState) -> list[Ac
             if _is_minimal(_points(r, groups), 0, minimum):
                 out.append(Meld(groups))
     for _ in range(12):
-        kept = _trim(rng, r, hand, _random_new_groups(rng, r, state, hand, -1, hand.jokers, len(hand.twos)),
-                     0, minimum, 0)
+        kept = _trim(
+            rng, r, hand, _random_new_groups(rng, r, state, hand, -1, hand.jokers, len(hand.twos)), 0, minimum, 0
+        )
         if kept:
             out.append(Meld(hand.groups(kept)))
     for _ in range(3):
@@ -430,14 +518,17 @@ def exact_initial_takes(rule_set: str, state: GameState) -> set[Action]:
     return space
 
 
-@pytest.mark.parametrize(("rule_set", "hand", "total"), [
-    ("classic-2p", "KH KD KS AH AD JK 4C 7D TC 6S 2C", 0),
-    ("classic-4p", "KH KD KS AH AD AS 5C 5D 2H 2C JK", 1500),
-    ("classic-4p", "8C 8D 8H 9C 9D TS TH 2C 2D JK", 3000),
-    ("classic-4p", "4C 4C 4D 4D 4H 2S 2C JK 6H 6C", -100),
-    ("classic-4p", "QC QC QD QD QH QH 2S JK 3C 3S 3C", 0),
-    ("classic-2p", "QC QC QD QD QH QH QS 5C 5D 5H 5S 5C 5D 2C 3C 3S 3C", 0),
-])
+@pytest.mark.parametrize(
+    ("rule_set", "hand", "total"),
+    [
+        ("classic-2p", "KH KD KS AH AD JK 4C 7D TC 6S 2C", 0),
+        ("classic-4p", "KH KD KS AH AD AS 5C 5D 2H 2C JK", 1500),
+        ("classic-4p", "8C 8D 8H 9C 9D TS TH 2C 2D JK", 3000),
+        ("classic-4p", "4C 4C 4D 4D 4H 2S 2C JK 6H 6C", -100),
+        ("classic-4p", "QC QC QD QD QH QH 2S JK 3C 3S 3C", 0),
+        ("classic-2p", "QC QC QD QD QH QH QS 5C 5D 5H 5S 5C 5D 2C 3C 3S 3C", 0),
+    ],
+)
 def test_initial_melds_equal_the_legal_part_of_the_whole_space(rule_set: str, hand: str, total: int) -> None:
     r = rules(rule_set)
     state = play_state(rule_set, hand, seat_melded=False, total=total)
@@ -446,14 +537,16 @@ def test_initial_melds_equal_the_legal_part_of_the_whole_space(rule_set: str, ha
     assert legal
 
 
-@pytest.mark.parametrize(("rule_set", "hand", "pile", "total"), [
-    ("classic-2p", "KH KD QC QD QS AH AD JK 2H 5C 6C 9C", "5D 8H KS", 1500),
-    ("classic-2p", "KH KD KC QC QD AH AD AS 2H 2S 5C 4C 4D", "5D 8H KS", 0),
-    ("classic-4p", "8C 8D 9C 9D 9H TS TH 2C JK 4S", "5H 7H 9S", 3000),
-    ("classic-4p", "5C 5D 6C 6D 6H 7C 7D 2C 2D JK 4S", "5H 7H 6S", -100),
-])
-def test_initial_takes_equal_the_legal_part_of_the_whole_space(rule_set: str, hand: str, pile: str,
-                                                               total: int) -> None:
+@pytest.mark.parametrize(
+    ("rule_set", "hand", "pile", "total"),
+    [
+        ("classic-2p", "KH KD QC QD QS AH AD JK 2H 5C 6C 9C", "5D 8H KS", 1500),
+        ("classic-2p", "KH KD KC QC QD AH AD AS 2H 2S 5C 4C 4D", "5D 8H KS", 0),
+        ("classic-4p", "8C 8D 9C 9D 9H TS TH 2C JK 4S", "5H 7H 9S", 3000),
+        ("classic-4p", "5C 5D 6C 6D 6H 7C 7D 2C 2D JK 4S", "5H 7H 6S", -100),
+    ],
+)
+def test_initial_takes_equal_the_legal_part_of_the_whole_space(rule_set: str, hand: str, pile: str, total: int) -> None:
     r = rules(rule_set)
     others = ["QH 4H 4D TD", "TC 3S JS", "JD 9S 5S"][: r.seats - 1]
     state = make_state(rule_set, hands=[hand, *others], pile=pile, totals=[total] * r.sides)
@@ -498,11 +591,14 @@ def playout(rule_set: str, seed: int, *, asks: bool) -> tuple[GameState, int, in
     pytest.fail(f"{rule_set} seed {seed}: the hand did not end in {MAX_ACTIONS} actions")  # (c)
 
 
-@pytest.mark.parametrize(("rule_set", "seed", "asks"), [
-    *(("classic-2p", s, False) for s in range(20)),
-    *(("classic-4p", s, True) for s in range(12)),  # these mostly stop at the dead ends reported above
-    *(("classic-4p", s, False) for s in range(12, 28)),
-])
+@pytest.mark.parametrize(
+    ("rule_set", "seed", "asks"),
+    [
+        *(("classic-2p", s, False) for s in range(20)),
+        *(("classic-4p", s, True) for s in range(12)),  # these mostly stop at the dead ends reported above
+        *(("classic-4p", s, False) for s in range(12, 28)),
+    ],
+)
 def test_random_playouts_list_exactly_the_legal_actions(rule_set: str, seed: int, asks: bool) -> None:
     final, steps, checked = playout(rule_set, seed, asks=asks)
     assert steps >= 1 and checked > 0

@@ -17,8 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
-                   check=True, timeout=300)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)], check=True, timeout=300
+    )
     (built,) = out.glob("canasta_oracle-*.whl")
     return built
 
@@ -30,7 +31,7 @@ def test_wheel_contains_specs_and_generated_code(wheel: Path) -> None:
         assert f"oracle/specs/{spec.name}" in names
     for generated in (ROOT / "oracle" / "api" / "v1").glob("*_pb2*.py"):
         assert f"oracle/api/v1/{generated.name}" in names
-    assert "oracle/cli.py" in names
+    assert "oracle/cli/main.py" in names
     source_modules = {f"oracle/{p.relative_to(ROOT / 'oracle').as_posix()}" for p in (ROOT / "oracle").rglob("*.py")}
     assert source_modules <= names, f"modules missing from the wheel: {sorted(source_modules - names)}"
     assert any(n.startswith("oracle/conformance/perft/") and n.endswith(".json") for n in names)
@@ -41,14 +42,17 @@ def test_wheel_contains_specs_and_generated_code(wheel: Path) -> None:
 
 @pytest.mark.slow
 def test_rule_sets_load_from_the_installed_wheel(wheel: Path, tmp_path: Path) -> None:
-    code = ("import oracle, oracle.api.v1.oracle_pb2_grpc, oracle.verify.lint\n"
-            "assert oracle.verify.lint.__file__.startswith(" + repr(str(wheel)) + "), oracle.verify.lint.__file__\n"
-            "from oracle.ruleset_loader import default_rule_book\n"
-            "assert oracle.__file__.startswith(" + repr(str(wheel)) + "), oracle.__file__\n"
-            "print(default_rule_book().ids())\n")
+    code = (
+        "import oracle, oracle.api.v1.oracle_pb2_grpc, oracle.verify.lint\n"
+        "assert oracle.verify.lint.__file__.startswith(" + repr(str(wheel)) + "), oracle.verify.lint.__file__\n"
+        "from oracle.ruleset.loader import default_rule_book\n"
+        "assert oracle.__file__.startswith(" + repr(str(wheel)) + "), oracle.__file__\n"
+        "print(default_rule_book().ids())\n"
+    )
     env = {**os.environ, "PYTHONPATH": str(wheel)}
-    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True,
-                            text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 0, result.stderr
     ids = ast.literal_eval(result.stdout.strip())  # a printed list of ids
     assert {"classic-2p", "classic-4p"} <= set(ids) and len(ids) >= 10

@@ -9,7 +9,7 @@ import pytest
 from google.protobuf import json_format
 
 from oracle.api.v1 import notation_pb2, record_pb2
-from oracle.perft import (
+from oracle.conformance.perft import (
     CASES,
     COUNT_FIELDS,
     PerftCase,
@@ -19,7 +19,7 @@ from oracle.perft import (
     regenerate,
     rules_and_state,
 )
-from oracle.state_check import validate_state
+from oracle.rules.state_check import validate_state
 
 SHIPPED = load_perft_cases()
 
@@ -48,7 +48,7 @@ def test_files_parse_as_the_api_messages(case: PerftCase) -> None:
 
 def test_regenerate_reproduces_the_shipped_files(tmp_path: Path) -> None:
     written = regenerate(tmp_path)
-    shipped = resources.files("oracle.conformance") / "perft"
+    shipped = resources.files("oracle.conformance.data") / "perft"
     names = sorted(p.name for p in written)
     assert names == sorted(e.name for e in shipped.iterdir() if e.name.endswith(".json"))
     for name in names:
@@ -57,6 +57,7 @@ def test_regenerate_reproduces_the_shipped_files(tmp_path: Path) -> None:
 
 def test_a_wrong_count_is_reported() -> None:
     case = SHIPPED[0]
-    wrong = PerftCase(case.id, case.description, case.rule_set_id, case.state,
-                      {**case.counts, "total": case.counts["total"] + 1})
+    wrong = PerftCase(
+        case.id, case.description, case.rule_set_id, case.state, {**case.counts, "total": case.counts["total"] + 1}
+    )
     assert mismatches([case, wrong]) == [(case.id, wrong.counts, case.counts)]

@@ -8,15 +8,20 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from oracle.cli import main
-from oracle.cli_games import read_record
-from oracle.convert_record import record_from_proto
-from oracle.replay import replay
-from oracle.ruleset_loader import default_rule_book
+from oracle.cli.games import read_record
+from oracle.cli.main import main
+from oracle.games.replay import replay
+from oracle.ruleset.loader import default_rule_book
+from oracle.service.convert_record import record_from_proto
 
-CORPUS = resources.files("oracle.conformance") / "records"
-FILES = sorted((rule_set.name, f.name) for rule_set in CORPUS.iterdir() if rule_set.is_dir()
-               for f in rule_set.iterdir() if f.name.endswith(".json"))
+CORPUS = resources.files("oracle.conformance.data") / "records"
+FILES = sorted(
+    (rule_set.name, f.name)
+    for rule_set in CORPUS.iterdir()
+    if rule_set.is_dir()
+    for f in rule_set.iterdir()
+    if f.name.endswith(".json")
+)
 
 
 def test_the_corpus_covers_both_classic_rule_sets() -> None:
@@ -38,8 +43,9 @@ def test_each_record_replays_cleanly_to_the_end_of_the_game(rule_set_id: str, na
 @pytest.mark.parametrize("rule_set_id", ["classic-2p", "classic-4p"])
 def test_simulate_reproduces_the_corpus_byte_for_byte(rule_set_id: str, tmp_path: Path) -> None:
     # The corpus was written by: canasta-oracle simulate --rules ID --games 10 --seed 0 --out conformance/records/ID
-    result = CliRunner().invoke(main, ["simulate", "--rules", rule_set_id, "--games", "10", "--seed", "0",
-                                       "--out", str(tmp_path)])
+    result = CliRunner().invoke(
+        main, ["simulate", "--rules", rule_set_id, "--games", "10", "--seed", "0", "--out", str(tmp_path)]
+    )
     assert result.exit_code == 0, result.output
     assert "10 game(s), 10 finished" in result.stdout
     for name in (n for r, n in FILES if r == rule_set_id):

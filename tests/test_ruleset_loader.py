@@ -8,9 +8,9 @@ import pytest
 from google.protobuf import text_format
 
 from oracle.api.v1 import ruleset_pb2
-from oracle.ruleset_loader import RuleBook, SpecError, SpecProblem
-from oracle.ruleset_paths import has_value, leaf_paths, rule_sections
-from oracle.ruleset_validate import note_for
+from oracle.ruleset.loader import RuleBook, SpecError, SpecProblem
+from oracle.ruleset.paths import has_value, leaf_paths, rule_sections
+from oracle.ruleset.validate import note_for
 
 SPECS = resources.files("oracle.specs")
 CLASSIC_4P = (SPECS / "classic-4p.textproto").read_text(encoding="utf-8")
@@ -177,7 +177,10 @@ def test_enum_left_unspecified_is_refused():
     problem = only_problem({BASE_FILE: text})
 
     assert (problem.origin, problem.line, problem.field) == (
-        BASE_FILE, line_of(text, "FIRST_PLAYER_UNSPECIFIED"), "deal.first_player")
+        BASE_FILE,
+        line_of(text, "FIRST_PLAYER_UNSPECIFIED"),
+        "deal.first_player",
+    )
     assert "FIRST_PLAYER_UNSPECIFIED" in problem.message
 
 
@@ -189,8 +192,11 @@ def test_canasta_smaller_than_minimum_meld():
 
     problem = only_problem({BASE_FILE: text})
 
-    assert (problem.origin, problem.line, problem.field) == (BASE_FILE, line_of(text, "min_size: 2"),
-                                                            "canastas.min_size")
+    assert (problem.origin, problem.line, problem.field) == (
+        BASE_FILE,
+        line_of(text, "min_size: 2"),
+        "canastas.min_size",
+    )
 
 
 def test_thresholds_out_of_order():
@@ -200,7 +206,10 @@ def test_thresholds_out_of_order():
     problem = only_problem({BASE_FILE: text})
 
     assert (problem.origin, problem.line, problem.field) == (
-        BASE_FILE, line_of(text, "from_score: 1000"), f"initial_meld.thresholds[{row}].from_score")
+        BASE_FILE,
+        line_of(text, "from_score: 1000"),
+        f"initial_meld.thresholds[{row}].from_score",
+    )
     assert "ascending" in problem.message
 
 
@@ -211,7 +220,10 @@ def test_initial_meld_minimum_falling_as_totals_rise():
     problem = only_problem({BASE_FILE: text})
 
     assert (problem.origin, problem.line, problem.field) == (
-        BASE_FILE, line_of(text, "minimum: 80"), f"initial_meld.thresholds[{row}].minimum")
+        BASE_FILE,
+        line_of(text, "minimum: 80"),
+        f"initial_meld.thresholds[{row}].minimum",
+    )
 
 
 def test_more_naturals_than_the_minimum_meld_size():
@@ -219,8 +231,11 @@ def test_more_naturals_than_the_minimum_meld_size():
 
     problem = only_problem({BASE_FILE: text})
 
-    assert (problem.origin, problem.line, problem.field) == (BASE_FILE, line_of(text, "min_naturals: 4"),
-                                                            "melds.min_naturals")
+    assert (problem.origin, problem.line, problem.field) == (
+        BASE_FILE,
+        line_of(text, "min_naturals: 4"),
+        "melds.min_naturals",
+    )
 
 
 def test_side_size_not_dividing_seats():
@@ -228,8 +243,7 @@ def test_side_size_not_dividing_seats():
 
     problem = only_problem({BASE_FILE: text})
 
-    assert (problem.origin, problem.line, problem.field) == (BASE_FILE, line_of(text, "seats: 5"),
-                                                            "players.side_size")
+    assert (problem.origin, problem.line, problem.field) == (BASE_FILE, line_of(text, "seats: 5"), "players.side_size")
     assert problem.column == column_of(text, "side_size: 2")
     assert "do not divide" in problem.message
 
@@ -243,8 +257,11 @@ def test_note_naming_an_unknown_field():
 
     problem = only_problem({BASE_FILE: text})
 
-    assert (problem.origin, problem.line, problem.field) == (BASE_FILE, line_of(text, '"deal.hand_sizes"'),
-                                                            f"rules[{k}].field")
+    assert (problem.origin, problem.line, problem.field) == (
+        BASE_FILE,
+        line_of(text, '"deal.hand_sizes"'),
+        f"rules[{k}].field",
+    )
     assert "deal.hand_sizes" in problem.message
 
 
@@ -255,8 +272,11 @@ def test_citation_of_an_unknown_source():
 
     problem = only_problem({BASE_FILE: text})
 
-    assert (problem.origin, problem.line, problem.field) == (BASE_FILE, line_of(text, '"HOYLES"'),
-                                                            f"rules[{k}].cite[{j}].source")
+    assert (problem.origin, problem.line, problem.field) == (
+        BASE_FILE,
+        line_of(text, '"HOYLES"'),
+        f"rules[{k}].cite[{j}].source",
+    )
     assert "HOYLES" in problem.message
 
 
@@ -266,8 +286,11 @@ def test_leaf_without_a_covering_note():
 
     problem = only_problem({BASE_FILE: text})
 
-    assert (problem.origin, problem.line, problem.field) == (BASE_FILE, line_of(text, "tie: TIE_PLAY_ANOTHER_HAND"),
-                                                            "game.tie")
+    assert (problem.origin, problem.line, problem.field) == (
+        BASE_FILE,
+        line_of(text, "tie: TIE_PLAY_ANOTHER_HAND"),
+        "game.tie",
+    )
     assert "no rule note" in problem.message
 
 
@@ -278,8 +301,11 @@ def test_two_notes_on_one_field_are_refused():
 
     problem = only_problem({BASE_FILE: text})
 
-    assert (problem.origin, problem.line, problem.field) == (BASE_FILE, line_of(text, 'text: "Again."') - 1,
-                                                            f"rules[{k}].field")
+    assert (problem.origin, problem.line, problem.field) == (
+        BASE_FILE,
+        line_of(text, 'text: "Again."') - 1,
+        f"rules[{k}].field",
+    )
 
 
 # --- extends ------------------------------------------------------------------------------------------------------
@@ -325,8 +351,11 @@ def test_variant_override_without_a_note_is_refused():
 
     problem = only_problem({BASE_FILE: CLASSIC_4P, VARIANT_FILE: variant_text})
 
-    assert (problem.origin, problem.line, problem.field) == (VARIANT_FILE, line_of(variant_text, "hand_size: 13"),
-                                                            "deal.hand_size")
+    assert (problem.origin, problem.line, problem.field) == (
+        VARIANT_FILE,
+        line_of(variant_text, "hand_size: 13"),
+        "deal.hand_size",
+    )
     assert "without a rule note" in problem.message
 
 
@@ -335,8 +364,7 @@ def test_extends_of_an_unknown_id():
 
     problem = only_problem({BASE_FILE: CLASSIC_4P, VARIANT_FILE: variant_text})
 
-    assert (problem.origin, problem.line, problem.field) == (VARIANT_FILE, line_of(variant_text, "extends:"),
-                                                            "extends")
+    assert (problem.origin, problem.line, problem.field) == (VARIANT_FILE, line_of(variant_text, "extends:"), "extends")
     assert "classic-9p" in problem.message
 
 

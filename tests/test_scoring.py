@@ -1,4 +1,4 @@
-"""Scoring a finished hand (oracle.scoring.score_hand) and the checks that reject malformed tables."""
+"""Scoring a finished hand (oracle.rules.scoring.score_hand) and the checks that reject malformed tables."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oracle.cards import (
+from oracle.model.cards import (
     JOKER,
     deck,
     format_card,
@@ -21,11 +21,12 @@ from oracle.cards import (
     parse_cards,
     rank_of,
 )
-from oracle.errors import FieldProblem, InvalidInputError
-from oracle.ruleset import CompiledRules
-from oracle.ruleset_loader import default_rule_book
-from oracle.scoring import ScoreItem, SideScore, score_hand
-from oracle.table import HandTable, SideTable, WentOut
+from oracle.model.errors import FieldProblem, InvalidInputError
+from oracle.model.score import ScoreItem, SideScore
+from oracle.model.table import HandTable, SideTable, WentOut
+from oracle.rules.scoring import score_hand
+from oracle.ruleset.compiled import CompiledRules
+from oracle.ruleset.loader import default_rule_book
 
 I = ScoreItem  # noqa: E741 - short alias for the expected-line tables
 
@@ -42,8 +43,9 @@ def cards(text: str) -> tuple[int, ...]:
     return tuple(parse_cards(text))
 
 
-def side(melds: Iterable[str] = (), red_threes: str = "", hands: Iterable[str] = ("",),
-         went_out: WentOut = WentOut.NO) -> SideTable:
+def side(
+    melds: Iterable[str] = (), red_threes: str = "", hands: Iterable[str] = ("",), went_out: WentOut = WentOut.NO
+) -> SideTable:
     """A side from card notation: each meld and each hand one string."""
     return SideTable(tuple(cards(m) for m in melds), cards(red_threes), tuple(cards(h) for h in hands), went_out)
 
@@ -223,10 +225,13 @@ def test_six_cards_are_no_canasta() -> None:
     assert lines(ours_score) == [(I.MELDED_CARDS, 100), (I.CARDS_IN_HAND, -5)]
 
 
-@pytest.mark.parametrize(("how", "item", "bonus", "absent"), [
-    (WentOut.CONCEALED, I.GOING_OUT_CONCEALED, 200, I.GOING_OUT),
-    (WentOut.NORMAL, I.GOING_OUT, 100, I.GOING_OUT_CONCEALED),
-])
+@pytest.mark.parametrize(
+    ("how", "item", "bonus", "absent"),
+    [
+        (WentOut.CONCEALED, I.GOING_OUT_CONCEALED, 200, I.GOING_OUT),
+        (WentOut.NORMAL, I.GOING_OUT, 100, I.GOING_OUT_CONCEALED),
+    ],
+)
 def test_going_out_bonus(how: WentOut, item: ScoreItem, bonus: int, absent: ScoreItem) -> None:
     # Two natural canastas (kings, queens: 70 + 500 each), hand empty.
     ours = side(melds=[KINGS_7, QUEENS_7], hands=[""], went_out=how)
@@ -320,14 +325,17 @@ def test_black_three_meld_with_a_wild_is_invalid() -> None:
 # Malformed tables
 
 
-@pytest.mark.parametrize(("meld", "why"), [
-    ("KC KD QH", "different ranks"),  # kings and a queen
-    ("KC KD 3H", "red three"),  # a red three in a meld
-    ("KC KD 2C 2D JK JK", "melds.max_wilds"),  # four wilds
-    ("9C JK 2C", "melds.min_naturals"),  # one natural (seed 001: 9, Joker, 2 is not a meld)
-    ("9C 9D", "melds.min_size"),  # two cards
-    ("JK 2C 2D", "melds.wild_only_melds"),  # wild cards alone
-])
+@pytest.mark.parametrize(
+    ("meld", "why"),
+    [
+        ("KC KD QH", "different ranks"),  # kings and a queen
+        ("KC KD 3H", "red three"),  # a red three in a meld
+        ("KC KD 2C 2D JK JK", "melds.max_wilds"),  # four wilds
+        ("9C JK 2C", "melds.min_naturals"),  # one natural (seed 001: 9, Joker, 2 is not a meld)
+        ("9C 9D", "melds.min_size"),  # two cards
+        ("JK 2C 2D", "melds.wild_only_melds"),  # wild cards alone
+    ],
+)
 def test_bad_meld(meld: str, why: str) -> None:
     ours = side(melds=[meld], hands=["4C"])
     problems = problems_of(TWO_P, table(ours, side(hands=["5C"])))
@@ -387,16 +395,20 @@ def _paths_holding(hand_table: HandTable, card: int) -> set[str]:
     return paths
 
 
-@pytest.mark.parametrize("hand_table", [
-    # KH KH in a meld, a third KH in the other side's hand
-    table(side(melds=["KH KH KS"], hands=["4C"]), side(hands=["KH"])),
-    # a third KH in the same side's hand
-    table(side(melds=["KH KH KS"], hands=["KH"]), side(hands=["5C"])),
-    # one KH in each side's meld and one in a hand
-    table(side(melds=["KH KC KS"], hands=["4C"]), side(melds=["KH KD KD"], hands=["KH 5C"])),
-    # all three in one hand
-    table(side(melds=["QC QD QH"], hands=["KH KH KH"]), side(hands=["5C"])),
-], ids=["meld+other-hand", "meld+own-hand", "two-melds+hand", "one-hand"])
+@pytest.mark.parametrize(
+    "hand_table",
+    [
+        # KH KH in a meld, a third KH in the other side's hand
+        table(side(melds=["KH KH KS"], hands=["4C"]), side(hands=["KH"])),
+        # a third KH in the same side's hand
+        table(side(melds=["KH KH KS"], hands=["KH"]), side(hands=["5C"])),
+        # one KH in each side's meld and one in a hand
+        table(side(melds=["KH KC KS"], hands=["4C"]), side(melds=["KH KD KD"], hands=["KH 5C"])),
+        # all three in one hand
+        table(side(melds=["QC QD QH"], hands=["KH KH KH"]), side(hands=["5C"])),
+    ],
+    ids=["meld+other-hand", "meld+own-hand", "two-melds+hand", "one-hand"],
+)
 def test_third_copy_of_a_card(hand_table: HandTable) -> None:
     kh = parse_card("KH")
     problems = problems_of(TWO_P, hand_table)
@@ -426,10 +438,14 @@ def test_wrong_number_of_hands() -> None:
     assert fields(problems) == ["table.sides[0].hands"]
 
 
-@pytest.mark.parametrize(("rules", "melds"), [
-    (TWO_P, [KINGS_7, "QC QD QH"]),  # one canasta; classic-2p needs two
-    (FOUR_P, ["KC KD KH KS", "QC QD QH"]),  # no canasta; classic-4p needs one
-], ids=["classic-2p", "classic-4p"])
+@pytest.mark.parametrize(
+    ("rules", "melds"),
+    [
+        (TWO_P, [KINGS_7, "QC QD QH"]),  # one canasta; classic-2p needs two
+        (FOUR_P, ["KC KD KH KS", "QC QD QH"]),  # no canasta; classic-4p needs one
+    ],
+    ids=["classic-2p", "classic-4p"],
+)
 def test_went_out_without_enough_canastas(rules: CompiledRules, melds: list[str]) -> None:
     hands = [""] * rules.side_size
     ours = side(melds=melds, hands=hands, went_out=WentOut.NORMAL)
@@ -452,11 +468,14 @@ def test_both_sides_went_out() -> None:
 
 
 @pytest.mark.parametrize("bad", [0, 99, 54, -1])
-@pytest.mark.parametrize(("where", "path"), [
-    ("hand", "table.sides[0].hands[0][1]"),
-    ("meld", "table.sides[0].melds[0][2]"),
-    ("red_threes", "table.sides[0].red_threes[0]"),
-])
+@pytest.mark.parametrize(
+    ("where", "path"),
+    [
+        ("hand", "table.sides[0].hands[0][1]"),
+        ("meld", "table.sides[0].melds[0][2]"),
+        ("red_threes", "table.sides[0].red_threes[0]"),
+    ],
+)
 def test_not_a_card(bad: int, where: str, path: str) -> None:
     kc, kd, four = parse_card("KC"), parse_card("KD"), parse_card("4C")
     melds = ((kc, kd, bad),) if where == "meld" else ((kc, kd, JOKER),)
@@ -552,8 +571,10 @@ def valid_tables(draw: st.DrawFn, rules: CompiledRules) -> HandTable:
         ranks = draw(st.lists(st.integers(2, 12), unique=True, min_size=required if went else 0, max_size=4))
         melds: list[tuple[int, ...]] = []
         for j, rank in enumerate(ranks):
+
             def of_rank(c: int, rank: int = rank) -> bool:
                 return is_natural(c) and rank_of(c) == rank
+
             naturals, wilds = count(of_rank), count(is_wild)
             if went and j < required:  # a canasta (fresh ranks: the side that went out is built first)
                 n = draw(st.integers(max(4, 7 - min(3, wilds)), naturals))

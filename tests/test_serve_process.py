@@ -22,7 +22,7 @@ from oracle.api.v1 import oracle_pb2, oracle_pb2_grpc
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = ROOT / "specs"
-SERVE = [sys.executable, "-m", "oracle.cli", "serve"]
+SERVE = [sys.executable, "-m", "oracle.cli.main", "serve"]
 READY = re.compile(r"^canasta-oracle: serving (\d+) rule sets on 127\.0\.0\.1:(\d+)$")
 START_TIMEOUT = 30.0
 EXIT_TIMEOUT = 10.0
@@ -35,8 +35,15 @@ class Served:
     def __init__(self, args: list[str], stderr_path: Path, cwd: Path) -> None:
         self.stderr_path = stderr_path
         self._stderr = stderr_path.open("w", encoding="utf-8")
-        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self._stderr,
-                                     stdin=subprocess.DEVNULL, text=True, encoding="utf-8", cwd=cwd)
+        self.proc = subprocess.Popen(
+            args,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
+            stdin=subprocess.DEVNULL,
+            text=True,
+            encoding="utf-8",
+            cwd=cwd,
+        )
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.seen: list[str] = []
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -100,8 +107,10 @@ def _wait_ready(served: Served) -> tuple[int, int]:
     while True:
         line = served.next_line(max(0.1, deadline - time.monotonic()))
         if line is None:
-            pytest.fail(f"serve exited ({served.proc.wait(EXIT_TIMEOUT)}) before the ready line;"
-                        f" stdout {served.seen}; stderr: {served.stderr()}")
+            pytest.fail(
+                f"serve exited ({served.proc.wait(EXIT_TIMEOUT)}) before the ready line;"
+                f" stdout {served.seen}; stderr: {served.stderr()}"
+            )
         match = READY.match(line)
         if match:
             return int(match.group(1)), int(match.group(2))
@@ -112,8 +121,7 @@ def test_cli_is_installed() -> None:
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
-def test_serve_reports_port_serves_and_stops_on_signal(serve: Callable[..., Served],
-                                                        sig: signal.Signals) -> None:
+def test_serve_reports_port_serves_and_stops_on_signal(serve: Callable[..., Served], sig: signal.Signals) -> None:
     served = serve("--port", "0")
     count, port = _wait_ready(served)
     assert 0 < port < 65536
@@ -148,18 +156,24 @@ def _broken_line(text: str, old: str, new: str) -> tuple[str, int]:
     return "".join(lines), index + 1
 
 
-@pytest.mark.parametrize(("new_line", "field", "says"), [
-    ("  max_wildz: 3", "max_wildz", "has no field named"),
-    ('  max_wilds: "three"', "melds.max_wilds", "three"),
-    ("  max_wilds: -3", "melds.max_wilds", "-3"),
-], ids=["unknown-field", "wrong-type", "out-of-range"])
-def test_serve_refuses_broken_spec(serve: Callable[..., Served], tmp_path: Path, new_line: str, field: str,
-                                   says: str) -> None:
+@pytest.mark.parametrize(
+    ("new_line", "field", "says"),
+    [
+        ("  max_wildz: 3", "max_wildz", "has no field named"),
+        ('  max_wilds: "three"', "melds.max_wilds", "three"),
+        ("  max_wilds: -3", "melds.max_wilds", "-3"),
+    ],
+    ids=["unknown-field", "wrong-type", "out-of-range"],
+)
+def test_serve_refuses_broken_spec(
+    serve: Callable[..., Served], tmp_path: Path, new_line: str, field: str, says: str
+) -> None:
     specs = tmp_path / "specs"
     specs.mkdir()
     shutil.copy(SPECS / "sources.textproto", specs / "sources.textproto")
-    broken, line_number = _broken_line((SPECS / "classic-4p.textproto").read_text(encoding="utf-8"),
-                                       "  max_wilds: 3", new_line)
+    broken, line_number = _broken_line(
+        (SPECS / "classic-4p.textproto").read_text(encoding="utf-8"), "  max_wilds: 3", new_line
+    )
     (specs / "classic-4p.textproto").write_text(broken, encoding="utf-8")
 
     started = time.monotonic()

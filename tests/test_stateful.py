@@ -9,23 +9,26 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from oracle.cards import deck
-from oracle.convert import scores_to_proto
-from oracle.deal import deal
-from oracle.events import HandEnded
-from oracle.movegen import legal_actions
-from oracle.referee import check_action
-from oracle.ruleset_loader import default_rule_book
-from oracle.shuffle import shuffled
-from oracle.state import PartnerAnswer, Phase
-from oracle.state_check import validate_state
+from oracle.games.deal import deal
+from oracle.games.movegen import legal_actions
+from oracle.games.shuffle import shuffled
+from oracle.model.cards import deck
+from oracle.model.events import HandEnded
+from oracle.model.state import PartnerAnswer, Phase
+from oracle.rules.referee import check_action
+from oracle.rules.state_check import validate_state
+from oracle.ruleset.loader import default_rule_book
+from oracle.service.convert_table import scores_to_proto
 
 
 class RandomGame(RuleBasedStateMachine):
     """Deals a hand from a drawn seed, then plays legal actions chosen by hypothesis."""
 
-    @initialize(rule_set_id=st.sampled_from(["classic-2p", "classic-4p"]), seed=st.integers(0, 2**64 - 1),
-                dealer=st.integers(0, 3))
+    @initialize(
+        rule_set_id=st.sampled_from(["classic-2p", "classic-4p"]),
+        seed=st.integers(0, 2**64 - 1),
+        dealer=st.integers(0, 3),
+    )
     def start(self, rule_set_id: str, seed: int, dealer: int) -> None:
         self.rules = default_rule_book().get(rule_set_id).rules
         order = shuffled(deck(self.rules.spec.deck.packs, self.rules.spec.deck.jokers), seed)
@@ -64,6 +67,11 @@ class RandomGame(RuleBasedStateMachine):
             assert validate_state(self.rules, self.state) == []
 
 
-RandomGame.TestCase.settings = settings(max_examples=25, stateful_step_count=120, derandomize=True, deadline=None,
-                                        suppress_health_check=[HealthCheck.too_slow])
+RandomGame.TestCase.settings = settings(
+    max_examples=25,
+    stateful_step_count=120,
+    derandomize=True,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 TestRandomGame = RandomGame.TestCase

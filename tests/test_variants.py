@@ -14,16 +14,16 @@ from grpc_status import rpc_status
 from helpers import make_state
 from server_harness import RPC_TIMEOUT, oracle_stub
 
-from oracle.actions import parse_action
-from oracle.adjudicate import adjudicate
 from oracle.api.v1 import notation_pb2, oracle_pb2, oracle_pb2_grpc, ruleset_pb2
-from oracle.cli import main
-from oracle.convert_game import action_to_proto, state_from_notation, state_to_proto
-from oracle.ruleset_loader import default_rule_book
+from oracle.cli.main import main
+from oracle.games.adjudicate import adjudicate
+from oracle.model.actions import parse_action
+from oracle.ruleset.loader import default_rule_book
+from oracle.service.convert_game import action_to_proto, state_from_notation, state_to_proto
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "black-three-under-top-4p.json"
-ONE_CANASTA = '''
+ONE_CANASTA = """
 extends: "classic-2p"
 title: "Two players, one canasta to go out"
 going_out { canastas_required: 1 }
@@ -33,7 +33,7 @@ rules {
   cite { source: "2P-GUIDE" section: "Frequently asked questions" }
   choice: "A house rule 2P-GUIDE mentions; the standard game needs two."
 }
-'''
+"""
 
 
 @pytest.fixture(scope="module")
@@ -62,19 +62,24 @@ def _example_state(rule_set_id: str):
 def test_black_three_under_the_top_adjudicates_legal_classic_illegal_bicycle() -> None:
     # pile 6S 3S 9H (a black three discarded under the top nine); seat 0 offers 9D and the joker
     book = default_rule_book()
-    result = adjudicate([book.get("classic-4p"), book.get("bicycle-4p")], _example_state("classic-4p"),
-                        parse_action("take-pile with 9D JK"))
+    result = adjudicate(
+        [book.get("classic-4p"), book.get("bicycle-4p")],
+        _example_state("classic-4p"),
+        parse_action("take-pile with 9D JK"),
+    )
     classic, bicycle = result.answers
     assert classic.verdict is not None and classic.verdict.legal
     assert bicycle.verdict is not None and not bicycle.verdict.legal
     assert [(v.code, v.field) for v in bicycle.verdict.violations] == [
-        ("PILE_FROZEN_NEEDS_NATURAL_PAIR", "discard_pile.frozen_by_black_three")]
+        ("PILE_FROZEN_NEEDS_NATURAL_PAIR", "discard_pile.frozen_by_black_three")
+    ]
     assert [(d.field, d.values) for d in result.deciding] == [("discard_pile.frozen_by_black_three", ("no", "yes"))]
 
 
 def test_adjudicate_over_grpc_defaults_to_every_rule_set(stub) -> None:
-    request = oracle_pb2.AdjudicateRequest(state=state_to_proto(_example_state("classic-4p")),
-                                           action=action_to_proto(parse_action("take-pile with 9D JK")))
+    request = oracle_pb2.AdjudicateRequest(
+        state=state_to_proto(_example_state("classic-4p")), action=action_to_proto(parse_action("take-pile with 9D JK"))
+    )
     response = stub.Adjudicate(request, timeout=RPC_TIMEOUT)
     by_id = {v.rule_set_id: v for v in response.verdicts}
     assert set(by_id) == set(default_rule_book().ids())
@@ -84,8 +89,10 @@ def test_adjudicate_over_grpc_defaults_to_every_rule_set(stub) -> None:
 
 
 def test_adjudicate_cli_prints_a_side_by_side_table() -> None:
-    result = CliRunner().invoke(main, ["adjudicate", "--state", str(EXAMPLE), "--action", "take-pile with 9D JK",
-                                       "--rules", "classic-4p,bicycle-4p"])
+    result = CliRunner().invoke(
+        main,
+        ["adjudicate", "--state", str(EXAMPLE), "--action", "take-pile with 9D JK", "--rules", "classic-4p,bicycle-4p"],
+    )
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[2].split() == ["classic-4p", "legal"]
@@ -98,8 +105,9 @@ def _inline(text: str) -> oracle_pb2.RuleSetRef:
 
 
 def test_a_malformed_inline_rule_set_is_refused_with_the_field_path(stub) -> None:
-    broken = ONE_CANASTA.replace("going_out { canastas_required: 1 }",
-                                 "going_out { canastas_required: 1 }\nmelds { min_naturals: 4 }")
+    broken = ONE_CANASTA.replace(
+        "going_out { canastas_required: 1 }", "going_out { canastas_required: 1 }\nmelds { min_naturals: 4 }"
+    )
     request = oracle_pb2.GetMinimumInitialMeldRequest(rule_set=_inline(broken), running_total=0)
     with pytest.raises(grpc.RpcError) as info:
         stub.GetMinimumInitialMeld(request, timeout=RPC_TIMEOUT)
@@ -114,17 +122,26 @@ def test_a_malformed_inline_rule_set_is_refused_with_the_field_path(stub) -> Non
 
 def test_an_inline_one_canasta_rule_set_changes_the_going_out_verdict(stub) -> None:
     # seat 0 holds QH QD QS after drawing, with one canasta of kings: melding the queens goes out
-    state = make_state("classic-2p", hands=["QH QD QS", "4C 4D 5C"], melds=[["KH KD KS KC KH KD KS"], []],
-                       phase="PHASE_PLAY", turn={"start": "TURN_START_DREW", "meldsBeforeTurn": 1},
-                       melded_before=[True, False])
+    state = make_state(
+        "classic-2p",
+        hands=["QH QD QS", "4C 4D 5C"],
+        melds=[["KH KD KS KC KH KD KS"], []],
+        phase="PHASE_PLAY",
+        turn={"start": "TURN_START_DREW", "meldsBeforeTurn": 1},
+        melded_before=[True, False],
+    )
     action = action_to_proto(parse_action("meld QH QD QS"))
-    classic = stub.CheckAction(oracle_pb2.CheckActionRequest(rule_set=oracle_pb2.RuleSetRef(id="classic-2p"),
-                                                             state=state_to_proto(state), action=action),
-                               timeout=RPC_TIMEOUT)
+    classic = stub.CheckAction(
+        oracle_pb2.CheckActionRequest(
+            rule_set=oracle_pb2.RuleSetRef(id="classic-2p"), state=state_to_proto(state), action=action
+        ),
+        timeout=RPC_TIMEOUT,
+    )
     assert "GO_OUT_WITHOUT_CANASTAS" in [v.code for v in classic.violations]
-    inline = stub.CheckAction(oracle_pb2.CheckActionRequest(rule_set=_inline(ONE_CANASTA),
-                                                            state=state_to_proto(state), action=action),
-                              timeout=RPC_TIMEOUT)
+    inline = stub.CheckAction(
+        oracle_pb2.CheckActionRequest(rule_set=_inline(ONE_CANASTA), state=state_to_proto(state), action=action),
+        timeout=RPC_TIMEOUT,
+    )
     assert inline.legal
     assert inline.events[-1].hand_ended.reason == 1  # HAND_END_WENT_OUT
 
@@ -144,7 +161,7 @@ def test_explain_a_code_names_the_rule_its_citations_and_the_variants_that_chang
     assert out.startswith("PILE_ONE_CARD_WITH_ONE_CARD: A player holding one card may not take a pile of one card.")
     assert "discard_pile.one_card_hand_no_one_card_pile = no (" in out
     assert "    changed by: bicycle-4p" in out
-    assert 'cite: BICYCLE' in out
+    assert "cite: BICYCLE" in out
 
 
 def test_explain_a_field_lists_values_across_rule_sets() -> None:

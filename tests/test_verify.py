@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 import z3
 
-from oracle import melds
 from oracle.api.v1 import ruleset_pb2
-from oracle.conformance_runner import InProcessTarget, RunOptions, load_cases, run_cases
-from oracle.ruleset import CompiledRules, compile_rules
-from oracle.ruleset_loader import RuleBook, SpecError, UnknownRuleSetError, default_rule_book
+from oracle.conformance.runner import InProcessTarget, RunOptions, load_cases, run_cases
+from oracle.rules import melds
+from oracle.ruleset.compiled import CompiledRules, compile_rules
+from oracle.ruleset.loader import RuleBook, SpecError, UnknownRuleSetError, default_rule_book
 from oracle.verify.boundary import check_engine
+from oracle.verify.gate import contradictions
 from oracle.verify.lint import ERROR, WARNING, LintFinding, lint
 from oracle.verify.model import RuleModel, fixed_meld
 from oracle.verify.properties import PROPERTIES, check_properties
@@ -32,7 +33,9 @@ def classic_4p_book(**replacements: str) -> RuleBook:
     for name, value in replacements.items():
         text, count = re.subn(rf"\b{name}: \w+", f"{name}: {value}", text, count=1)
         assert count == 1, name
-    return RuleBook.from_texts({"classic-4p.textproto": text}, (SPECS / "sources.textproto").read_text())
+    return RuleBook.from_texts(
+        {"classic-4p.textproto": text}, (SPECS / "sources.textproto").read_text(), checker=contradictions
+    )
 
 
 def classic_4p_with(**replacements: str) -> CompiledRules:
@@ -110,18 +113,25 @@ def test_too_many_wilds_gives_a_counterexample_and_a_lint_error() -> None:
     spec.CopyFrom(default_rule_book().get("classic-4p").spec)
     spec.melds.max_wilds = 5
     rules = compile_rules(spec)
-    book = RuleBook({"classic-4p": replace(default_rule_book().get("classic-4p"), spec=spec, rules=rules)},
-                    default_rule_book().sources)
+    book = RuleBook(
+        {"classic-4p": replace(default_rule_book().get("classic-4p"), spec=spec, rules=rules)},
+        default_rule_book().sources,
+    )
     problems = failed(rules)
     assert list(problems) == ["canasta-mostly-natural"]
     found = dict(re.findall(r"canasta\.(naturals|wilds)=(\d+)", problems["canasta-mostly-natural"]))
     assert int(found["naturals"]) <= int(found["wilds"])
     assert int(found["naturals"]) + int(found["wilds"]) >= 7
     findings = lint(rules)
-    assert findings == [LintFinding(
-        "melds.max_wilds", "a canasta may hold 5 wild cards and only 2 naturals (melds.max_wilds 5, canastas.min_size"
-        " 7, melds.min_naturals 2); every rule book's canasta has more naturals than wild cards", ERROR,
-        "canasta-mostly-wild")]
+    assert findings == [
+        LintFinding(
+            "melds.max_wilds",
+            "a canasta may hold 5 wild cards and only 2 naturals (melds.max_wilds 5, canastas.min_size"
+            " 7, melds.min_naturals 2); every rule book's canasta has more naturals than wild cards",
+            ERROR,
+            "canasta-mostly-wild",
+        )
+    ]
     lines, ok = verify_command_lines(["classic-4p"], False, book=book)
     assert not ok
     assert any(line.startswith("canasta-mostly-natural") and "FAILED: counterexample" in line for line in lines)
@@ -132,7 +142,9 @@ def test_a_canasta_that_cannot_be_completed_is_a_lint_error_explained_by_its_fie
     text = (SPECS / "classic-4p.textproto").read_text().replace("canastas { min_size: 7", "canastas { min_size: 12")
     # the loader refuses it, naming the file, the line and the field, with the lint's sentence
     with pytest.raises(SpecError) as refused:
-        RuleBook.from_texts({"classic-4p.textproto": text}, (SPECS / "sources.textproto").read_text())
+        RuleBook.from_texts(
+            {"classic-4p.textproto": text}, (SPECS / "sources.textproto").read_text(), checker=contradictions
+        )
     (problem,) = refused.value.problems
     assert (problem.origin, problem.field) == ("classic-4p.textproto", "canastas.min_size")
     assert problem.line == text[: text.index("canastas { min_size: 12")].count("\n") + 1
@@ -146,8 +158,11 @@ def test_a_canasta_that_cannot_be_completed_is_a_lint_error_explained_by_its_fie
     assert [(f.rule, f.field) for f in errors] == [("no-canasta", "canastas.min_size")]
     message = errors[0].message
     assert message.startswith("no canasta can ever be completed: ")
-    for words in ("a canasta needs at least 12 cards (canastas.min_size)", "at most 3 wild cards (melds.max_wilds)",
-                  "8 cards of each natural rank (deck.packs)"):
+    for words in (
+        "a canasta needs at least 12 cards (canastas.min_size)",
+        "at most 3 wild cards (melds.max_wilds)",
+        "8 cards of each natural rank (deck.packs)",
+    ):
         assert words in message
 
 
@@ -162,15 +177,21 @@ def test_lint_reads_a_message_the_loader_would_refuse() -> None:
     assert lint(compile_rules(spec)) == lint(spec)
 
 
-@pytest.mark.parametrize(("replacements", "rule", "field"), [
-    ({"max_size": "7"}, "wild-join-dead", "canastas.wild_may_join_natural"),
-    ({"target_score": "2000"}, "threshold-row-dead", "initial_meld.thresholds[2].from_score"),
-    ({"all_red_threes_bonus": "300"}, "red-three-bonus-falls", "threes.all_red_threes_bonus"),
-    ({"wild_ratio": "WILD_RATIO_AT_MOST_NATURALS", "max_wilds": "2"}, "wild-ratio-dead", "melds.wild_ratio"),
-    ({"wild_ratio": "WILD_RATIO_FEWER_THAN_NATURALS", "max_size": "7", "max_wilds": "4"}, "max-wilds-unreachable",
-     "melds.max_wilds"),
-    ({"max_size": "30"}, "max-size-dead", "melds.max_size"),
-])
+@pytest.mark.parametrize(
+    ("replacements", "rule", "field"),
+    [
+        ({"max_size": "7"}, "wild-join-dead", "canastas.wild_may_join_natural"),
+        ({"target_score": "2000"}, "threshold-row-dead", "initial_meld.thresholds[2].from_score"),
+        ({"all_red_threes_bonus": "300"}, "red-three-bonus-falls", "threes.all_red_threes_bonus"),
+        ({"wild_ratio": "WILD_RATIO_AT_MOST_NATURALS", "max_wilds": "2"}, "wild-ratio-dead", "melds.wild_ratio"),
+        (
+            {"wild_ratio": "WILD_RATIO_FEWER_THAN_NATURALS", "max_size": "7", "max_wilds": "4"},
+            "max-wilds-unreachable",
+            "melds.max_wilds",
+        ),
+        ({"max_size": "30"}, "max-size-dead", "melds.max_size"),
+    ],
+)
 def test_lint_finds_dead_settings(replacements: dict[str, str], rule: str, field: str) -> None:
     findings = [f for f in lint(classic_4p_with(**replacements)) if f.rule != "wild-join-dead" or rule == f.rule]
     assert [(f.rule, f.field, f.severity) for f in findings] == [(rule, field, WARNING)]
@@ -188,7 +209,8 @@ def test_no_shipped_rule_set_has_a_lint_error(shipped: dict[str, RuleSetVerifica
 
 
 def test_engine_agrees_with_the_model_on_every_boundary_of_every_shipped_rule_set(
-        shipped: dict[str, RuleSetVerification]) -> None:
+    shipped: dict[str, RuleSetVerification],
+) -> None:
     for rule_set_id, result in shipped.items():
         report = result.engine
         assert report is not None
@@ -198,11 +220,13 @@ def test_engine_agrees_with_the_model_on_every_boundary_of_every_shipped_rule_se
 
 def test_the_solver_finds_the_classic_boundaries(shipped: dict[str, RuleSetVerification]) -> None:
     cases = {c.id: c for c in shipped["classic-4p"].engine.cases}  # type: ignore[union-attr]
-    flips = [("n1-w2", "n2-w2", "legal"),  # one natural fewer than melds.min_naturals
-             ("n2-w3", "n2-w4", "legal"),  # melds.max_wilds, then one more
-             ("n2-w0", "n3-w0", "legal"),  # melds.min_size
-             ("n6-w0", "n7-w0", "canasta"),  # canastas.min_size - 1, then the size
-             ("n7-w0", "n7-w1", "naturalCanasta")]
+    flips = [
+        ("n1-w2", "n2-w2", "legal"),  # one natural fewer than melds.min_naturals
+        ("n2-w3", "n2-w4", "legal"),  # melds.max_wilds, then one more
+        ("n2-w0", "n3-w0", "legal"),  # melds.min_size
+        ("n6-w0", "n7-w0", "canasta"),  # canastas.min_size - 1, then the size
+        ("n7-w0", "n7-w1", "naturalCanasta"),
+    ]
     for before, after, key in flips:
         a, b = cases[f"classic-4p-meld-{before}"], cases[f"classic-4p-meld-{after}"]
         assert a.expected[key] != b.expected[key], (before, after)
@@ -213,7 +237,8 @@ def test_the_solver_finds_the_classic_boundaries(shipped: dict[str, RuleSetVerif
 
 
 def test_a_seeded_one_wild_too_many_bug_is_caught_and_written_as_a_case(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     honest = melds.meld_rule_breaks
 
     def buggy(shape: melds.MeldShape, rules: CompiledRules, *, going_out: bool) -> list[tuple[str, str]]:
@@ -226,8 +251,10 @@ def test_a_seeded_one_wild_too_many_bug_is_caught_and_written_as_a_case(
     report = check_engine(default_rule_book().get("classic-4p").rules, tmp_path)
     assert report.disagreements
     assert {c.kind for c in report.disagreements} == {"meld"}
-    assert all(c.id.endswith("-w4") and c.expected["legal"] is False and c.engine["legal"] is True
-               for c in report.disagreements)
+    assert all(
+        c.id.endswith("-w4") and c.expected["legal"] is False and c.engine["legal"] is True
+        for c in report.disagreements
+    )
     assert sorted(report.written) == sorted(tmp_path / f"{c.id}.json" for c in report.disagreements)
     saved = json.loads((tmp_path / "classic-4p-meld-n2-w4.json").read_text())
     assert set(saved) == CASE_FIELDS
@@ -238,10 +265,10 @@ def test_a_seeded_one_wild_too_many_bug_is_caught_and_written_as_a_case(
     # the same disagreements as conformance cases: the buggy engine fails them, the honest one passes them
     cases = load_cases(tmp_path / "conformance")
     assert {c.case.id for c in cases} == {f"verify.{c.id}" for c in report.disagreements}
-    monkeypatch.setattr("oracle.meld_play.meld_rule_breaks", buggy)  # the engine's own reference to it
+    monkeypatch.setattr("oracle.rules.meld_play.meld_rule_breaks", buggy)  # the engine's own reference to it
     first = run_cases(cases, InProcessTarget(), RunOptions())
     assert {r.status for r in first} == {"fail"}, [r.detail for r in first]
-    monkeypatch.setattr("oracle.meld_play.meld_rule_breaks", honest)
+    monkeypatch.setattr("oracle.rules.meld_play.meld_rule_breaks", honest)
     second = run_cases(cases, InProcessTarget(), RunOptions())
     assert {r.status for r in second} == {"pass"}, [r.detail for r in second]
 
@@ -266,7 +293,10 @@ def test_a_seeded_minimum_boundary_bug_is_caught(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(CompiledRules, "minimum_initial_meld", off_by_one)
     report = check_engine(default_rule_book().get("classic-4p").rules, tmp_path)
     assert sorted(c.id for c in report.disagreements) == [
-        "classic-4p-minimum-t0", "classic-4p-minimum-t1500", "classic-4p-minimum-t3000"]
+        "classic-4p-minimum-t0",
+        "classic-4p-minimum-t1500",
+        "classic-4p-minimum-t3000",
+    ]
     saved = json.loads((tmp_path / "classic-4p-minimum-t1500.json").read_text())
     assert saved["expected"] == {"minimum": 90, "rowFromScore": 1500}
     assert saved["engine"] == {"minimum": 50, "rowFromScore": 0}
@@ -283,8 +313,11 @@ def test_verify_command_text_and_json(tmp_path: Path) -> None:
     assert len(rows) == len(PROPERTIES)
     assert "classic-2p: no findings" in "\n".join(lines)
     assert any(re.match(r"classic-2p: \d+ cases \(meld \d+, .*\), 0 disagreement", line) for line in lines)
-    assert re.fullmatch(r"OK: 1 rule set\(s\), \d+/\d+ properties proved, 0 lint error\(s\), 0 warning\(s\),"
-                        r" 0 disagreement\(s\); total \d+\.\d s", lines[-1])
+    assert re.fullmatch(
+        r"OK: 1 rule set\(s\), \d+/\d+ properties proved, 0 lint error\(s\), 0 warning\(s\),"
+        r" 0 disagreement\(s\); total \d+\.\d s",
+        lines[-1],
+    )
     assert not list(tmp_path.iterdir())
     json_lines, json_ok = verify_command_lines(["classic-2p"], True)
     doc = json.loads("\n".join(json_lines))

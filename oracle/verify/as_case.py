@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from oracle.cards import RANK_FOUR, RANK_KING, RANK_QUEEN, RANKS, parse_cards, rank_of
-from oracle.ruleset import CompiledRules
-from oracle.verify.boundary import Case
+from oracle.model.cards import RANK_FOUR, RANK_KING, RANK_QUEEN, RANKS, parse_cards, rank_of
+from oracle.ruleset.compiled import CompiledRules
+from oracle.verify.cases import Case
 
 
 def _cite(rules: CompiledRules, field: str) -> list[dict[str, str]]:
@@ -25,13 +25,20 @@ def conformance_case(case: Case, rules: CompiledRules) -> dict[str, object] | No
     initial minimum and the keep-cards rule do not interfere); illegal is
     expected with any violation code (the model says legal or not, not why).
     """
-    base = {"id": f"verify.{case.id}", "description": f"Found by the solver: {case.description}.",
-            "ruleSetId": case.rule_set_id}
+    base = {
+        "id": f"verify.{case.id}",
+        "description": f"Found by the solver: {case.description}.",
+        "ruleSetId": case.rule_set_id,
+    }
     if case.kind == "minimum":
         total = int(case.input["runningTotal"])  # type: ignore[call-overload]
-        return {**base, "cite": _cite(rules, "initial_meld.thresholds"),
-                "fields": ["initial_meld.thresholds", "initial_meld.minimum_below_table"],
-                "minimum": {"runningTotal": total}, "expect": {"minimum": case.expected["minimum"]}}
+        return {
+            **base,
+            "cite": _cite(rules, "initial_meld.thresholds"),
+            "fields": ["initial_meld.thresholds", "initial_meld.minimum_below_table"],
+            "minimum": {"runningTotal": total},
+            "expect": {"minimum": case.expected["minimum"]},
+        }
     if case.kind != "meld" or case.input.get("goingOut"):
         return None
     cards = parse_cards(str(case.input["cards"]))
@@ -40,9 +47,18 @@ def conformance_case(case: Case, rules: CompiledRules) -> dict[str, object] | No
     existing = " ".join(f"{RANKS[meld_rank]}{s}" for s in "CDH")
     fillers = f"{RANKS[filler_rank]}C {RANKS[filler_rank]}D"
     others = [{"hand": f"{RANKS[other_rank]}{'CDHS'[i % 4]}"} for i in range(rules.seats - 1)]
-    state = {"seats": [{"hand": f"{case.input['cards']} {fillers}", "meldedBefore": True}, *others],
-             "sides": [{"melds": [existing]}] + [{"melds": []} for _ in range(rules.sides - 1)],
-             "phase": "PHASE_PLAY", "turn": {"start": "TURN_START_DREW", "meldsBeforeTurn": 1}, "fillStock": True}
+    state = {
+        "seats": [{"hand": f"{case.input['cards']} {fillers}", "meldedBefore": True}, *others],
+        "sides": [{"melds": [existing]}] + [{"melds": []} for _ in range(rules.sides - 1)],
+        "phase": "PHASE_PLAY",
+        "turn": {"start": "TURN_START_DREW", "meldsBeforeTurn": 1},
+        "fillStock": True,
+    }
     expect: dict[str, object] = {"legal": {}} if case.expected["legal"] else {"illegal": {"codes": []}}
-    return {**base, "cite": _cite(rules, "melds"), "fields": ["melds.min_size", "melds.max_wilds"],
-            "check": {"state": state, "action": f"meld {case.input['cards']}"}, "expect": expect}
+    return {
+        **base,
+        "cite": _cite(rules, "melds"),
+        "fields": ["melds.min_size", "melds.max_wilds"],
+        "check": {"state": state, "action": f"meld {case.input['cards']}"},
+        "expect": expect,
+    }

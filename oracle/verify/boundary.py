@@ -12,8 +12,8 @@ canastas.min_size; going out with exactly the canastas required; black-three
 melds of the smallest and largest size; the lowest and highest scoring tables).
 
 Each case's counts become concrete cards, and the engine answers with
-oracle.melds (meld_shape, meld_rule_breaks, is_canasta),
-CompiledRules.minimum_initial_meld and oracle.scoring.score_hand. A
+oracle.rules.melds (meld_shape, meld_rule_breaks, is_canasta),
+CompiledRules.minimum_initial_meld and oracle.rules.scoring.score_hand. A
 disagreement is kept and, given a directory, written there as a conformance
 case: one JSON file `<id>.json` holding one object:
 
@@ -34,7 +34,7 @@ case: one JSON file `<id>.json` holding one object:
                   breaks) for meld kinds, or {"error": "..."} when the engine refused the input
     }
 
-Cards are written in the project's notation (oracle.cards); wentOut is NO,
+Cards are written in the project's notation (oracle.model.cards); wentOut is NO,
 NORMAL or CONCEALED.
 """
 
@@ -48,11 +48,12 @@ from pathlib import Path
 
 import z3
 
-from oracle import melds, scoring
-from oracle.cards import JOKER, RANK_THREE, RANK_TWO, format_cards, make_card, rank_of
-from oracle.errors import InvalidInputError
-from oracle.ruleset import CompiledRules
-from oracle.table import HandTable, SideTable, WentOut
+from oracle.model.cards import JOKER, RANK_THREE, RANK_TWO, format_cards, make_card, rank_of
+from oracle.model.errors import InvalidInputError
+from oracle.model.table import HandTable, SideTable, WentOut
+from oracle.rules import melds, scoring
+from oracle.ruleset.compiled import CompiledRules
+from oracle.verify.cases import Case
 from oracle.verify.hand import ITEMS, ConcreteSide, read_side, score_extremes, side_hand
 from oracle.verify.model import NATURAL_RANKS, RANK_CLASSES, WILD_MELD, Cond, MeldCounts, RuleModel
 
@@ -60,35 +61,17 @@ MAX_FLIPS = 200  # per predicate and direction: a guard, far above what real rul
 
 _ITEM_KEYS = dict(zip(ITEMS, ("melded", "canastas", "redThrees", "goingOut", "inHand"), strict=True))
 _ITEM_OF_LINE = {
-    scoring.ScoreItem.MELDED_CARDS: "melded", scoring.ScoreItem.NATURAL_CANASTA: "canastas",
-    scoring.ScoreItem.MIXED_CANASTA: "canastas", scoring.ScoreItem.RED_THREES: "red_threes",
-    scoring.ScoreItem.ALL_RED_THREES: "red_threes", scoring.ScoreItem.RED_THREES_WITHOUT_MELD: "red_threes",
-    scoring.ScoreItem.ALL_RED_THREES_WITHOUT_MELD: "red_threes", scoring.ScoreItem.GOING_OUT: "going_out",
-    scoring.ScoreItem.GOING_OUT_CONCEALED: "going_out", scoring.ScoreItem.CARDS_IN_HAND: "in_hand",
+    scoring.ScoreItem.MELDED_CARDS: "melded",
+    scoring.ScoreItem.NATURAL_CANASTA: "canastas",
+    scoring.ScoreItem.MIXED_CANASTA: "canastas",
+    scoring.ScoreItem.RED_THREES: "red_threes",
+    scoring.ScoreItem.ALL_RED_THREES: "red_threes",
+    scoring.ScoreItem.RED_THREES_WITHOUT_MELD: "red_threes",
+    scoring.ScoreItem.ALL_RED_THREES_WITHOUT_MELD: "red_threes",
+    scoring.ScoreItem.GOING_OUT: "going_out",
+    scoring.ScoreItem.GOING_OUT_CONCEALED: "going_out",
+    scoring.ScoreItem.CARDS_IN_HAND: "in_hand",
 }
-
-
-@dataclass(frozen=True)
-class Case:
-    """One boundary case: what the model expects and what the engine answered."""
-
-    id: str
-    description: str
-    rule_set_id: str
-    kind: str
-    input: dict[str, object]
-    expected: dict[str, object]
-    engine: dict[str, object]
-
-    @property
-    def agrees(self) -> bool:
-        """The engine gave the model's answer on every expected key."""
-        return all(self.engine.get(k) == v for k, v in self.expected.items())
-
-    def to_json(self) -> dict[str, object]:
-        """The conformance-case object (see the module docstring)."""
-        return {"id": self.id, "description": self.description, "ruleSetId": self.rule_set_id, "kind": self.kind,
-                "input": self.input, "expected": self.expected, "engine": self.engine}
 
 
 @dataclass
@@ -128,8 +111,12 @@ class _Pool:
         return 4 * self.packs - sum(n for c, n in self.used.items() if c != JOKER and rank_of(c) == rank)
 
 
-def _flips(variables: list[z3.ArithRef], domain: Callable[..., Cond], predicate: Callable[..., Cond],
-           steps: list[tuple[int, ...]]) -> Iterator[tuple[int, ...]]:
+def _flips(
+    variables: list[z3.ArithRef],
+    domain: Callable[..., Cond],
+    predicate: Callable[..., Cond],
+    steps: list[tuple[int, ...]],
+) -> Iterator[tuple[int, ...]]:
     """Every point p in the domain where predicate(p) != predicate(p + step), and p + step, for each step."""
     for step in steps:
         moved = [v + d for v, d in zip(variables, step, strict=True)]
@@ -153,8 +140,7 @@ def _meld_answer(rules: CompiledRules, cards: list[int], going_out: bool) -> dic
     shape = melds.meld_shape(cards)
     breaks = [f for f, _ in melds.meld_rule_breaks(shape, rules, going_out=going_out)]
     canasta = melds.is_canasta(shape, rules)
-    return {"legal": not breaks, "canasta": canasta, "naturalCanasta": canasta and shape.wilds == 0,
-            "breaks": breaks}
+    return {"legal": not breaks, "canasta": canasta, "naturalCanasta": canasta and shape.wilds == 0, "breaks": breaks}
 
 
 def _meld_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
@@ -178,12 +164,22 @@ def _meld_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
         rank = NATURAL_RANKS[i % len(NATURAL_RANKS)]
         cards = pool.take(rank, naturals) + _wild_cards(rm, pool, wilds)
         m = MeldCounts(z3.IntVal(naturals), z3.IntVal(wilds), z3.IntVal(0))
-        expected = {"legal": _true(rm.legal_meld(m)), "canasta": _true(rm.is_canasta(m)),
-                    "naturalCanasta": _true(rm.is_natural_canasta(m))}
-        cases.append(Case(f"{rm.id}-meld-n{naturals}-w{wilds}", f"a meld of {naturals} natural(s) and {wilds}"
-                          " wild card(s): legal, canasta, natural canasta", rm.id, "meld",
-                          {"cards": format_cards(cards), "goingOut": False}, expected,
-                          _meld_answer(rules, cards, False)))
+        expected = {
+            "legal": _true(rm.legal_meld(m)),
+            "canasta": _true(rm.is_canasta(m)),
+            "naturalCanasta": _true(rm.is_natural_canasta(m)),
+        }
+        cases.append(
+            Case(
+                f"{rm.id}-meld-n{naturals}-w{wilds}",
+                f"a meld of {naturals} natural(s) and {wilds} wild card(s): legal, canasta, natural canasta",
+                rm.id,
+                "meld",
+                {"cards": format_cards(cards), "goingOut": False},
+                expected,
+                _meld_answer(rules, cards, False),
+            )
+        )
     return cases
 
 
@@ -202,13 +198,23 @@ def _black_three_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
         pool = _Pool(rm.spec.deck.packs)
         cards = pool.take(RANK_THREE, threes, suits=(0, 3)) + _wild_cards(rm, pool, wilds)
         m = MeldCounts(z3.IntVal(threes), z3.IntVal(wilds), z3.IntVal(0))
-        expected = {"legal": _true(rm.legal_black_meld(m, z3.BoolVal(out == 1))), "canasta": False,
-                    "naturalCanasta": False}
-        cases.append(Case(f"{rm.id}-black-three-meld-b{threes}-w{wilds}-{'out' if out else 'in'}",
-                          f"a meld of {threes} black three(s) and {wilds} wild card(s),"
-                          f" {'going out' if out else 'not going out'}: legal, never a canasta", rm.id,
-                          "black-three-meld", {"cards": format_cards(cards), "goingOut": out == 1}, expected,
-                          _meld_answer(rules, cards, out == 1)))
+        expected = {
+            "legal": _true(rm.legal_black_meld(m, z3.BoolVal(out == 1))),
+            "canasta": False,
+            "naturalCanasta": False,
+        }
+        cases.append(
+            Case(
+                f"{rm.id}-black-three-meld-b{threes}-w{wilds}-{'out' if out else 'in'}",
+                f"a meld of {threes} black three(s) and {wilds} wild card(s),"
+                f" {'going out' if out else 'not going out'}: legal, never a canasta",
+                rm.id,
+                "black-three-meld",
+                {"cards": format_cards(cards), "goingOut": out == 1},
+                expected,
+                _meld_answer(rules, cards, out == 1),
+            )
+        )
     return cases
 
 
@@ -224,12 +230,22 @@ def _minimum_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
     cases = []
     for (total,) in sorted(set(_flips([t], domain, same, [(1,)]))):
         row = z3.simplify(rm.row_of(z3.IntVal(total))).as_long()
-        expected = {"minimum": z3.simplify(rm.minimum(z3.IntVal(total))).as_long(),
-                    "rowFromScore": rm.thresholds[row][0] if row >= 0 else None}
+        expected = {
+            "minimum": z3.simplify(rm.minimum(z3.IntVal(total))).as_long(),
+            "rowFromScore": rm.thresholds[row][0] if row >= 0 else None,
+        }
         minimum, from_score = rules.minimum_initial_meld(total)
-        cases.append(Case(f"{rm.id}-minimum-t{total}", f"the minimum initial meld for a running total of {total}",
-                          rm.id, "minimum", {"runningTotal": total}, expected,
-                          {"minimum": minimum, "rowFromScore": from_score}))
+        cases.append(
+            Case(
+                f"{rm.id}-minimum-t{total}",
+                f"the minimum initial meld for a running total of {total}",
+                rm.id,
+                "minimum",
+                {"runningTotal": total},
+                expected,
+                {"minimum": minimum, "rowFromScore": from_score},
+            )
+        )
     return cases
 
 
@@ -246,21 +262,39 @@ def _score_targets(rm: RuleModel) -> Iterator[tuple[str, str, ConcreteSide]]:
     targets: list[tuple[str, str, list[Cond]]] = []
     for count in sorted({0, 1, rm.red_three_copies - 1, rm.red_three_copies}):
         for melded in (True, False):
-            targets.append((f"red{count}-{'meld' if melded else 'nomeld'}",
-                            f"{count} red three(s), {'with' if melded else 'without'} a meld",
-                            [hand.red_threes == count, hand.has_meld == melded, hand.went_out == 0]))
-    for size, wilds, what in ((cs - 1, None, "a meld one card short of a canasta"),
-                              (cs, 0, "a natural canasta of exactly canastas.min_size cards"),
-                              (cs, 1, "a mixed canasta of exactly canastas.min_size cards with one wild")):
-        shape = [z3.And(s.present, s.counts.size == size, *([] if wilds is None else [s.counts.wilds == wilds]))
-                 for s in slots]
+            targets.append(
+                (
+                    f"red{count}-{'meld' if melded else 'nomeld'}",
+                    f"{count} red three(s), {'with' if melded else 'without'} a meld",
+                    [hand.red_threes == count, hand.has_meld == melded, hand.went_out == 0],
+                )
+            )
+    for size, wilds, what in (
+        (cs - 1, None, "a meld one card short of a canasta"),
+        (cs, 0, "a natural canasta of exactly canastas.min_size cards"),
+        (cs, 1, "a mixed canasta of exactly canastas.min_size cards with one wild"),
+    ):
+        shape = [
+            z3.And(s.present, s.counts.size == size, *([] if wilds is None else [s.counts.wilds == wilds]))
+            for s in slots
+        ]
         targets.append((f"meld{size}-w{'any' if wilds is None else wilds}", what, [z3.Or(shape)]))
     for kind, what in ((1, "going out"), (2, "going out concealed")):
-        targets.append((f"out{kind}", f"{what} with exactly going_out.canastas_required canastas",
-                        [hand.went_out == kind, hand.canastas == rm.required]))
+        targets.append(
+            (
+                f"out{kind}",
+                f"{what} with exactly going_out.canastas_required canastas",
+                [hand.went_out == kind, hand.canastas == rm.required],
+            )
+        )
     for threes in sorted({t.black_three_meld_min, t.black_three_meld_max}):
-        targets.append((f"black{threes}", f"going out with a meld of {threes} black threes",
-                        [hand.black.naturals == threes, hand.went_out == 1]))
+        targets.append(
+            (
+                f"black{threes}",
+                f"going out with a meld of {threes} black threes",
+                [hand.black.naturals == threes, hand.went_out == 1],
+            )
+        )
     solver = z3.Solver()
     solver.add(*hand.constraints)
     for slug, what, conditions in targets:
@@ -283,8 +317,9 @@ def _side_cards(rm: RuleModel, side: ConcreteSide) -> SideTable:
         meld_cards.append(tuple(natural_cards + pool.take(RANK_TWO, twos) + [JOKER] * jokers))
     if side.black_meld:
         threes, twos, jokers = side.black_meld
-        meld_cards.append(tuple(pool.take(RANK_THREE, threes, suits=(0, 3)) + pool.take(RANK_TWO, twos)
-                                + [JOKER] * jokers))
+        meld_cards.append(
+            tuple(pool.take(RANK_THREE, threes, suits=(0, 3)) + pool.take(RANK_TWO, twos) + [JOKER] * jokers)
+        )
     red = tuple(pool.take(RANK_THREE, side.red_threes, suits=(1, 2)))
     held: list[int] = []
     for value_class, count in side.hand.items():
@@ -316,11 +351,28 @@ def _score_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
             for line in score.lines:
                 points[_ITEM_KEYS[_ITEM_OF_LINE[line.item]]] += line.points
             engine = {**points, "total": score.total}
-        doc = {"sides": [{"melds": [format_cards(m) for m in s.melds], "redThrees": format_cards(s.red_threes),
-                          "hands": [format_cards(h) for h in s.hands], "wentOut": s.went_out.name}
-                         for s in table.sides]}
-        cases.append(Case(f"{rm.id}-score-{slug}", f"side 0's score items: {what}", rm.id, "score",
-                          {"table": doc}, expected, engine))
+        doc = {
+            "sides": [
+                {
+                    "melds": [format_cards(m) for m in s.melds],
+                    "redThrees": format_cards(s.red_threes),
+                    "hands": [format_cards(h) for h in s.hands],
+                    "wentOut": s.went_out.name,
+                }
+                for s in table.sides
+            ]
+        }
+        cases.append(
+            Case(
+                f"{rm.id}-score-{slug}",
+                f"side 0's score items: {what}",
+                rm.id,
+                "score",
+                {"table": doc},
+                expected,
+                engine,
+            )
+        )
     return cases
 
 

@@ -102,8 +102,9 @@ def _build_side_hand(model: RuleModel, name: str) -> SideHand:
     slots: list[MeldSlot] = []
     for rank in NATURAL_RANKS:
         for k in range(per_rank):
-            counts = MeldCounts(z3.Int(f"{name}.meld[{rank}][{k}].naturals"), z3.Int(f"{name}.meld[{rank}][{k}].wilds"),
-                                zero)
+            counts = MeldCounts(
+                z3.Int(f"{name}.meld[{rank}][{k}].naturals"), z3.Int(f"{name}.meld[{rank}][{k}].wilds"), zero
+            )
             slots.append(MeldSlot(rank, counts, counts.naturals >= 1))
     for k in range(wild_slots):
         counts = MeldCounts(zero, z3.Int(f"{name}.wild_meld[{k}].wilds"), zero)
@@ -120,27 +121,34 @@ def _build_side_hand(model: RuleModel, name: str) -> SideHand:
         previous[slot.rank] = m
     black = MeldCounts(z3.Int(f"{name}.black_meld.threes"), z3.Int(f"{name}.black_meld.wilds"), zero)
     black_present = black.naturals >= 1
-    cons += [z3.If(black_present, model.legal_black_meld(black, going_out), z3.And(black.naturals == 0,
-                                                                                  black.wilds == 0))]
+    cons += [
+        z3.If(black_present, model.legal_black_meld(black, going_out), z3.And(black.naturals == 0, black.wilds == 0))
+    ]
     melded_twos, melded_jokers = z3.Int(f"{name}.melded_twos"), z3.Int(f"{name}.melded_jokers")
     hand_naturals = {c: z3.Int(f"{name}.hand_{c}") for c in RANK_CLASSES}
     hand_twos, hand_jokers = z3.Int(f"{name}.hand_twos"), z3.Int(f"{name}.hand_jokers")
     hand_black = z3.Int(f"{name}.hand_black_threes")
     red = z3.Int(f"{name}.red_threes")
-    cons += [c >= 0 for c in [*hand_naturals.values(), hand_twos, hand_jokers, hand_black, red, melded_twos,
-                              melded_jokers]]
+    cons += [
+        c >= 0 for c in [*hand_naturals.values(), hand_twos, hand_jokers, hand_black, red, melded_twos, melded_jokers]
+    ]
     cons.append(melded_twos + melded_jokers == z3.Sum([s.counts.wilds for s in slots] + [black.wilds]))
     for value_class, ranks in RANK_CLASSES.items():
         keys = []
         for r in ranks:
             naturals = z3.Sum([s.counts.naturals for s in slots if s.rank == r])
             cons.append(naturals <= model.rank_copies)
-            keys.append((naturals, naturals * (model.wild_copies + 1) + z3.Sum([s.counts.wilds for s in slots
-                                                                                 if s.rank == r])))
+            keys.append(
+                (naturals, naturals * (model.wild_copies + 1) + z3.Sum([s.counts.wilds for s in slots if s.rank == r]))
+            )
         cons += [a[1] >= b[1] for a, b in itertools.pairwise(keys)]
         cons.append(z3.Sum([n for n, _ in keys]) + hand_naturals[value_class] <= model.rank_copies * len(ranks))
-    cons += [melded_twos + hand_twos <= model.two_copies, melded_jokers + hand_jokers <= model.joker_copies,
-             black.naturals + hand_black <= model.black_three_copies, red <= model.red_three_copies]
+    cons += [
+        melded_twos + hand_twos <= model.two_copies,
+        melded_jokers + hand_jokers <= model.joker_copies,
+        black.naturals + hand_black <= model.black_three_copies,
+        red <= model.red_three_copies,
+    ]
 
     def bounded(label: str, term: Expr, values: list[int]) -> Expr:
         # A named variable for an If-valued term, with its range stated: without the range the
@@ -150,26 +158,54 @@ def _build_side_hand(model: RuleModel, name: str) -> SideHand:
         return var
 
     c, t, g, v = spec.canastas, spec.threes, spec.going_out, spec.card_values
-    is_canasta = [bounded(f"canasta[{i}]", z3.If(z3.And(s.present, model.is_canasta(s.counts)), 1, 0), [0, 1])
-                  for i, s in enumerate(slots)]
-    bonuses = [bounded(f"bonus[{i}]", model.canasta_bonus(s.counts), [0, c.natural_bonus, c.mixed_bonus])
-               for i, s in enumerate(slots)]
+    is_canasta = [
+        bounded(f"canasta[{i}]", z3.If(z3.And(s.present, model.is_canasta(s.counts)), 1, 0), [0, 1])
+        for i, s in enumerate(slots)
+    ]
+    bonuses = [
+        bounded(f"bonus[{i}]", model.canasta_bonus(s.counts), [0, c.natural_bonus, c.mixed_bonus])
+        for i, s in enumerate(slots)
+    ]
     canastas = z3.Sum(is_canasta)
     has_meld = z3.Or([s.present for s in slots] + [black_present])
     cons.append(z3.Implies(going_out, canastas >= model.required))
     worst_red = max(t.all_red_threes_bonus, model.red_three_copies * t.red_three_bonus)
     red_score = bounded("red_three_score", model.red_three_score(red, has_meld), [-worst_red, worst_red])
     bonus = bounded("going_out_bonus", model.going_out_bonus(went_out), [0, g.bonus, g.concealed_bonus])
-    in_hand = z3.Sum([n * model.class_value(c) for c, n in hand_naturals.items()]
-                     + [hand_twos * v.two, hand_jokers * v.joker, hand_black * v.black_three])
+    in_hand = z3.Sum(
+        [n * model.class_value(c) for c, n in hand_naturals.items()]
+        + [hand_twos * v.two, hand_jokers * v.joker, hand_black * v.black_three]
+    )
     if spec.players.side_size == 1:
         cons.append(z3.Implies(going_out, z3.Sum([*hand_naturals.values(), hand_twos, hand_jokers, hand_black]) == 0))
-    melded = z3.Sum([s.counts.naturals * model.rank_value(s.rank) for s in slots if s.rank != WILD_MELD]
-                    + [melded_twos * v.two, melded_jokers * v.joker, black.naturals * v.black_three])
-    items = {"melded": melded, "canastas": z3.Sum(bonuses), "red_threes": red_score, "going_out": bonus,
-             "in_hand": -in_hand}
-    return SideHand(tuple(slots), black, black_present, melded_twos, melded_jokers, hand_naturals, hand_twos,
-                    hand_jokers, hand_black, red, went_out, has_meld, canastas, items, tuple(cons))
+    melded = z3.Sum(
+        [s.counts.naturals * model.rank_value(s.rank) for s in slots if s.rank != WILD_MELD]
+        + [melded_twos * v.two, melded_jokers * v.joker, black.naturals * v.black_three]
+    )
+    items = {
+        "melded": melded,
+        "canastas": z3.Sum(bonuses),
+        "red_threes": red_score,
+        "going_out": bonus,
+        "in_hand": -in_hand,
+    }
+    return SideHand(
+        tuple(slots),
+        black,
+        black_present,
+        melded_twos,
+        melded_jokers,
+        hand_naturals,
+        hand_twos,
+        hand_jokers,
+        hand_black,
+        red,
+        went_out,
+        has_meld,
+        canastas,
+        items,
+        tuple(cons),
+    )
 
 
 @dataclass(frozen=True)
@@ -194,6 +230,7 @@ class ConcreteSide:
 
 def read_side(hand: SideHand, model: z3.ModelRef) -> ConcreteSide:
     """The concrete side a satisfying model describes (the melded jokers go to the first melds with wilds)."""
+
     def num(e: Expr) -> int:
         return model.eval(e, model_completion=True).as_long()  # type: ignore[no-any-return]
 
@@ -212,11 +249,16 @@ def read_side(hand: SideHand, model: z3.ModelRef) -> ConcreteSide:
     threes = num(hand.black.naturals)
     black_meld = (threes, *split(num(hand.black.wilds))) if threes else None
     return ConcreteSide(
-        melds=tuple(melds), black_meld=black_meld,
+        melds=tuple(melds),
+        black_meld=black_meld,
         hand={c: num(e) for c, e in hand.hand_naturals.items() if num(e)},
-        hand_twos=num(hand.hand_twos), hand_jokers=num(hand.hand_jokers),
-        hand_black_threes=num(hand.hand_black_threes), red_threes=num(hand.red_threes),
-        went_out=num(hand.went_out), items={k: num(e) for k, e in hand.items.items()})
+        hand_twos=num(hand.hand_twos),
+        hand_jokers=num(hand.hand_jokers),
+        hand_black_threes=num(hand.hand_black_threes),
+        red_threes=num(hand.red_threes),
+        went_out=num(hand.went_out),
+        items={k: num(e) for k, e in hand.items.items()},
+    )
 
 
 @dataclass(frozen=True)
@@ -229,15 +271,40 @@ class Extremes:
 
 # The rule-set fields side_hand reads (their values are the cache key of score_extremes).
 _SCORING_FIELDS = (
-    "players.side_size", "deck.packs", "deck.jokers", *(f"card_values.{f}" for f in (
-        "joker", "two", "ace", "eight_to_king", "four_to_seven", "black_three")),
-    *(f"melds.{f}" for f in ("min_size", "min_naturals", "max_wilds", "wild_ratio", "max_size", "one_meld_per_rank",
-                             "wild_only_melds")),
-    "canastas.min_size", "canastas.natural_bonus", "canastas.mixed_bonus",
-    *(f"threes.{f}" for f in ("red_three_bonus", "all_red_threes_bonus", "red_threes_negative_without_meld",
-                              "black_three_meld_going_out_only", "black_three_meld_min", "black_three_meld_max",
-                              "black_three_meld_wilds")),
-    "going_out.canastas_required", "going_out.bonus", "going_out.concealed_bonus",
+    "players.side_size",
+    "deck.packs",
+    "deck.jokers",
+    *(f"card_values.{f}" for f in ("joker", "two", "ace", "eight_to_king", "four_to_seven", "black_three")),
+    *(
+        f"melds.{f}"
+        for f in (
+            "min_size",
+            "min_naturals",
+            "max_wilds",
+            "wild_ratio",
+            "max_size",
+            "one_meld_per_rank",
+            "wild_only_melds",
+        )
+    ),
+    "canastas.min_size",
+    "canastas.natural_bonus",
+    "canastas.mixed_bonus",
+    *(
+        f"threes.{f}"
+        for f in (
+            "red_three_bonus",
+            "all_red_threes_bonus",
+            "red_threes_negative_without_meld",
+            "black_three_meld_going_out_only",
+            "black_three_meld_min",
+            "black_three_meld_max",
+            "black_three_meld_wilds",
+        )
+    ),
+    "going_out.canastas_required",
+    "going_out.bonus",
+    "going_out.concealed_bonus",
 )
 _extremes_cache: dict[str, Extremes | None] = {}
 

@@ -43,8 +43,8 @@ from dataclasses import dataclass
 import z3
 
 from oracle.api.v1 import ruleset_pb2
-from oracle.cards import RANK_ACE, RANK_EIGHT, RANK_FOUR, RANK_KING, RANK_SEVEN
-from oracle.ruleset import CompiledRules
+from oracle.model.cards import RANK_ACE, RANK_EIGHT, RANK_FOUR, RANK_KING, RANK_SEVEN
+from oracle.ruleset.compiled import CompiledRules
 
 Expr = z3.ArithRef
 Cond = z3.BoolRef
@@ -149,12 +149,19 @@ class RuleModel:
     def deck_clauses(self, m: MeldCounts) -> list[Clause]:
         """The deck's copies bound one meld's counts."""
         return [
-            Clause("deck.packs", f"the deck holds {self.rank_copies} cards of each natural rank",
-                   z3.And(m.naturals >= 0, m.naturals <= self.rank_copies)),
-            Clause("deck.packs", f"the deck holds {self.two_copies} twos",
-                   z3.And(m.twos >= 0, m.twos <= self.two_copies)),
-            Clause("deck.jokers", f"the deck holds {self.joker_copies} jokers",
-                   z3.And(m.jokers >= 0, m.jokers <= self.joker_copies)),
+            Clause(
+                "deck.packs",
+                f"the deck holds {self.rank_copies} cards of each natural rank",
+                z3.And(m.naturals >= 0, m.naturals <= self.rank_copies),
+            ),
+            Clause(
+                "deck.packs", f"the deck holds {self.two_copies} twos", z3.And(m.twos >= 0, m.twos <= self.two_copies)
+            ),
+            Clause(
+                "deck.jokers",
+                f"the deck holds {self.joker_copies} jokers",
+                z3.And(m.jokers >= 0, m.jokers <= self.joker_copies),
+            ),
         ]
 
     def in_deck(self, m: MeldCounts) -> Cond:
@@ -166,8 +173,11 @@ class RuleModel:
         s = self.spec.melds
         clauses = [
             Clause("melds.min_size", f"a meld needs at least {s.min_size} cards", m.size >= s.min_size),
-            Clause("melds.min_naturals", f"a meld needs at least {s.min_naturals} natural cards",
-                   m.naturals >= s.min_naturals),
+            Clause(
+                "melds.min_naturals",
+                f"a meld needs at least {s.min_naturals} natural cards",
+                m.naturals >= s.min_naturals,
+            ),
             Clause("melds.max_wilds", f"a meld holds at most {s.max_wilds} wild cards", m.wilds <= s.max_wilds),
         ]
         if s.wild_ratio == ruleset_pb2.WILD_RATIO_AT_MOST_NATURALS:
@@ -182,8 +192,11 @@ class RuleModel:
         """The rules a meld of wild cards only must follow."""
         s = self.spec.melds
         clauses = [
-            Clause("melds.wild_only_melds", "wild cards alone may make a meld" if s.wild_only_melds
-                   else "wild cards alone cannot make a meld", z3.BoolVal(s.wild_only_melds)),
+            Clause(
+                "melds.wild_only_melds",
+                "wild cards alone may make a meld" if s.wild_only_melds else "wild cards alone cannot make a meld",
+                z3.BoolVal(s.wild_only_melds),
+            ),
             Clause("melds.min_size", f"a meld needs at least {s.min_size} cards", m.size >= s.min_size),
         ]
         if s.max_size:
@@ -206,19 +219,32 @@ class RuleModel:
         """The rules a meld of black threes (m.naturals of them) must follow."""
         t = self.spec.threes
         clauses = [
-            Clause("threes.black_three_meld_min", f"a black-three meld needs at least {t.black_three_meld_min}"
-                   " black threes", m.naturals >= t.black_three_meld_min),
-            Clause("threes.black_three_meld_max", f"a black-three meld holds at most {t.black_three_meld_max}"
-                   " black threes", m.naturals <= t.black_three_meld_max),
-            Clause("deck.packs", f"the deck holds {self.black_three_copies} black threes",
-                   m.naturals <= self.black_three_copies),
+            Clause(
+                "threes.black_three_meld_min",
+                f"a black-three meld needs at least {t.black_three_meld_min} black threes",
+                m.naturals >= t.black_three_meld_min,
+            ),
+            Clause(
+                "threes.black_three_meld_max",
+                f"a black-three meld holds at most {t.black_three_meld_max} black threes",
+                m.naturals <= t.black_three_meld_max,
+            ),
+            Clause(
+                "deck.packs",
+                f"the deck holds {self.black_three_copies} black threes",
+                m.naturals <= self.black_three_copies,
+            ),
         ]
         if not t.black_three_meld_wilds:
-            clauses.append(Clause("threes.black_three_meld_wilds", "no wild card may go in a black-three meld",
-                                  m.wilds == 0))
+            clauses.append(
+                Clause("threes.black_three_meld_wilds", "no wild card may go in a black-three meld", m.wilds == 0)
+            )
         if t.black_three_meld_going_out_only:
-            clauses.append(Clause("threes.black_three_meld_going_out_only", "black threes are melded only when"
-                                  " going out", going_out))
+            clauses.append(
+                Clause(
+                    "threes.black_three_meld_going_out_only", "black threes are melded only when going out", going_out
+                )
+            )
         return clauses
 
     def legal_black_meld(self, m: MeldCounts, going_out: Cond) -> Cond:
@@ -295,23 +321,32 @@ class RuleModel:
         """A natural top card may be taken with `naturals` and `wilds` from the hand (or alone onto a meld)."""
         p = self.spec.discard_pile
         alone = z3.And(naturals == 0, wilds == 0, onto_meld)
-        unfrozen = z3.Or(naturals >= 2,
-                         z3.And(naturals == 1, wilds >= 1, z3.BoolVal(p.unfrozen_natural_and_wild)),
-                         z3.And(alone, z3.BoolVal(p.unfrozen_onto_existing_meld)))
+        unfrozen = z3.Or(
+            naturals >= 2,
+            z3.And(naturals == 1, wilds >= 1, z3.BoolVal(p.unfrozen_natural_and_wild)),
+            z3.And(alone, z3.BoolVal(p.unfrozen_onto_existing_meld)),
+        )
         group = MeldCounts(naturals + 1, wilds, z3.IntVal(0))
-        return z3.And(naturals >= 0, wilds >= 0, naturals + 1 <= self.rank_copies,
-                      z3.If(frozen, naturals >= 2, unfrozen), z3.Or(alone, self.legal_meld(group)))
+        return z3.And(
+            naturals >= 0,
+            wilds >= 0,
+            naturals + 1 <= self.rank_copies,
+            z3.If(frozen, naturals >= 2, unfrozen),
+            z3.Or(alone, self.legal_meld(group)),
+        )
 
     def turn_end_ok(self, cards_after: Expr, canastas: Expr) -> Cond:
         """Melding may leave `cards_after` cards in hand with `canastas` canastas on the side."""
         keep = self.spec.going_out.min_hand_after_meld_without_canastas
-        return z3.And(cards_after >= 0, z3.Or(canastas >= self.required, cards_after >= keep),
-                      z3.Implies(cards_after == 0, canastas >= self.required))
+        return z3.And(
+            cards_after >= 0,
+            z3.Or(canastas >= self.required, cards_after >= keep),
+            z3.Implies(cards_after == 0, canastas >= self.required),
+        )
 
     def discard_ok(self, cards_before: Expr, canastas: Expr) -> Cond:
         """A player holding `cards_before` may discard one (going out if it is the last)."""
         return z3.And(cards_before >= 1, z3.Implies(cards_before == 1, canastas >= self.required))
-
 
     # ----- several melds at once -------------------------------------------------------------------------
 
@@ -344,11 +379,17 @@ class RuleModel:
             cons.append(z3.If(m.wilds >= 1, self.legal_wild_meld(m), m.wilds == 0))
             melds.append((WILD_MELD, m))
         twos, jokers = z3.Int(f"{name}.twos"), z3.Int(f"{name}.jokers")
-        cons += [twos >= 0, jokers >= 0, twos <= self.two_copies, jokers <= self.joker_copies,
-                 twos + jokers == z3.Sum([m.wilds for _, m in melds])]
+        cons += [
+            twos >= 0,
+            jokers >= 0,
+            twos <= self.two_copies,
+            jokers <= self.joker_copies,
+            twos + jokers == z3.Sum([m.wilds for _, m in melds]),
+        ]
         v = self.spec.card_values
-        points = z3.Sum([m.naturals * self.rank_value(r) for r, m in melds if r != WILD_MELD]
-                        + [twos * v.two, jokers * v.joker])
+        points = z3.Sum(
+            [m.naturals * self.rank_value(r) for r, m in melds if r != WILD_MELD] + [twos * v.two, jokers * v.joker]
+        )
         canastas = z3.Sum([z3.If(z3.And(m.size >= 1, self.is_canasta(m)), 1, 0) for _, m in melds])
         cards = z3.Sum([m.size for _, m in melds])
         built = MeldSet(tuple(melds), twos, jokers, points, cards, canastas, tuple(cons))
@@ -363,8 +404,11 @@ class RuleModel:
         """
         held = self.spec.deal.hand_size + self.spec.turn.draw_count
         after = held - melds.cards
-        return z3.And(after >= 0, self.turn_end_ok(after, melds.canastas),
-                      z3.Or(after == 0, self.discard_ok(after, melds.canastas)))
+        return z3.And(
+            after >= 0,
+            self.turn_end_ok(after, melds.canastas),
+            z3.Or(after == 0, self.discard_ok(after, melds.canastas)),
+        )
 
 
 @dataclass(frozen=True)

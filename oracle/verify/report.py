@@ -3,7 +3,7 @@
 `verify_command_lines(rule_set_ids, as_json)` returns the lines to print and
 whether everything passed: every property proved, no lint error (warnings are
 listed but do not fail), and no engine-against-model disagreement. An unknown
-rule-set id raises oracle.ruleset_loader.UnknownRuleSetError.
+rule-set id raises oracle.ruleset.loader.UnknownRuleSetError.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from oracle.ruleset_loader import RuleBook, default_rule_book
+from oracle.ruleset.loader import RuleBook, default_rule_book
 from oracle.verify.boundary import EngineReport, check_engine
 from oracle.verify.lint import ERROR, LintFinding, lint
 from oracle.verify.model import RuleModel
@@ -37,12 +37,16 @@ class RuleSetVerification:
     @property
     def ok(self) -> bool:
         """Every property proved, no lint error, no disagreement."""
-        return (all(p.holds for p in self.properties) and not any(f.severity == ERROR for f in self.findings)
-                and (self.engine is None or not self.engine.disagreements))
+        return (
+            all(p.holds for p in self.properties)
+            and not any(f.severity == ERROR for f in self.findings)
+            and (self.engine is None or not self.engine.disagreements)
+        )
 
 
-def verify_rule_sets(rule_set_ids: list[str] | None = None, *, book: RuleBook | None = None,
-                     case_dir: Path | None = None) -> list[RuleSetVerification]:
+def verify_rule_sets(
+    rule_set_ids: list[str] | None = None, *, book: RuleBook | None = None, case_dir: Path | None = None
+) -> list[RuleSetVerification]:
     """Prove the properties, lint, and check the engine against the model for each rule set (all when None)."""
     book = book or default_rule_book()
     ids = rule_set_ids or book.ids()
@@ -87,8 +91,10 @@ def _text_lines(results: list[RuleSetVerification], total_ms: float) -> list[str
         if r.engine is None:
             continue
         kinds = ", ".join(f"{k} {n}" for k, n in r.engine.by_kind().items())
-        lines.append(f"{r.rule_set_id}: {len(r.engine.cases)} cases ({kinds}), {len(r.engine.disagreements)}"
-                     f" disagreement(s) ({r.engine_ms:.0f} ms)")
+        lines.append(
+            f"{r.rule_set_id}: {len(r.engine.cases)} cases ({kinds}), {len(r.engine.disagreements)}"
+            f" disagreement(s) ({r.engine_ms:.0f} ms)"
+        )
         for case in r.engine.disagreements:
             lines.append(f"  DISAGREEMENT {json.dumps(case.to_json(), sort_keys=True)}")
         lines += [f"  case file written: {path}" for path in r.engine.written]
@@ -98,8 +104,11 @@ def _text_lines(results: list[RuleSetVerification], total_ms: float) -> list[str
     warnings = sum(f.severity != ERROR for r in results for f in r.findings)
     disagreements = sum(len(r.engine.disagreements) for r in results if r.engine)
     verdict = "OK" if all(r.ok for r in results) else "FAILED"
-    lines += ["", f"{verdict}: {len(results)} rule set(s), {proved}/{checked} properties proved, {errors} lint"
-              f" error(s), {warnings} warning(s), {disagreements} disagreement(s); total {total_ms / 1000:.1f} s"]
+    lines += [
+        "",
+        f"{verdict}: {len(results)} rule set(s), {proved}/{checked} properties proved, {errors} lint"
+        f" error(s), {warnings} warning(s), {disagreements} disagreement(s); total {total_ms / 1000:.1f} s",
+    ]
     return lines
 
 
@@ -109,18 +118,39 @@ def _json_doc(results: list[RuleSetVerification], total_ms: float) -> dict[str, 
         "totalMs": round(total_ms, 1),
         "ruleSets": [r.rule_set_id for r in results],
         "propertyTable": [{"id": p.id, "sentence": p.sentence} for p in PROPERTIES],
-        "properties": [{"property": p.property_id, "ruleSet": p.rule_set_id, "proved": p.holds, "detail": p.detail,
-                        "ms": round(p.ms, 2)} for r in results for p in r.properties],
-        "lint": [{"ruleSet": r.rule_set_id, "field": f.field, "severity": f.severity, "rule": f.rule,
-                  "message": f.message} for r in results for f in r.findings],
-        "engine": [{"ruleSet": r.rule_set_id, "cases": len(r.engine.cases), "byKind": r.engine.by_kind(),
-                    "disagreements": [c.to_json() for c in r.engine.disagreements],
-                    "caseFiles": [str(p) for p in r.engine.written]} for r in results if r.engine],
+        "properties": [
+            {
+                "property": p.property_id,
+                "ruleSet": p.rule_set_id,
+                "proved": p.holds,
+                "detail": p.detail,
+                "ms": round(p.ms, 2),
+            }
+            for r in results
+            for p in r.properties
+        ],
+        "lint": [
+            {"ruleSet": r.rule_set_id, "field": f.field, "severity": f.severity, "rule": f.rule, "message": f.message}
+            for r in results
+            for f in r.findings
+        ],
+        "engine": [
+            {
+                "ruleSet": r.rule_set_id,
+                "cases": len(r.engine.cases),
+                "byKind": r.engine.by_kind(),
+                "disagreements": [c.to_json() for c in r.engine.disagreements],
+                "caseFiles": [str(p) for p in r.engine.written],
+            }
+            for r in results
+            if r.engine
+        ],
     }
 
 
-def verify_command_lines(rule_set_ids: list[str] | None, as_json: bool, *, book: RuleBook | None = None,
-                         case_dir: Path | None = None) -> tuple[list[str], bool]:
+def verify_command_lines(
+    rule_set_ids: list[str] | None, as_json: bool, *, book: RuleBook | None = None, case_dir: Path | None = None
+) -> tuple[list[str], bool]:
     """The lines `canasta-oracle verify` prints, and whether everything passed.
 
     `rule_set_ids` None (or empty) means every rule set of the book (the shipped

@@ -1,0 +1,234 @@
+"""CLI commands for whole games: replay a record, simulate games, and the perft counts."""
+
+from __future__ import annotations
+
+import gzip
+import sys
+from pathlib import Path
+
+import click
+from google.protobuf import json_format
+
+from oracle.api.v1 import record_pb2
+from oracle.cli.support import EXIT_FAILED, CliError, clean_errors, load_book, print_json, specs_option
+from oracle.games.replay import ReplayReport, replay
+from oracle.service.convert_record import record_from_proto, report_to_proto
+
+
+def read_record(path: Path) -> record_pb2.GameRecord:
+    """A GameRecord from proto3 JSON (optionally gzip-compressed: .json.gz), parsed strictly."""
+    raw = path.read_bytes()
+    text = gzip.decompress(raw).decode("utf-8") if path.name.endswith(".gz") else raw.decode("utf-8")
+    try:
+        return json_format.Parse(text, record_pb2.GameRecord())
+    except json_format.ParseError as exc:
+        raise CliError(f"{path}: {exc}") from None
+
+
+def write_record(path: Path, record: record_pb2.GameRecord) -> None:
+    """Write a record as proto3 JSON (gzip-compressed when the name ends in .gz)."""
+    text = json_format.MessageToJson(record, indent=None, sort_keys=True) + "\n"
+    data = text.encode("utf-8")
+    path.write_bytes(gzip.compress(data, mtime=0) if path.name.endswith(".gz") else data)
+
+
+def describe_report(report: ReplayReport) -> list[str]:
+    """The readable replay report."""
+    lines = []
+    for hand in report.hands:
+        scores = ", ".join(f"side {i} {s.total}" for i, s in enumerate(hand.scores))
+        totals = ", ".join(str(t) for t in hand.totals)
+        lines.append(f"hand {hand.hand}: {hand.end.name.lower()}; scores {scores}; totals {totals}")
+    if report.first_illegal is not None:
+        bad = report.first_illegal
+        lines.append(f"ILLEGAL: hand {bad.hand}, action {bad.index} (seat {bad.seat}): {bad.notation}")
+        for v in bad.violations:
+            lines.append(f"  {v.code} ({v.field}): {v.explanation}")
+    for m in report.mismatches:
+        lines.append(f"MISMATCH: hand {m.hand}, side {m.side}, {m.what}: claimed {m.claimed}, computed {m.computed}")
+    for problem in report.problems:
+        lines.append(f"PROBLEM: {problem}")
+    standing = report.standing
+    if standing is not None and standing.over:
+        lines.append(
+            f"game over: side {standing.winner} wins with {max(standing.totals)}"
+            f" ({', '.join(str(t) for t in standing.totals)})"
+        )
+    elif standing is not None:
+        lines.append(f"game not over: totals {', '.join(str(t) for t in standing.totals)}")
+    lines.append(f"{report.judged} actions judged; {'OK' if report.ok else 'FAILED'}")
+    return lines
+
+
+@click.command("replay")
+@click.argument("record_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the ReplayReport as proto3 JSON.")
+@click.option("--actions/--no-actions", default=False, help="With --json, include every action's verdict.")
+@specs_option
+@clean_errors
+def replay_command(record_file: Path, as_json: bool, actions: bool, specs: Path | None) -> None:
+    """Replay a game record (GameRecord proto3 JSON, or .json.gz). Exit 1 if anything is illegal or differs."""
+    record = record_from_proto(read_record(record_file))
+    loaded = load_book(specs).get(record.rule_set_id)
+    total = sum(len(h.actions) for h in record.hands)
+    with click.progressbar(length=total, label=f"replaying {record_file.name}", file=sys.stderr, show_pos=True) as bar:
+        report = replay(loaded.rules, record, keep_actions=as_json and actions, progress=bar.update)
+    if as_json:
+        print_json(report_to_proto(report))
+    else:
+        click.echo(f"{record_file.name}: rule set {record.rule_set_id}, {len(record.hands)} hand(s), {total} actions")
+        click.echo("\n".join(describe_report(report)))
+    if not report.ok:
+        raise SystemExit(EXIT_FAILED)
+
+
+@click.command("simulate")
+@click.option("--rules", "rule_set_id", required=True, help="Rule-set id, e.g. classic-2p.")
+@click.option("--games", default=1, show_default=True, type=click.IntRange(1), help="Games to play.")
+@click.option(
+    "--seed",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0),
+    help="Seed of the first game (game k uses seed + k).",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Directory for the records (game-<seed>.json).",
+)
+@click.option(
+    "--max-hands",
+    default=40,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Stop a game that has not ended after this many hands.",
+)
+@click.option("--gzip", "compress", is_flag=True, help="Write .json.gz files.")
+@specs_option
+@clean_errors
+def simulate_command(
+    rule_set_id: str, games: int, seed: int, out_dir: Path, max_hands: int, compress: bool, specs: Path | None
+) -> None:
+    """Play random legal games (a simple bot) and write their records."""
+    from oracle.games.simulate import simulate_game
+    from oracle.service.convert_record import record_to_proto
+
+    loaded = load_book(specs).get(rule_set_id)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    hands = actions = finished = 0
+    with click.progressbar(
+        range(seed, seed + games), label=f"simulating {rule_set_id}", file=sys.stderr, show_pos=True
+    ) as bar:
+        for game_seed in bar:
+            game = simulate_game(loaded.rules, game_seed, max_hands=max_hands)
+            name = f"game-{game_seed}.json" + (".gz" if compress else "")
+            write_record(out_dir / name, record_to_proto(game.record))
+            hands += len(game.record.hands)
+            actions += game.actions
+            finished += game.standing.over
+    click.echo(f"{games} game(s), {finished} finished, {hands} hands, {actions} actions written to {out_dir}")
+
+
+@click.command("perft")
+@click.option(
+    "--regenerate",
+    "regenerate_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Write the perft files with freshly computed counts into this directory"
+    " (conformance/perft in a source checkout).",
+)
+@clean_errors
+def perft_command(regenerate_dir: Path | None) -> None:
+    """Check the shipped perft counts (legal actions of each kind on fixed states), or regenerate them."""
+    from oracle.conformance import perft
+
+    if regenerate_dir is not None:
+        for path in perft.regenerate(regenerate_dir):
+            click.echo(f"wrote {path}")
+        return
+    cases = perft.load_perft_cases()
+    bad = perft.mismatches(cases)
+    for case in cases:
+        counts = " ".join(f"{k}={v}" for k, v in case.counts.items() if v)
+        click.echo(f"{'FAIL' if any(b[0] == case.id for b in bad) else 'ok  '}  {case.id:<40} {counts}")
+    for case_id, expected, got in bad:
+        click.echo(f"{case_id}: expected {expected}, computed {got}")
+    click.echo(f"{len(cases) - len(bad)} passed, {len(bad)} failed")
+    if bad:
+        raise SystemExit(EXIT_FAILED)
+
+
+@click.command("conformance")
+@click.option(
+    "--target",
+    default=None,
+    metavar="HOST:PORT",
+    help="Run against a server of the OracleService API instead of this engine in process.",
+)
+@click.option(
+    "--rules",
+    "rule_sets",
+    default="",
+    help="Comma-separated rule-set ids to run (others are skipped: declare the variants your implementation supports).",
+)
+@click.option(
+    "--junit-xml",
+    "junit_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write JUnit XML here.",
+)
+@click.option(
+    "--expected-failures",
+    "xfail_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Case ids expected to fail, one per line; one that passes fails the run.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print every result as JSON.")
+@click.option(
+    "--coverage",
+    "coverage_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the coverage table (codes and fields to cases) as Markdown and exit.",
+)
+@clean_errors
+def conformance_command(
+    target: str | None,
+    rule_sets: str,
+    junit_file: Path | None,
+    xfail_file: Path | None,
+    as_json: bool,
+    coverage_file: Path | None,
+) -> None:
+    """Run the conformance suite. Exit 1 on an unexpected failure or an unexpected pass."""
+    from oracle.conformance import runner
+
+    try:
+        cases = runner.load_cases()
+    except runner.CaseFileError as exc:
+        raise CliError(f"conformance cases: {exc}") from None
+    if coverage_file is not None:
+        coverage_file.write_text(runner.coverage_markdown(cases), encoding="utf-8")
+        click.echo(f"wrote {coverage_file}")
+        return
+    options = runner.RunOptions(
+        rule_sets=tuple(r.strip() for r in rule_sets.split(",") if r.strip()),
+        expected_failures=runner.load_expected_failures(xfail_file.read_text()) if xfail_file else frozenset(),
+    )
+    grpc_target = runner.GrpcTarget(target) if target else None
+    try:
+        results = runner.run_cases(cases, grpc_target or runner.InProcessTarget(options.book), options)
+    finally:
+        if grpc_target is not None:
+            grpc_target.close()
+    if junit_file is not None:
+        junit_file.write_text(runner.junit_xml(results), encoding="utf-8")
+    click.echo(runner.results_json(results) if as_json else "\n".join(runner.summary_lines(results)))
+    if not runner.succeeded(results):
+        raise SystemExit(EXIT_FAILED)

@@ -1,0 +1,84 @@
+"""Judges one action on one state under several rule sets and names the rule-set fields that decide it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from oracle.model.actions import Action
+from oracle.model.state import GameState
+from oracle.rules.referee import Verdict, check_action
+from oracle.rules.state_check import validate_state
+from oracle.ruleset.loader import LoadedRuleSet
+from oracle.ruleset.paths import format_field, leaf_paths
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSetAnswer:
+    """One rule set's answer: the verdict, or why the state does not fit the rule set."""
+
+    rule_set_id: str
+    verdict: Verdict | None
+    not_applicable: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DecidingField:
+    """A field that a violation names and whose value differs among the rule sets."""
+
+    field: str
+    values: tuple[str, ...]  #: one per answer, in order
+
+
+@dataclass(frozen=True, slots=True)
+class Adjudication:
+    """Every rule set's answer and what makes them differ."""
+
+    answers: tuple[RuleSetAnswer, ...]
+    deciding: tuple[DecidingField, ...]
+
+
+def adjudicate(
+    rule_sets: Sequence[LoadedRuleSet], state: GameState | Sequence[GameState], action: Action
+) -> Adjudication:
+    """Judge under each rule set; a malformed action raises InvalidInputError (it is malformed under all).
+
+    `state` is one state for all, or one per rule set (a notation state with
+    fill_stock fills a different stock for a deck of another size).
+    """
+    states = [state] * len(rule_sets) if isinstance(state, GameState) else list(state)
+    answers: list[RuleSetAnswer] = []
+    for loaded, state in zip(rule_sets, states, strict=True):
+        problems = validate_state(loaded.rules, state)
+        if problems:
+            reason = "; ".join(str(p) for p in problems[:3]) + (" ..." if len(problems) > 3 else "")
+            answers.append(RuleSetAnswer(loaded.spec.id, None, f"the state does not fit: {reason}"))
+            continue
+        verdict = check_action(loaded.rules, state, action, validate=False)
+        answers.append(RuleSetAnswer(loaded.spec.id, verdict))
+    return Adjudication(tuple(answers), _deciding_fields(rule_sets, answers))
+
+
+def _deciding_fields(rule_sets: Sequence[LoadedRuleSet], answers: list[RuleSetAnswer]) -> tuple[DecidingField, ...]:
+    """Fields named by a violation (or by its section) whose values differ among the applicable rule sets."""
+    judged = [(loaded, answer) for loaded, answer in zip(rule_sets, answers, strict=True) if answer.verdict]
+    if (
+        len({a.verdict.legal for _, a in judged if a.verdict}) < 2
+        and len({tuple(v.code for v in a.verdict.violations) for _, a in judged if a.verdict}) < 2
+    ):
+        return ()
+    named: list[str] = []
+    for _, answer in judged:
+        assert answer.verdict is not None
+        for v in answer.verdict.violations:
+            candidates = [v.field] if "." in v.field else [p for p in leaf_paths() if p.startswith(v.field + ".")]
+            named.extend(p for p in candidates if p not in named)
+    deciding = []
+    for path in named:
+        values = tuple(
+            format_field(loaded.spec, path) if answer.verdict else "-"
+            for loaded, answer in zip(rule_sets, answers, strict=True)
+        )
+        if len({values[i] for i, a in enumerate(answers) if a.verdict}) > 1:
+            deciding.append(DecidingField(path, values))
+    return tuple(deciding)

@@ -1,0 +1,79 @@
+"""Dealing a hand from an explicit deck order: hands, red threes laid and replaced, the first upcard per rule set."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from oracle.model.cards import is_black_three, is_red_three, is_wild
+from oracle.model.errors import FieldProblem, InvalidInputError
+from oracle.model.state import GameState, Phase, SeatState, SideState
+from oracle.rules.context import draw_from_stock
+from oracle.rules.facts import side_of
+from oracle.ruleset.compiled import CompiledRules
+
+
+def deal(
+    rules: CompiledRules, order: Sequence[int], *, dealer: int = 0, running_totals: Sequence[int] | None = None
+) -> GameState:
+    """Deal from `order`, whose first card is the top of the face-down deck.
+
+    Cards go one at a time to each player in turn, starting left of the dealer;
+    the rest is the stock (its top is order[seats * hand_size]). The top stock
+    card is turned up to start the pile, covered by further cards as the rule
+    set says; then every player, starting left of the dealer, lays each red
+    three dealt and draws a replacement (repeating while a replacement is a
+    red three). The player left of the dealer moves first.
+    """
+    spec = rules.spec
+    if Counter(order) != rules.deck_counts:
+        raise InvalidInputError(
+            [FieldProblem("deck_order", f"is not exactly the {rules.deck_size}-card deck of rule set '{rules.id}'")]
+        )
+    if not 0 <= dealer < rules.seats:
+        raise InvalidInputError([FieldProblem("dealer", f"{dealer} is not a seat (0..{rules.seats - 1})")])
+    totals = list(running_totals) if running_totals is not None else [0] * rules.sides
+    if len(totals) != rules.sides:
+        raise InvalidInputError([FieldProblem("running_totals", f"needs {rules.sides} totals, got {len(totals)}")])
+    first = (dealer + 1) % rules.seats
+    seat_order = [(first + k) % rules.seats for k in range(rules.seats)]
+    hands: list[list[int]] = [[] for _ in range(rules.seats)]
+    position = 0
+    for _ in range(spec.deal.hand_size):
+        for seat in seat_order:
+            hands[seat].append(order[position])
+            position += 1
+    stock = list(reversed(order[position:]))  # bottom to top: the next card dealt is the top
+    pile = [stock.pop()]
+    while stock and _covered(rules, pile[-1]) and (spec.deal.upcard_cover_repeats or len(pile) == 1):
+        pile.append(stock.pop())
+    reds: list[list[int]] = [[] for _ in range(rules.sides)]
+    for seat in seat_order:
+        dealt_reds = [c for c in hands[seat] if is_red_three(c)]
+        if not dealt_reds:
+            continue
+        kept = tuple(c for c in hands[seat] if not is_red_three(c))
+        reds[side_of(rules, seat)].extend(dealt_reds)
+        if spec.threes.red_three_replaced:  # replacements are drawn like any draw: a red three among them is laid too
+            drawn = draw_from_stock(rules, seat, kept, tuple(stock), len(dealt_reds))
+            kept, stock = drawn.hand, list(drawn.stock)
+            reds[side_of(rules, seat)].extend(drawn.red_threes)
+        hands[seat] = list(kept)
+    return GameState(
+        seats=tuple(SeatState(tuple(h)) for h in hands),
+        sides=tuple(SideState((), tuple(r), t) for r, t in zip(reds, totals, strict=True)),
+        stock=tuple(stock),
+        discard_pile=tuple(pile),
+        pile_upcards=len(pile),
+        seat_to_move=first,
+        phase=Phase.DRAW,
+    )
+
+
+def _covered(rules: CompiledRules, card: int) -> bool:
+    d = rules.spec.deal
+    return (
+        (is_wild(card) and d.upcard_cover_wild)
+        or (is_red_three(card) and d.upcard_cover_red_three)
+        or (is_black_three(card) and d.upcard_cover_black_three)
+    )

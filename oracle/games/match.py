@@ -1,0 +1,68 @@
+"""A game over several hands: decks per hand, dealer rotation, running totals, and the end and tie rules."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from oracle.api.v1 import ruleset_pb2
+from oracle.games.shuffle import MASK, shuffled
+from oracle.model.cards import deck
+from oracle.model.errors import FieldProblem, InvalidInputError
+from oracle.ruleset.compiled import CompiledRules
+
+
+@dataclass(frozen=True, slots=True)
+class DeckSource:
+    """Where a hand's deck comes from: a seed for the documented shuffle, or an explicit order (top first)."""
+
+    seed: int | None = None
+    order: tuple[int, ...] | None = None
+
+
+def deck_order(rules: CompiledRules, source: DeckSource, path: str = "deck") -> list[int]:
+    """The deck face down, first card on top, for a hand."""
+    if source.order is not None:
+        return list(source.order)
+    if source.seed is None:
+        raise InvalidInputError([FieldProblem(path, "give a seed or a deck order")])
+    if not 0 <= source.seed <= MASK:
+        raise InvalidInputError([FieldProblem(f"{path}.seed", f"{source.seed} is not an unsigned 64-bit integer")])
+    return shuffled(deck(rules.spec.deck.packs, rules.spec.deck.jokers), source.seed)
+
+
+def dealer_of_hand(rules: CompiledRules, first_dealer: int, hand_index: int) -> int:
+    """The deal passes to the left (the next seat) after every hand."""
+    return (first_dealer + hand_index) % rules.seats
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """Running totals after some hands, and whether the game is over."""
+
+    totals: tuple[int, ...]
+    over: bool = False
+    winner: int | None = None
+
+
+def start_standing(rules: CompiledRules) -> Standing:
+    """Every side at 0."""
+    return Standing(tuple(0 for _ in range(rules.sides)))
+
+
+def after_hand(rules: CompiledRules, standing: Standing, hand_scores: Sequence[int]) -> Standing:
+    """Add a hand's scores; the game ends when a side reaches the target and one side leads.
+
+    The higher total wins even if both sides pass the target in the same hand;
+    equal leading totals follow game.tie (play another hand).
+    """
+    totals = tuple(t + s for t, s in zip(standing.totals, hand_scores, strict=True))
+    if max(totals) < rules.spec.game.target_score:
+        return Standing(totals)
+    best = max(totals)
+    leaders = [i for i, t in enumerate(totals) if t == best]
+    if len(leaders) == 1:
+        return Standing(totals, True, leaders[0])
+    if rules.spec.game.tie == ruleset_pb2.TIE_PLAY_ANOTHER_HAND:
+        return Standing(totals)
+    raise ValueError(f"unsupported tie rule {rules.spec.game.tie}")  # the loader refuses unknown values

@@ -1,0 +1,56 @@
+"""What happens when a legal action is applied: drawn cards, red threes laid, pile taken, canastas, hand ended."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from oracle.model.score import SideScore
+from oracle.model.state import Cards, HandEnd
+from oracle.model.table import HandTable
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDrawn:
+    """Cards drawn from the stock into a hand (red threes excluded)."""
+
+    seat: int
+    cards: Cards
+
+
+@dataclass(frozen=True, slots=True)
+class RedThreeLaid:
+    """A red three laid in front of a side; `replaced` when a replacement was drawn."""
+
+    seat: int
+    card: int
+    replaced: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PileTaken:
+    """The pile taken: its top card melded, the rest into the hand."""
+
+    seat: int
+    top: int
+    to_hand: Cards
+
+
+@dataclass(frozen=True, slots=True)
+class CanastaMade:
+    """A meld completed into a canasta, or a natural canasta turned mixed."""
+
+    side: int
+    cards: Cards
+    natural: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded:
+    """The hand is over: why, the table and its score."""
+
+    reason: HandEnd
+    table: HandTable
+    scores: tuple[SideScore, ...]
+
+
+Event = CardsDrawn | RedThreeLaid | PileTaken | CanastaMade | HandEnded

@@ -1,0 +1,110 @@
+"""Scores a finished hand per side, item by item, under a rule set."""
+
+from __future__ import annotations
+
+from oracle.model.cards import describe_rank, format_cards
+from oracle.model.score import ScoreItem, ScoreLine, SideScore
+from oracle.model.table import HandTable, SideTable, WentOut
+from oracle.rules.melds import MeldShape, is_canasta
+from oracle.rules.table_check import check_table
+from oracle.ruleset.compiled import CompiledRules
+
+
+def score_hand(rules: CompiledRules, table: HandTable) -> list[SideScore]:
+    """Score every side; InvalidInputError if the table could not have come from a hand under `rules`."""
+    shapes = check_table(table, rules)
+    return [_score_side(rules, side, side_shapes) for side, side_shapes in zip(table.sides, shapes, strict=True)]
+
+
+def _score_side(rules: CompiledRules, side: SideTable, shapes: list[MeldShape]) -> SideScore:
+    spec = rules.spec
+    points = rules.card_points
+    lines: list[ScoreLine] = []
+    for meld, shape in zip(side.melds, shapes, strict=True):
+        name = "black threes" if shape.black_threes else ("wild cards" if shape.all_wild else describe_rank(shape.rank))
+        lines.append(
+            ScoreLine(
+                ScoreItem.MELDED_CARDS,
+                sum(points[c] for c in meld),
+                f"{format_cards(meld)} ({len(meld)} {name})",
+                "card_values",
+            )
+        )
+    for shape in shapes:
+        if not is_canasta(shape, rules):
+            continue
+        if shape.wilds == 0:
+            lines.append(
+                ScoreLine(
+                    ScoreItem.NATURAL_CANASTA,
+                    spec.canastas.natural_bonus,
+                    f"natural canasta of {describe_rank(shape.rank)}",
+                    "canastas.natural_bonus",
+                )
+            )
+        else:
+            lines.append(
+                ScoreLine(
+                    ScoreItem.MIXED_CANASTA,
+                    spec.canastas.mixed_bonus,
+                    f"mixed canasta of {describe_rank(shape.rank)} ({shape.wilds} wild)",
+                    "canastas.mixed_bonus",
+                )
+            )
+    lines.extend(_red_three_lines(rules, side))
+    if side.went_out == WentOut.NORMAL:
+        lines.append(ScoreLine(ScoreItem.GOING_OUT, spec.going_out.bonus, "went out", "going_out.bonus"))
+    elif side.went_out == WentOut.CONCEALED:
+        lines.append(
+            ScoreLine(
+                ScoreItem.GOING_OUT_CONCEALED,
+                spec.going_out.concealed_bonus,
+                "went out concealed",
+                "going_out.concealed_bonus",
+            )
+        )
+    for k, hand in enumerate(side.hands):
+        detail = f"player {k + 1}: " + (format_cards(hand) if hand else "no cards")
+        lines.append(ScoreLine(ScoreItem.CARDS_IN_HAND, -sum(points[c] for c in hand), detail, "card_values"))
+    return SideScore(tuple(lines))
+
+
+def _red_three_lines(rules: CompiledRules, side: SideTable) -> list[ScoreLine]:
+    t = rules.spec.threes
+    count = len(side.red_threes)
+    if not count:
+        return []
+    in_deck = 2 * rules.spec.deck.packs
+    each = count * t.red_three_bonus
+    extra = t.all_red_threes_bonus - each if count == in_deck else 0
+    cards = format_cards(side.red_threes)
+    if not side.melds and t.red_threes_negative_without_meld:
+        lines = [
+            ScoreLine(
+                ScoreItem.RED_THREES_WITHOUT_MELD,
+                -each,
+                f"{cards}: {count} red three(s) and no meld",
+                "threes.red_threes_negative_without_meld",
+            )
+        ]
+        if extra:
+            lines.append(
+                ScoreLine(
+                    ScoreItem.ALL_RED_THREES_WITHOUT_MELD,
+                    -extra,
+                    f"all {in_deck} red threes and no meld",
+                    "threes.red_threes_negative_without_meld",
+                )
+            )
+        return lines
+    lines = [ScoreLine(ScoreItem.RED_THREES, each, f"{cards}: {count} red three(s)", "threes.red_three_bonus")]
+    if extra:
+        lines.append(
+            ScoreLine(
+                ScoreItem.ALL_RED_THREES,
+                extra,
+                f"all {in_deck} red threes together make {t.all_red_threes_bonus}",
+                "threes.all_red_threes_bonus",
+            )
+        )
+    return lines

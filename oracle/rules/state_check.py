@@ -1,0 +1,260 @@
+"""Checks a game state for every inconsistency at once: card conservation, melds, red threes, turn fields."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+from oracle.api.v1 import ruleset_pb2
+from oracle.model.cards import ALL_CARDS, format_card, is_black_three, is_red_three, is_valid, is_wild
+from oracle.model.errors import FieldProblem
+from oracle.model.state import GameState, HandEnd, PartnerAnswer, Phase, TurnStart, TurnState
+from oracle.rules.facts import canasta_count, side_of
+from oracle.rules.melds import MalformedMeld, is_canasta, meld_rule_breaks, meld_shape
+from oracle.ruleset.compiled import CompiledRules
+
+Add = Callable[[str, str], None]  # (path under the state, what is wrong)
+
+
+class InvalidStateError(ValueError):
+    """A state the rules cannot judge; `problems` lists every inconsistency with its field path."""
+
+    def __init__(self, problems: list[FieldProblem]) -> None:
+        super().__init__("; ".join(str(p) for p in problems))
+        self.problems = problems
+
+
+def validate_state(rules: CompiledRules, state: GameState, prefix: str = "state") -> list[FieldProblem]:
+    """Every way the state contradicts the rule set or itself; empty when it is consistent."""
+    problems: list[FieldProblem] = []
+
+    def add(path: str, what: str) -> None:
+        problems.append(FieldProblem(f"{prefix}.{path}" if path else prefix, what))
+
+    if len(state.seats) != rules.seats:
+        add("seats", f"has {len(state.seats)} seats; rule set '{rules.id}' has {rules.seats}")
+    if len(state.sides) != rules.sides:
+        add("sides", f"has {len(state.sides)} sides; rule set '{rules.id}' has {rules.sides}")
+    if _cards_conserved(rules, state):
+        for i, seat in enumerate(state.seats):
+            for k, card in enumerate(seat.hand):
+                if card in _RED_THREES:
+                    add(f"seats[{i}].hand[{k}]", f"{format_card(card)} is a red three: it is laid at once, never held")
+        for i, side in enumerate(state.sides):
+            for k, card in enumerate(side.red_threes):
+                if card not in _RED_THREES:
+                    add(f"sides[{i}].red_threes[{k}]", f"{format_card(card)} is not a red three")
+        for k in range(state.pile_upcards, len(state.discard_pile)):
+            if state.discard_pile[k] in _RED_THREES:
+                add(
+                    f"discard_pile[{k}]",
+                    f"{format_card(state.discard_pile[k])} is a red three above the upcards:"
+                    " red threes are never discarded",
+                )
+    else:
+        _locate_card_problems(rules, state, add)
+    if len(state.seats) == rules.seats and len(state.sides) == rules.sides:
+        _check_melds(rules, state, add)
+        _check_turn(rules, state, add)
+    return problems
+
+
+_RED_THREES = frozenset(c for c in ALL_CARDS if is_red_three(c))
+
+
+def _cards_conserved(rules: CompiledRules, state: GameState) -> bool:
+    """Fast path: every card of the deck exactly once per copy, and no unknown card number."""
+    cards = list(state.stock)
+    cards += state.discard_pile
+    for seat in state.seats:
+        cards += seat.hand
+    for side in state.sides:
+        cards += side.red_threes
+        for meld in side.melds:
+            cards += meld
+    cards.sort()
+    return tuple(cards) == rules.sorted_deck
+
+
+def _locate_card_problems(rules: CompiledRules, state: GameState, add: Add) -> None:
+    """The slow path: name every bad card number, misplaced red three and over- or under-counted card."""
+    located: list[tuple[str, int]] = []
+
+    def cards_at(path: str, cards: tuple[int, ...]) -> None:
+        for k, card in enumerate(cards):
+            if is_valid(card):
+                located.append((path, card))
+            else:
+                add(f"{path}[{k}]", f"{card} is not a card")
+
+    for i, seat in enumerate(state.seats):
+        cards_at(f"seats[{i}].hand", seat.hand)
+        for k, card in enumerate(seat.hand):
+            if is_red_three(card):
+                add(f"seats[{i}].hand[{k}]", f"{format_card(card)} is a red three: it is laid at once, never held")
+    for i, side in enumerate(state.sides):
+        for j, meld in enumerate(side.melds):
+            cards_at(f"sides[{i}].melds[{j}]", meld)
+        cards_at(f"sides[{i}].red_threes", side.red_threes)
+        for k, card in enumerate(side.red_threes):
+            if is_valid(card) and not is_red_three(card):
+                add(f"sides[{i}].red_threes[{k}]", f"{format_card(card)} is not a red three")
+    cards_at("stock", state.stock)
+    cards_at("discard_pile", state.discard_pile)
+    for k, card in enumerate(state.discard_pile):
+        if is_red_three(card) and k >= state.pile_upcards:
+            add(
+                f"discard_pile[{k}]",
+                f"{format_card(card)} is a red three above the upcards: red threes are never discarded",
+            )
+    _check_conservation(rules, located, add)
+
+
+def _check_conservation(rules: CompiledRules, located: list[tuple[str, int]], add: Add) -> None:
+    counts = Counter(card for _, card in located)
+    for card in ALL_CARDS:
+        expected = rules.copies_of(card)
+        have = counts.get(card, 0)
+        if have > expected:
+            places = sorted({p for p, c in located if c == card})
+            add(places[-1], f"{have} copies of {format_card(card)}; the deck holds {expected} (in {', '.join(places)})")
+        elif have < expected:
+            add(
+                "",
+                f"{expected - have} {format_card(card)} missing: every card of the deck must be"
+                " somewhere (hands, melds, red threes, stock or pile)",
+            )
+
+
+def _check_melds(rules: CompiledRules, state: GameState, add: Add) -> None:
+    over_side = side_of(rules, state.went_out_seat) if state.hand_end == HandEnd.WENT_OUT else -1
+    # A black-three meld may stand on the mover's side while the mover holds at most the one card to discard.
+    closing_side = (
+        side_of(rules, state.seat_to_move)
+        if state.phase in (Phase.PLAY, Phase.AWAIT_ANSWER)
+        and 0 <= state.seat_to_move < rules.seats
+        and len(state.seats[state.seat_to_move].hand) <= 1
+        else -1
+    )
+    for i, side in enumerate(state.sides):
+        ranks: dict[int, int] = {}
+        for j, meld in enumerate(side.melds):
+            path = f"sides[{i}].melds[{j}]"
+            if not all(is_valid(c) for c in meld):
+                continue
+            try:
+                shape = meld_shape(meld)
+            except MalformedMeld as exc:
+                add(path, str(exc))
+                continue
+            going_out = i in (over_side, closing_side)
+            for rule_field, why in meld_rule_breaks(shape, rules, going_out=going_out):
+                add(path, f"{why} (rule-set field {rule_field})")
+            if rules.spec.melds.one_meld_per_rank and not shape.black_threes:
+                if shape.rank in ranks:
+                    add(path, f"a second meld of one rank (melds[{ranks[shape.rank]}]); a side has one per rank")
+                ranks.setdefault(shape.rank, j)
+
+
+def _check_turn(rules: CompiledRules, state: GameState, add: Add) -> None:
+    a = add
+    turn = state.turn
+    if not 0 <= state.seat_to_move < rules.seats:
+        a("seat_to_move", f"{state.seat_to_move} is not a seat (0..{rules.seats - 1})")
+        return
+    if not 0 <= state.pile_upcards <= len(state.discard_pile):
+        a("pile_upcards", f"{state.pile_upcards} upcards but the pile holds {len(state.discard_pile)} cards")
+    else:
+        _check_upcards(rules, state.discard_pile[: state.pile_upcards], a)
+    mover_side = state.sides[side_of(rules, state.seat_to_move)]
+    if state.phase == Phase.HAND_OVER:
+        if state.hand_end == HandEnd.NONE:
+            a("hand_end", "the hand is over but no reason is given")
+        if turn != TurnState():
+            a("turn", "the hand is over; turn fields must be empty")
+    else:
+        if state.hand_end != HandEnd.NONE:
+            a("hand_end", f"is {state.hand_end.name} but the phase is {state.phase.name}")
+        for i, seat in enumerate(state.seats):
+            if not seat.hand:
+                a(f"seats[{i}].hand", "is empty but the hand is not over (an empty hand means the player went out)")
+    if state.phase == Phase.DRAW and turn != TurnState():
+        a("turn", "the player has not drawn yet, so nothing can have happened this turn")
+    if state.phase in (Phase.PLAY, Phase.AWAIT_ANSWER, Phase.FINAL_MELDS) and turn.start == TurnStart.NONE:
+        a("turn.start", f"phase {state.phase.name} comes after drawing or taking the pile")
+    if (state.phase == Phase.AWAIT_ANSWER) != (turn.partner_answer == PartnerAnswer.PENDING):
+        a("turn.partner_answer", f"is {turn.partner_answer.name} in phase {state.phase.name}")
+    if turn.partner_answer != PartnerAnswer.NONE and rules.spec.going_out.ask_partner == ruleset_pb2.ASK_PARTNER_NONE:
+        a("turn.partner_answer", f"rule set '{rules.id}' has no partner to ask")
+    if state.phase == Phase.FINAL_MELDS:
+        if state.stock:
+            a("phase", "FINAL_MELDS follows a last-card red three, but the stock is not empty")
+        if rules.spec.stock_exhaustion.last_red_three != ruleset_pb2.LAST_RED_THREE_MAY_MELD_THEN_ENDS:
+            a("phase", f"rule set '{rules.id}' ends the hand at once on a last-card red three")
+    if turn.melds_before_turn > len(mover_side.melds) or turn.melds_before_turn < 0:
+        a("turn.melds_before_turn", f"{turn.melds_before_turn}, but the side has {len(mover_side.melds)} melds")
+    if (turn.melded or turn.start == TurnStart.TOOK_PILE or turn.added_to_existing) and not mover_side.melds:
+        a("turn", "the player melded this turn but the side has no melds")
+    if turn.made_canasta and not any(is_canasta(meld_shape(m), rules) for m in mover_side.melds if _shaped(m)):
+        a("turn.made_canasta", "the side has no canasta")
+    for i, seat in enumerate(state.seats):
+        if seat.melded_before and not state.sides[side_of(rules, i)].melds:
+            a(f"seats[{i}].melded_before", "the player melded earlier but the side has no melds")
+    if state.hand_end == HandEnd.WENT_OUT:
+        if not 0 <= state.went_out_seat < rules.seats:
+            a("went_out_seat", f"{state.went_out_seat} is not a seat")
+            return
+        if state.seats[state.went_out_seat].hand:
+            a("went_out_seat", f"seat {state.went_out_seat} went out but still holds cards")
+        side = state.sides[side_of(rules, state.went_out_seat)]
+        required = rules.spec.going_out.canastas_required
+        if canasta_count(rules, side.melds) < required:
+            a("went_out_seat", f"the side went out without the {required} canasta(s) required")
+    elif state.went_out_concealed:
+        a("went_out_concealed", "set but nobody went out")
+
+
+def _check_upcards(rules: CompiledRules, upcards: tuple[int, ...], add: Add) -> None:
+    """The cards turned up at the deal follow deal.upcard_cover_*: each covered card is one the rule set covers,
+    covering stops at the first card it does not cover (or after one card when covering does not repeat)."""
+    if not upcards:
+        return
+    d = rules.spec.deal
+
+    def covered(card: int) -> bool:
+        return (
+            (is_wild(card) and d.upcard_cover_wild)
+            or (is_red_three(card) and d.upcard_cover_red_three)
+            or (is_black_three(card) and d.upcard_cover_black_three)
+        )
+
+    for i, card in enumerate(upcards[:-1]):
+        if not covered(card):
+            add(
+                "pile_upcards",
+                f"upcard {i + 1} ({format_card(card)}) is covered, but rule set '{rules.id}' does not"
+                " cover such a first upcard (deal.upcard_cover_*)",
+            )
+            return
+        if i > 0 and not d.upcard_cover_repeats:
+            add(
+                "pile_upcards",
+                f"{len(upcards)} upcards, but rule set '{rules.id}' covers the first upcard only once"
+                " (deal.upcard_cover_repeats)",
+            )
+            return
+    last = upcards[-1]
+    if covered(last) and (d.upcard_cover_repeats or len(upcards) == 1):
+        add(
+            "pile_upcards",
+            f"the last upcard {format_card(last)} should have been covered under rule set"
+            f" '{rules.id}' (deal.upcard_cover_*)",
+        )
+
+
+def _shaped(meld: tuple[int, ...]) -> bool:
+    try:
+        meld_shape(meld)
+    except MalformedMeld:
+        return False
+    return True

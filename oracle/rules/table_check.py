@@ -1,0 +1,106 @@
+"""Well-formedness of a hand-end table under a rule set: valid cards, copies, melds, red threes."""
+
+from __future__ import annotations
+
+from oracle.model.cards import copies_allowed, count_copies, format_card, is_red_three, is_valid
+from oracle.model.errors import Problems
+from oracle.model.table import HandTable, SideTable, WentOut
+from oracle.rules.melds import MalformedMeld, MeldShape, is_canasta, meld_rule_breaks, meld_shape
+from oracle.ruleset.compiled import CompiledRules
+
+
+def check_table(table: HandTable, rules: CompiledRules, prefix: str = "table") -> list[list[MeldShape]]:
+    """Raise InvalidInputError listing every way the table cannot have come from a hand under `rules`.
+
+    Returns each side's meld shapes when the table is well formed.
+    """
+    problems = Problems()
+    if len(table.sides) != rules.sides:
+        problems.add(f"{prefix}.sides", f"has {len(table.sides)} sides; rule set '{rules.id}' has {rules.sides}")
+    all_cards: list[tuple[str, int]] = []
+    shapes: list[list[MeldShape]] = []
+    went_out_sides = [i for i, s in enumerate(table.sides) if s.went_out != WentOut.NO]
+    if len(went_out_sides) > 1:
+        problems.add(f"{prefix}.sides", f"sides {went_out_sides} all claim to have gone out; at most one can")
+    for i, side in enumerate(table.sides):
+        path = f"{prefix}.sides[{i}]"
+        shapes.append(_check_side(side, rules, path, problems, all_cards))
+    _check_copies(all_cards, rules, problems)
+    problems.raise_if_any()
+    return shapes
+
+
+def _check_side(
+    side: SideTable, rules: CompiledRules, path: str, problems: Problems, all_cards: list[tuple[str, int]]
+) -> list[MeldShape]:
+    going_out = side.went_out != WentOut.NO
+    shapes: list[MeldShape] = []
+    ranks_seen: dict[int, int] = {}
+    for j, meld in enumerate(side.melds):
+        meld_path = f"{path}.melds[{j}]"
+        if not _cards_valid(meld, meld_path, problems, all_cards):
+            continue
+        try:
+            shape = meld_shape(meld)
+        except MalformedMeld as exc:
+            problems.add(meld_path, str(exc))
+            continue
+        for field, why in meld_rule_breaks(shape, rules, going_out=going_out):
+            problems.add(meld_path, f"{why} (rule-set field {field})")
+        if rules.spec.melds.one_meld_per_rank and not shape.black_threes and shape.rank in ranks_seen:
+            problems.add(
+                meld_path,
+                f"a second meld of the same rank as melds[{ranks_seen[shape.rank]}]; a side has"
+                " one meld per rank (rule-set field melds.one_meld_per_rank)",
+            )
+        ranks_seen.setdefault(shape.rank, j)
+        shapes.append(shape)
+    if _cards_valid(side.red_threes, f"{path}.red_threes", problems, all_cards):
+        for k, card in enumerate(side.red_threes):
+            if not is_red_three(card):
+                problems.add(f"{path}.red_threes[{k}]", f"{format_card(card)} is not a red three")
+    if len(side.hands) != rules.side_size:
+        problems.add(f"{path}.hands", f"has {len(side.hands)} hands; a side has {rules.side_size} player(s)")
+    for k, hand in enumerate(side.hands):
+        hand_path = f"{path}.hands[{k}]"
+        if _cards_valid(hand, hand_path, problems, all_cards):
+            for m, card in enumerate(hand):
+                if is_red_three(card):
+                    problems.add(f"{hand_path}[{m}]", "a red three is never kept in hand: it is laid at once")
+    if going_out:
+        canastas = sum(1 for s in shapes if is_canasta(s, rules))
+        required = rules.spec.going_out.canastas_required
+        if canastas < required:
+            problems.add(
+                f"{path}.went_out",
+                f"the side went out with {canastas} canasta(s); rule set"
+                f" '{rules.id}' requires {required} (rule-set field going_out.canastas_required)",
+            )
+        if side.hands and all(side.hands):
+            problems.add(f"{path}.went_out", "the side went out but none of its players has an empty hand")
+    return shapes
+
+
+def _cards_valid(cards: tuple[int, ...], path: str, problems: Problems, all_cards: list[tuple[str, int]]) -> bool:
+    ok = True
+    for k, card in enumerate(cards):
+        if not is_valid(card):
+            problems.add(f"{path}[{k}]", f"{card} is not a card (CARD_UNSPECIFIED or an unknown enum number)")
+            ok = False
+        else:
+            all_cards.append((path, card))
+    return ok
+
+
+def _check_copies(all_cards: list[tuple[str, int]], rules: CompiledRules, problems: Problems) -> None:
+    counts = count_copies([c for _, c in all_cards])
+    d = rules.spec.deck
+    for card, n in sorted(counts.items()):
+        allowed = copies_allowed(card, d.packs, d.jokers)
+        if n > allowed:
+            where = sorted({p for p, c in all_cards if c == card})
+            problems.add(
+                where[-1],
+                f"{n} copies of {format_card(card)} on the table; the deck of rule set"
+                f" '{rules.id}' holds {allowed} (found in {', '.join(where)})",
+            )

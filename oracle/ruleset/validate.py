@@ -1,0 +1,218 @@
+"""Checks a resolved RuleSet for missing, out-of-range and inconsistent values and for uncited fields."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from google.protobuf.descriptor import FieldDescriptor
+
+from oracle.api.v1 import ruleset_pb2
+from oracle.ruleset.paths import all_paths, field_at, get_value, has_value, leaf_paths
+
+ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+Problem = tuple[str, str]  # (field path, what is wrong)
+
+# Lowest value each integer field may take (fields not listed: 0).
+_MINIMUMS: dict[str, int] = {
+    "players.seats": 2,
+    "players.side_size": 1,
+    "deck.packs": 1,
+    "deal.hand_size": 1,
+    "turn.draw_count": 1,
+    "melds.min_size": 1,
+    "melds.min_naturals": 1,
+    "canastas.min_size": 1,
+    "threes.black_three_meld_min": 1,
+    "game.target_score": 1,
+}
+
+
+def check_rule_set(spec: ruleset_pb2.RuleSet, sources: Iterable[str]) -> list[Problem]:
+    """Every problem of a resolved rule set; an empty list means it is usable."""
+    problems: list[Problem] = []
+    if not ID_PATTERN.match(spec.id):
+        problems.append(("id", f"'{spec.id}' is not a rule-set id (lower-kebab-case, e.g. 'classic-2p')"))
+    if not spec.title.strip():
+        problems.append(("title", "is missing"))
+    missing = _check_presence(spec, problems)
+    _check_ranges(spec, missing, problems)
+    if not missing:
+        _check_consistency(spec, problems)
+    _check_notes(spec, set(sources), problems)
+    return problems
+
+
+def _check_presence(spec: ruleset_pb2.RuleSet, problems: list[Problem]) -> set[str]:
+    missing: set[str] = set()
+    for path in leaf_paths():
+        field = field_at(path)
+        if not has_value(spec, path):
+            missing.add(path)
+            what = "needs at least one row" if field.is_repeated else "is not set"
+            problems.append((path, f"{what}: every rule-set field needs a value (here or in the base)"))
+        elif field.enum_type is not None and get_value(spec, path) == 0:
+            missing.add(path)
+            problems.append((path, f"is {field.enum_type.values_by_number[0].name}: choose a value"))
+    for i, row in enumerate(spec.initial_meld.thresholds):
+        for name in ("from_score", "minimum"):
+            if not row.HasField(name):
+                missing.add("initial_meld.thresholds")
+                problems.append((f"initial_meld.thresholds[{i}].{name}", "is not set"))
+    return missing
+
+
+def _check_ranges(spec: ruleset_pb2.RuleSet, missing: set[str], problems: list[Problem]) -> None:
+    for path in leaf_paths():
+        field = field_at(path)
+        if path in missing or field.type != FieldDescriptor.TYPE_INT32:
+            continue
+        if path == "initial_meld.thresholds":
+            continue
+        low = _MINIMUMS.get(path, 0)
+        value = get_value(spec, path)
+        assert isinstance(value, int)
+        if value < low:
+            problems.append((path, f"is {value}; it must be at least {low}"))
+    for i, row in enumerate(spec.initial_meld.thresholds):
+        if row.HasField("minimum") and row.minimum < 0:
+            problems.append((f"initial_meld.thresholds[{i}].minimum", f"is {row.minimum}; it must be at least 0"))
+
+
+def _check_consistency(spec: ruleset_pb2.RuleSet, problems: list[Problem]) -> None:
+    def bad(condition: bool, path: str, message: str) -> None:
+        if condition:
+            problems.append((path, message))
+
+    p, d, m, c = spec.players, spec.deck, spec.melds, spec.canastas
+    bad(
+        p.seats % p.side_size != 0, "players.side_size", f"{p.side_size} players per side do not divide {p.seats} seats"
+    )
+    bad(
+        p.seats // max(p.side_size, 1) < 2,
+        "players.side_size",
+        f"{p.seats} seats in sides of {p.side_size} leave fewer than two sides",
+    )
+    deck_size = 52 * d.packs + d.jokers
+    bad(
+        p.seats * spec.deal.hand_size + 1 > deck_size,
+        "deal.hand_size",
+        f"{p.seats} hands of {spec.deal.hand_size} and an upcard need more than the {deck_size} cards of the deck",
+    )
+    bad(
+        m.min_naturals > m.min_size,
+        "melds.min_naturals",
+        f"{m.min_naturals} naturals cannot fit a meld whose minimum size is {m.min_size}",
+    )
+    bad(
+        c.min_size < m.min_size,
+        "canastas.min_size",
+        f"a canasta of {c.min_size} cards is smaller than the minimum meld of {m.min_size}",
+    )
+    bad(
+        m.max_size != 0 and m.max_size < c.min_size,
+        "melds.max_size",
+        f"melds capped at {m.max_size} cards can never reach the canasta size {c.min_size}",
+    )
+    bad(
+        m.max_size != 0 and m.max_size < m.min_size,
+        "melds.max_size",
+        f"melds capped at {m.max_size} cards are smaller than the minimum meld of {m.min_size}",
+    )
+    natural_copies = 4 * d.packs  # copies of one natural rank in the deck
+    bad(
+        m.min_naturals > natural_copies,
+        "melds.min_naturals",
+        f"the deck holds only {natural_copies} cards of each rank",
+    )
+    t = spec.threes
+    bad(
+        t.black_three_meld_min > t.black_three_meld_max,
+        "threes.black_three_meld_min",
+        f"black-three melds of at least {t.black_three_meld_min} and at most {t.black_three_meld_max} cards",
+    )
+    bad(
+        t.black_three_meld_max > 2 * d.packs,
+        "threes.black_three_meld_max",
+        f"the deck holds only {2 * d.packs} black threes",
+    )
+    bad(
+        spec.going_out.ask_partner == ruleset_pb2.ASK_PARTNER_OPTIONAL_BINDING and p.side_size < 2,
+        "going_out.ask_partner",
+        "asking a partner needs sides of two or more players",
+    )
+    g = spec.going_out
+    bad(
+        g.canastas_required > 0 and g.min_hand_after_meld_without_canastas < 2,
+        "going_out.min_hand_after_meld_without_canastas",
+        f"{g.min_hand_after_meld_without_canastas} lets a player without the {g.canastas_required} canasta(s) meld"
+        " down to one card that cannot be discarded without going out, leaving no legal play; it must be at least 2",
+    )
+    bad(
+        spec.discard_pile.take_limit == 1,
+        "discard_pile.take_limit",
+        "a take limit of 1 card leaves nothing but the top card; use 0 for the whole pile or 2 or more",
+    )
+    _check_thresholds(spec.initial_meld, problems)
+
+
+def _check_thresholds(im: ruleset_pb2.InitialMeld, problems: list[Problem]) -> None:
+    previous_from: int | None = None
+    previous_min = im.minimum_below_table
+    for i, row in enumerate(im.thresholds):
+        if previous_from is not None and row.from_score <= previous_from:
+            problems.append(
+                (
+                    f"initial_meld.thresholds[{i}].from_score",
+                    f"{row.from_score} does not come after {previous_from}: rows must be in ascending"
+                    " order of from_score",
+                )
+            )
+        if row.minimum < previous_min:
+            problems.append(
+                (
+                    f"initial_meld.thresholds[{i}].minimum",
+                    f"{row.minimum} is lower than the {previous_min} of the row before: the minimum"
+                    " must not fall as the running total rises",
+                )
+            )
+        previous_from, previous_min = row.from_score, row.minimum
+
+
+def _check_notes(spec: ruleset_pb2.RuleSet, sources: set[str], problems: list[Problem]) -> None:
+    known = all_paths()
+    covered: dict[str, int] = {}
+    for i, note in enumerate(spec.rules):
+        where = f"rules[{i}]"
+        if note.field not in known:
+            problems.append((f"{where}.field", f"'{note.field}' is not a rule-set field or section"))
+            continue
+        if note.field in covered:
+            problems.append((f"{where}.field", f"'{note.field}' already has a note (rules[{covered[note.field]}])"))
+        covered[note.field] = i
+        if not note.text.strip():
+            problems.append((f"{where}.text", f"the note on '{note.field}' says nothing"))
+        if not note.cite:
+            problems.append((f"{where}.cite", f"the note on '{note.field}' cites no source"))
+        for j, cite in enumerate(note.cite):
+            if cite.source not in sources:
+                problems.append(
+                    (
+                        f"{where}.cite[{j}].source",
+                        f"'{cite.source}' is not a known source ({', '.join(sorted(sources))})",
+                    )
+                )
+            if not cite.section.strip():
+                problems.append((f"{where}.cite[{j}].section", "names no section"))
+    for path in leaf_paths():
+        if note_for(path, covered.__contains__) is None:
+            problems.append((path, "has no rule note: add rules { field: ... cite { ... } } for it or its section"))
+
+
+def note_for(path: str, has_note: Callable[[str], bool]) -> str | None:
+    """The path whose note covers `path`: the path itself, else its section; None if neither."""
+    if has_note(path):
+        return path
+    section = path.partition(".")[0]
+    return section if has_note(section) else None

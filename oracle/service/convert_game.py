@@ -1,0 +1,252 @@
+"""Converts game states, actions, verdicts and events between API messages (and notation forms) and domain values."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import replace
+from enum import IntEnum
+from typing import TypeVar
+
+from oracle.api.v1 import game_pb2, notation_pb2, oracle_pb2
+from oracle.model.actions import Action, AnswerPartner, AskPartner, Discard, Draw, Finish, Meld, MeldGroup, TakePile
+from oracle.model.cards import NotationError, deck, is_valid, parse_cards, rank_of
+from oracle.model.errors import Problems
+from oracle.model.events import CanastaMade, CardsDrawn, Event, HandEnded, PileTaken, RedThreeLaid
+from oracle.model.state import GameState, HandEnd, PartnerAnswer, Phase, SeatState, SideState, TurnStart, TurnState
+from oracle.rules.referee import Verdict
+from oracle.ruleset.compiled import CompiledRules
+from oracle.service.convert_table import scores_to_proto, table_to_proto
+
+E = TypeVar("E", bound=IntEnum)
+
+
+def _enum(kind: type[E], value: int, path: str, problems: Problems, *, allow_zero: bool = True) -> E:
+    try:
+        result = kind(value)
+    except ValueError:
+        problems.add(path, f"{value} is not a {kind.__name__} value")
+        return next(iter(kind))
+    if not allow_zero and value == 0:
+        problems.add(path, f"is not set (choose a {kind.__name__})")
+    return result
+
+
+def _turn(msg: game_pb2.TurnState, path: str, problems: Problems) -> TurnState:
+    return TurnState(
+        start=_enum(TurnStart, msg.start, f"{path}.start", problems),
+        melded=msg.melded,
+        added_to_existing=msg.added_to_existing,
+        made_canasta=msg.made_canasta,
+        partner_answer=_enum(PartnerAnswer, msg.partner_answer, f"{path}.partner_answer", problems),
+        melds_before_turn=msg.melds_before_turn,
+    )
+
+
+def _state_from(
+    msg: game_pb2.GameState | notation_pb2.GameStateNotation,
+    prefix: str,
+    cards: Callable[[object, str], tuple[int, ...]],
+    problems: Problems,
+) -> GameState:
+    return GameState(
+        seats=tuple(
+            SeatState(cards(s.hand, f"{prefix}.seats[{i}].hand"), s.melded_before) for i, s in enumerate(msg.seats)
+        ),
+        sides=tuple(
+            SideState(
+                tuple(cards(m, f"{prefix}.sides[{i}].melds[{j}]") for j, m in enumerate(s.melds)),
+                cards(s.red_threes, f"{prefix}.sides[{i}].red_threes"),
+                s.running_total,
+            )
+            for i, s in enumerate(msg.sides)
+        ),
+        stock=cards(msg.stock, f"{prefix}.stock"),
+        discard_pile=cards(msg.discard_pile, f"{prefix}.discard_pile"),
+        pile_upcards=msg.pile_upcards,
+        seat_to_move=msg.seat_to_move,
+        phase=_enum(Phase, msg.phase, f"{prefix}.phase", problems, allow_zero=False) if msg.phase else Phase.DRAW,
+        turn=_turn(msg.turn, f"{prefix}.turn", problems),
+        hand_end=_enum(HandEnd, msg.hand_end, f"{prefix}.hand_end", problems),
+        went_out_seat=msg.went_out_seat,
+        went_out_concealed=msg.went_out_concealed,
+    )
+
+
+def state_from_proto(msg: game_pb2.GameState, prefix: str = "state") -> GameState:
+    """The domain state of a GameState message (PHASE_UNSPECIFIED is refused)."""
+    problems = Problems()
+    if msg.phase == 0:
+        problems.add(f"{prefix}.phase", "is PHASE_UNSPECIFIED: say where in the turn the player to move is")
+
+    def cards(value: object, path: str) -> tuple[int, ...]:
+        return tuple(value.cards) if hasattr(value, "cards") else tuple(value)  # type: ignore[attr-defined,arg-type]
+
+    state = _state_from(msg, prefix, cards, problems)
+    problems.raise_if_any()
+    return state
+
+
+def state_from_notation(msg: notation_pb2.GameStateNotation, rules: CompiledRules, prefix: str = "state") -> GameState:
+    """The domain state of a GameStateNotation; bad card tokens are reported with their paths.
+
+    With fill_stock, the cards the state does not place go below `stock`, in deck order.
+    """
+    problems = Problems()
+    if msg.phase == 0:
+        problems.add(f"{prefix}.phase", "is PHASE_UNSPECIFIED: say where in the turn the player to move is")
+
+    def cards(value: object, path: str) -> tuple[int, ...]:
+        try:
+            return tuple(parse_cards(str(value)))
+        except NotationError as exc:
+            problems.add(path, str(exc))
+            return ()
+
+    state = _state_from(msg, prefix, cards, problems)
+    problems.raise_if_any()
+    if msg.fill_stock:
+        placed = Counter(c for seat in state.seats for c in seat.hand)
+        placed.update(c for side in state.sides for meld in side.melds for c in meld)
+        placed.update(c for side in state.sides for c in side.red_threes)
+        placed.update(state.stock)
+        placed.update(state.discard_pile)
+        rest = []
+        for card in deck(rules.spec.deck.packs, rules.spec.deck.jokers):
+            if placed[card] > 0:
+                placed[card] -= 1
+            else:
+                rest.append(card)
+        state = replace(state, stock=tuple(rest) + state.stock)
+    return state
+
+
+def state_to_proto(state: GameState) -> game_pb2.GameState:
+    """The GameState message of a domain state."""
+    msg = game_pb2.GameState(
+        stock=state.stock,
+        discard_pile=state.discard_pile,
+        pile_upcards=state.pile_upcards,
+        seat_to_move=state.seat_to_move,
+        phase=int(state.phase),
+        hand_end=int(state.hand_end),
+        went_out_seat=state.went_out_seat,
+        went_out_concealed=state.went_out_concealed,
+        turn=game_pb2.TurnState(
+            start=int(state.turn.start),
+            melded=state.turn.melded,
+            added_to_existing=state.turn.added_to_existing,
+            made_canasta=state.turn.made_canasta,
+            partner_answer=int(state.turn.partner_answer),
+            melds_before_turn=state.turn.melds_before_turn,
+        ),
+    )
+    for seat in state.seats:
+        msg.seats.add(hand=seat.hand, melded_before=seat.melded_before)
+    for side in state.sides:
+        entry = msg.sides.add(red_threes=side.red_threes, running_total=side.running_total)
+        for meld in side.melds:
+            entry.melds.add(cards=meld)
+    return msg
+
+
+def _group(msg: game_pb2.MeldGroup, path: str, problems: Problems) -> MeldGroup:
+    onto: int | None = None
+    if msg.onto_rank:
+        if is_valid(msg.onto_rank):
+            onto = rank_of(msg.onto_rank)
+        else:
+            problems.add(f"{path}.onto_rank", f"{msg.onto_rank} is not a card")
+    return MeldGroup(tuple(msg.cards), onto)
+
+
+def action_from_proto(msg: game_pb2.Action, prefix: str = "action") -> Action:
+    """The domain action of an Action message; an empty oneof is INVALID_ARGUMENT."""
+    problems = Problems()
+    kind = msg.WhichOneof("kind")
+    action: Action | None = None
+    if kind == "draw":
+        action = Draw()
+    elif kind == "take_pile":
+        melds = tuple(_group(m, f"{prefix}.take_pile.melds[{i}]", problems) for i, m in enumerate(msg.take_pile.melds))
+        action = TakePile(tuple(getattr(msg.take_pile, "with")), melds)
+    elif kind == "meld":
+        action = Meld(tuple(_group(g, f"{prefix}.meld.groups[{i}]", problems) for i, g in enumerate(msg.meld.groups)))
+    elif kind == "discard":
+        action = Discard(msg.discard.card)
+    elif kind == "ask_partner":
+        action = AskPartner()
+    elif kind == "answer_partner":
+        action = AnswerPartner(msg.answer_partner.yes)
+    elif kind == "finish":
+        action = Finish()
+    else:
+        problems.add(
+            f"{prefix}.kind",
+            "no action given: set one of draw, take_pile, meld, discard, ask_partner, answer_partner, finish",
+        )
+    problems.raise_if_any()
+    assert action is not None
+    return action
+
+
+def _group_to_proto(group: MeldGroup) -> game_pb2.MeldGroup:
+    msg = game_pb2.MeldGroup(cards=group.cards)
+    if group.onto_rank is not None:
+        msg.onto_rank = 1 + 4 * group.onto_rank  # the clubs card names the rank
+    return msg
+
+
+def action_to_proto(action: Action) -> game_pb2.Action:
+    """The Action message of a domain action."""
+    match action:
+        case Draw():
+            return game_pb2.Action(draw=game_pb2.DrawAction())
+        case TakePile(with_cards, melds):
+            take = game_pb2.TakePileAction(melds=[_group_to_proto(g) for g in melds])
+            getattr(take, "with").extend(with_cards)
+            return game_pb2.Action(take_pile=take)
+        case Meld(groups):
+            return game_pb2.Action(meld=game_pb2.MeldAction(groups=[_group_to_proto(g) for g in groups]))
+        case Discard(card):
+            return game_pb2.Action(discard=game_pb2.DiscardAction(card=card))
+        case AskPartner():
+            return game_pb2.Action(ask_partner=game_pb2.AskPartnerAction())
+        case AnswerPartner(yes):
+            return game_pb2.Action(answer_partner=game_pb2.AnswerPartnerAction(yes=yes))
+        case Finish():
+            return game_pb2.Action(finish=game_pb2.FinishAction())
+    raise TypeError(f"not an action: {action!r}")
+
+
+def event_to_proto(event: Event) -> game_pb2.Event:
+    """The Event message of a domain event."""
+    match event:
+        case CardsDrawn(seat, cards):
+            return game_pb2.Event(cards_drawn=game_pb2.CardsDrawn(seat=seat, cards=cards))
+        case RedThreeLaid(seat, card, replaced):
+            return game_pb2.Event(red_three_laid=game_pb2.RedThreeLaid(seat=seat, card=card, replaced=replaced))
+        case PileTaken(seat, top, to_hand):
+            return game_pb2.Event(pile_taken=game_pb2.PileTaken(seat=seat, top=top, to_hand=to_hand))
+        case CanastaMade(side, cards, natural):
+            return game_pb2.Event(canasta_made=game_pb2.CanastaMade(side=side, cards=cards, natural=natural))
+        case HandEnded(reason, table, scores):
+            return game_pb2.Event(
+                hand_ended=game_pb2.HandEnded(
+                    reason=int(reason), table=table_to_proto(table), scores=scores_to_proto(scores).sides
+                )
+            )
+    raise TypeError(f"not an event: {event!r}")
+
+
+def verdict_to_proto(verdict: Verdict) -> oracle_pb2.CheckActionResponse:
+    """The CheckActionResponse of a verdict."""
+    response = oracle_pb2.CheckActionResponse(legal=verdict.legal)
+    for v in verdict.violations:
+        entry = response.violations.add(code=v.code, field=v.field, explanation=v.explanation)
+        for source, section in v.cite:
+            entry.cite.add(source=source, section=section)
+    response.events.extend(event_to_proto(e) for e in verdict.events)
+    if verdict.next_state is not None:
+        response.next_state.CopyFrom(state_to_proto(verdict.next_state))
+    return response

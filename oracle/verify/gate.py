@@ -1,0 +1,95 @@
+"""The solver lint as a gate for loading rule sets: contradictions only, cached by the rule set's content hash.
+
+The rule-set layer never imports this package; a caller that wants loading to
+refuse contradictory rule sets hands `contradictions` to the loader as its
+`checker` (``RuleBook.from_directory(path, checker=contradictions)``). The
+server does so for the rule sets it serves and for inline rule sets; the CLI
+does so for a user's ``--specs`` directory and for ``rules lint``.
+
+A lint costs tens of milliseconds of Z3 per rule set, so results are kept by
+the SHA-256 of the rule set's deterministic serialisation: in memory (least
+recently used first out) and, where the directory is writable, on disk under
+``$CANASTA_ORACLE_CACHE`` (default ``$XDG_CACHE_HOME/canasta-oracle`` or
+``~/.cache/canasta-oracle``), so a restarted server lints an unchanged rule
+set for free. The cache stores only (field, message) pairs and is keyed by the
+oracle's version too, so a new lint never reads an old answer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections import OrderedDict
+from pathlib import Path
+
+from oracle import __version__
+from oracle.ruleset.compiled import CompiledRules
+
+MEMORY_ENTRIES = 1024  #: lint results kept in memory
+_memory: OrderedDict[str, list[tuple[str, str]]] = OrderedDict()
+
+
+def content_hash(rules: CompiledRules) -> str:
+    """The SHA-256 (hex) of the resolved rule set's deterministic serialisation and the oracle version."""
+    digest = hashlib.sha256(__version__.encode())
+    digest.update(rules.spec.SerializeToString(deterministic=True))
+    return digest.hexdigest()
+
+
+def cache_dir() -> Path:
+    """Where lint results are kept on disk (the directory may not exist or be writable)."""
+    explicit = os.environ.get("CANASTA_ORACLE_CACHE")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "canasta-oracle"
+
+
+def _read_disk(key: str) -> list[tuple[str, str]] | None:
+    path = cache_dir() / "lint" / f"{key}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, list) or not all(isinstance(p, list) and len(p) == 2 for p in data):
+        return None
+    return [(str(field), str(message)) for field, message in data]
+
+
+def _write_disk(key: str, found: list[tuple[str, str]]) -> None:
+    directory = cache_dir() / "lint"
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=directory, suffix=".tmp", delete=False, encoding="utf-8") as out:
+            json.dump([list(p) for p in found], out)
+        os.replace(out.name, directory / f"{key}.json")
+    except OSError:
+        return  # a read-only home is fine: the memory cache still holds the result
+
+
+def _remember(key: str, found: list[tuple[str, str]]) -> None:
+    _memory[key] = found
+    _memory.move_to_end(key)
+    while len(_memory) > MEMORY_ENTRIES:
+        _memory.popitem(last=False)
+
+
+def contradictions(rules: CompiledRules) -> list[tuple[str, str]]:
+    """The lint's errors as (field, message) pairs: the loader's `checker` (empty: nothing contradicts)."""
+    key = content_hash(rules)
+    found = _memory.get(key)
+    if found is None:
+        found = _read_disk(key)
+        if found is None:
+            from oracle.verify.lint import ERROR, lint  # z3 is imported only when a lint really runs
+
+            found = [
+                (f.field, f"{f.message} (solver lint: contradictory setting)")
+                for f in lint(rules)
+                if f.severity == ERROR
+            ]
+            _write_disk(key, found)
+    _remember(key, found)
+    return list(found)
