@@ -39,6 +39,7 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import z3
 
@@ -46,8 +47,9 @@ from oracle.api.v1 import ruleset_pb2
 from oracle.model.cards import RANK_ACE, RANK_EIGHT, RANK_FOUR, RANK_KING, RANK_SEVEN
 from oracle.ruleset.compiled import CompiledRules
 
-Expr = z3.ArithRef
-Cond = z3.BoolRef
+# z3 ships no type information, so to mypy these are Any; they name what a term is for the reader.
+Expr: TypeAlias = z3.ArithRef  #: an integer term
+Cond: TypeAlias = z3.BoolRef  #: a Boolean term
 
 NATURAL_RANKS = tuple(range(RANK_FOUR, RANK_ACE + 1))  #: rank indexes four .. ace
 WILD_MELD = -1  #: rank of a meld of wild cards only (in MeldSlot.rank)
