@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from oracle.api.v1 import notation_pb2
 from oracle.cli.support import CliError, clean_errors, load_book, read_message, specs_option
-from oracle.games.adjudicate import adjudicate
-from oracle.model.actions import parse_action
-from oracle.model.cards import NotationError
-from oracle.rules.violations import KINDS
-from oracle.ruleset.loader import RuleBook
-from oracle.ruleset.paths import all_paths, format_field, leaf_paths
-from oracle.service.convert_game import state_from_notation
+
+if TYPE_CHECKING:
+    from oracle.ruleset.loader import RuleBook
+
+# Each verb imports what it needs when it runs (see oracle.cli.main).
 
 
 @click.command("adjudicate")
@@ -31,6 +29,12 @@ from oracle.service.convert_game import state_from_notation
 @clean_errors
 def adjudicate_command(state_file: Path, action_text: str, rule_set_ids: str, specs: Path | None) -> None:
     """Judge one action under several rule sets, side by side, with the fields that decide it."""
+    from oracle.api.v1 import notation_pb2
+    from oracle.games.adjudicate import adjudicate
+    from oracle.model.actions import parse_action
+    from oracle.model.cards import NotationError
+    from oracle.service.convert_game import state_from_notation
+
     book = load_book(specs)
     ids = [i.strip() for i in rule_set_ids.split(",") if i.strip()] or book.ids()
     rule_sets = [book.get(i) for i in ids]
@@ -75,6 +79,9 @@ def adjudicate_command(state_file: Path, action_text: str, rule_set_ids: str, sp
 
 def explain_lines(book: RuleBook, key: str) -> list[str]:
     """What `explain` prints for a violation code or a rule-set field path."""
+    from oracle.rules.violations import KINDS
+    from oracle.ruleset.paths import all_paths, format_field, leaf_paths
+
     lines: list[str] = []
     field = key
     if key in KINDS:

@@ -2,21 +2,29 @@
 
 from __future__ import annotations
 
-import gzip
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from google.protobuf import json_format
 
-from oracle.api.v1 import record_pb2
-from oracle.cli.support import EXIT_FAILED, CliError, clean_errors, load_book, print_json, specs_option
-from oracle.games.replay import ReplayReport, replay
-from oracle.service.convert_record import record_from_proto, report_to_proto
+from oracle.cli.support import EXIT_FAILED, CliError, clean_errors, load_rule_set, print_json, specs_option
+
+if TYPE_CHECKING:
+    from oracle.api.v1 import record_pb2
+    from oracle.games.replay import ReplayReport
+
+# Each verb imports what it needs when it runs (see oracle.cli.main).
 
 
 def read_record(path: Path) -> record_pb2.GameRecord:
     """A GameRecord from proto3 JSON (optionally gzip-compressed: .json.gz), parsed strictly."""
+    import gzip
+
+    from google.protobuf import json_format
+
+    from oracle.api.v1 import record_pb2
+
     raw = path.read_bytes()
     text = gzip.decompress(raw).decode("utf-8") if path.name.endswith(".gz") else raw.decode("utf-8")
     try:
@@ -27,6 +35,10 @@ def read_record(path: Path) -> record_pb2.GameRecord:
 
 def write_record(path: Path, record: record_pb2.GameRecord) -> None:
     """Write a record as proto3 JSON (gzip-compressed when the name ends in .gz)."""
+    import gzip
+
+    from google.protobuf import json_format
+
     text = json_format.MessageToJson(record, indent=None, sort_keys=True) + "\n"
     data = text.encode("utf-8")
     path.write_bytes(gzip.compress(data, mtime=0) if path.name.endswith(".gz") else data)
@@ -68,8 +80,11 @@ def describe_report(report: ReplayReport) -> list[str]:
 @clean_errors
 def replay_command(record_file: Path, as_json: bool, actions: bool, specs: Path | None) -> None:
     """Replay a game record (GameRecord proto3 JSON, or .json.gz). Exit 1 if anything is illegal or differs."""
+    from oracle.games.replay import replay
+    from oracle.service.convert_record import record_from_proto, report_to_proto
+
     record = record_from_proto(read_record(record_file))
-    loaded = load_book(specs).get(record.rule_set_id)
+    loaded = load_rule_set(specs, record.rule_set_id)
     total = sum(len(h.actions) for h in record.hands)
     with click.progressbar(length=total, label=f"replaying {record_file.name}", file=sys.stderr, show_pos=True) as bar:
         report = replay(loaded.rules, record, keep_actions=as_json and actions, progress=bar.update)
@@ -116,7 +131,7 @@ def simulate_command(
     from oracle.games.simulate import simulate_game
     from oracle.service.convert_record import record_to_proto
 
-    loaded = load_book(specs).get(rule_set_id)
+    loaded = load_rule_set(specs, rule_set_id)
     out_dir.mkdir(parents=True, exist_ok=True)
     hands = actions = finished = 0
     with click.progressbar(
@@ -159,76 +174,4 @@ def perft_command(regenerate_dir: Path | None) -> None:
         click.echo(f"{case_id}: expected {expected}, computed {got}")
     click.echo(f"{len(cases) - len(bad)} passed, {len(bad)} failed")
     if bad:
-        raise SystemExit(EXIT_FAILED)
-
-
-@click.command("conformance")
-@click.option(
-    "--target",
-    default=None,
-    metavar="HOST:PORT",
-    help="Run against a server of the OracleService API instead of this engine in process.",
-)
-@click.option(
-    "--rules",
-    "rule_sets",
-    default="",
-    help="Comma-separated rule-set ids to run (others are skipped: declare the variants your implementation supports).",
-)
-@click.option(
-    "--junit-xml",
-    "junit_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Also write JUnit XML here.",
-)
-@click.option(
-    "--expected-failures",
-    "xfail_file",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    default=None,
-    help="Case ids expected to fail, one per line; one that passes fails the run.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print every result as JSON.")
-@click.option(
-    "--coverage",
-    "coverage_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Write the coverage table (codes and fields to cases) as Markdown and exit.",
-)
-@clean_errors
-def conformance_command(
-    target: str | None,
-    rule_sets: str,
-    junit_file: Path | None,
-    xfail_file: Path | None,
-    as_json: bool,
-    coverage_file: Path | None,
-) -> None:
-    """Run the conformance suite. Exit 1 on an unexpected failure or an unexpected pass."""
-    from oracle.conformance import runner
-
-    try:
-        cases = runner.load_cases()
-    except runner.CaseFileError as exc:
-        raise CliError(f"conformance cases: {exc}") from None
-    if coverage_file is not None:
-        coverage_file.write_text(runner.coverage_markdown(cases), encoding="utf-8")
-        click.echo(f"wrote {coverage_file}")
-        return
-    options = runner.RunOptions(
-        rule_sets=tuple(r.strip() for r in rule_sets.split(",") if r.strip()),
-        expected_failures=runner.load_expected_failures(xfail_file.read_text()) if xfail_file else frozenset(),
-    )
-    grpc_target = runner.GrpcTarget(target) if target else None
-    try:
-        results = runner.run_cases(cases, grpc_target or runner.InProcessTarget(options.book), options)
-    finally:
-        if grpc_target is not None:
-            grpc_target.close()
-    if junit_file is not None:
-        junit_file.write_text(runner.junit_xml(results), encoding="utf-8")
-    click.echo(runner.results_json(results) if as_json else "\n".join(runner.summary_lines(results)))
-    if not runner.succeeded(results):
         raise SystemExit(EXIT_FAILED)

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-from google.protobuf import json_format, text_format
-from google.protobuf.message import Message
 
-from oracle.model.errors import InvalidInputError
-from oracle.rules.state_check import InvalidStateError
-from oracle.ruleset.loader import RuleBook, SpecError, UnknownRuleSetError, default_rule_book
+if TYPE_CHECKING:  # the protobuf runtime and the rule book load when a verb runs, not when the CLI starts
+    from google.protobuf.message import Message
+
+    from oracle.ruleset.loader import LoadedRuleSet, RuleBook
 
 EXIT_ERROR = 2
 F = TypeVar("F", bound=Callable[..., Any])
@@ -37,22 +35,32 @@ def clean_errors(command: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
-        except SpecError as exc:
-            raise CliError("cannot load rule sets:\n" + "\n".join(f"  {p}" for p in exc.problems)) from None
-        except InvalidInputError as exc:
-            raise CliError("invalid input:\n" + "\n".join(f"  {p}" for p in exc.problems)) from None
-        except UnknownRuleSetError as exc:
-            raise CliError(str(exc)) from None
-        except InvalidStateError as exc:
-            raise CliError("the state is inconsistent:\n" + "\n".join(f"  {p}" for p in exc.problems)) from None
-        except OSError as exc:
-            raise CliError(f"{exc.strerror}: {exc.filename}" if exc.filename else str(exc)) from None
-        except (click.ClickException, SystemExit, KeyboardInterrupt):
+        except click.ClickException:
             raise
-        except Exception as exc:  # a bug: still one line, never a traceback
-            raise CliError(f"internal error (a bug in the oracle, please report it): {exc!r}") from None
+        except Exception as exc:
+            raise cli_error(exc) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def cli_error(exc: Exception) -> CliError:
+    """The one-line (or one line per problem) CliError for an exception a command raised."""
+    # Imported here, when a command has failed: the CLI starts without the rule book or the rules engine.
+    from oracle.model.errors import InvalidInputError
+    from oracle.rules.state_check import InvalidStateError
+    from oracle.ruleset.loader import SpecError, UnknownRuleSetError
+
+    if isinstance(exc, SpecError):
+        return CliError("cannot load rule sets:\n" + "\n".join(f"  {p}" for p in exc.problems))
+    if isinstance(exc, InvalidInputError):
+        return CliError("invalid input:\n" + "\n".join(f"  {p}" for p in exc.problems))
+    if isinstance(exc, UnknownRuleSetError):
+        return CliError(str(exc))
+    if isinstance(exc, InvalidStateError):
+        return CliError("the state is inconsistent:\n" + "\n".join(f"  {p}" for p in exc.problems))
+    if isinstance(exc, OSError):
+        return CliError(f"{exc.strerror}: {exc.filename}" if exc.filename else str(exc))
+    return CliError(f"internal error (a bug in the oracle, please report it): {exc!r}")  # still one line
 
 
 def load_book(specs: Path | None, *, lint: bool = False) -> RuleBook:
@@ -64,16 +72,36 @@ def load_book(specs: Path | None, *, lint: bool = False) -> RuleBook:
     does not pay for linting them again unless `lint` asks (the server does).
     Lint results are cached by content hash (oracle.verify.gate).
     """
+    from oracle.ruleset.loader import RuleBook, default_rule_book
+
     if specs is None and not lint:
         return default_rule_book()
+    from importlib import resources
+
     from oracle.verify.gate import contradictions
 
     directory = specs if specs is not None else resources.files("oracle.specs")
     return RuleBook.from_directory(directory, checker=contradictions)
 
 
+def load_rule_set(specs: Path | None, rule_set_id: str) -> LoadedRuleSet:
+    """One rule set for a verb that needs only it.
+
+    A shipped one is read with only the files of its `extends` chain (a fast
+    start); one from --specs DIR is looked up in the whole, linted book, as
+    load_book loads it.
+    """
+    if specs is None:
+        from oracle.ruleset.loader import shipped_rule_set
+
+        return shipped_rule_set(rule_set_id)
+    return load_book(specs).get(rule_set_id)
+
+
 def read_message(path: Path, message: Message) -> Message:
     """Parse a .json (proto3 JSON) or .textproto/.txtpb file strictly into `message`."""
+    from google.protobuf import json_format, text_format
+
     text = path.read_text(encoding="utf-8")
     try:
         if path.suffix == ".json":
@@ -87,6 +115,8 @@ def read_message(path: Path, message: Message) -> Message:
 
 def print_json(message: Message) -> None:
     """Print a message as proto3 JSON."""
+    from google.protobuf import json_format
+
     click.echo(json_format.MessageToJson(message, indent=2, always_print_fields_with_no_presence=True))
 
 

@@ -1,0 +1,199 @@
+"""CLI verbs on one hand or one game state: score, minimum, check and validate (exit 1: illegal or inconsistent)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from oracle.cli.support import (
+    EXIT_FAILED,
+    CliError,
+    clean_errors,
+    load_rule_set,
+    print_json,
+    read_message,
+    specs_option,
+)
+
+if TYPE_CHECKING:
+    from oracle.model.events import Event
+    from oracle.model.state import GameState
+    from oracle.rules.referee import Verdict
+    from oracle.ruleset.loader import LoadedRuleSet
+
+# Each verb imports the engine it needs when it runs (see oracle.cli.main): `minimum` never loads the referee.
+
+
+@click.command()
+@click.option("--rules", "rule_set_id", default=None, help="Rule-set id (default: the file's rule_set_id).")
+@click.argument("table_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the ScoreHandResponse as proto3 JSON.")
+@specs_option
+@clean_errors
+def score(rule_set_id: str | None, table_file: Path, as_json: bool, specs: Path | None) -> None:
+    """Score a finished hand (TABLE_FILE: a HandTableNotation in .json or .textproto)."""
+    from oracle.api.v1 import notation_pb2
+    from oracle.model.score import ScoreItem
+    from oracle.rules.scoring import score_hand
+    from oracle.service.convert_table import scores_to_proto, table_from_notation
+
+    table_msg = read_message(table_file, notation_pb2.HandTableNotation())
+    assert isinstance(table_msg, notation_pb2.HandTableNotation)
+    chosen = rule_set_id or table_msg.rule_set_id
+    if not chosen:
+        raise CliError(f"{table_file}: no rule set: pass --rules ID or set rule_set_id in the file")
+    loaded = load_rule_set(specs, chosen)
+    scores = score_hand(loaded.rules, table_from_notation(table_msg))
+    if as_json:
+        print_json(scores_to_proto(scores))
+        return
+    for i, (side, side_score) in enumerate(zip(table_msg.sides, scores, strict=True)):
+        name = side.name or f"side {i}"
+        click.echo(f"{name}")
+        for line in side_score.lines:
+            label = ScoreItem(line.item).name.lower().replace("_", " ")
+            click.echo(f"  {line.points:>6}  {label:<28} {line.detail}")
+        click.echo(f"  {side_score.total:>6}  total")
+    click.echo(
+        "  ".join(
+            f"{(s.name or f'side {i}')}: {sc.total}"
+            for i, (s, sc) in enumerate(zip(table_msg.sides, scores, strict=True))
+        )
+    )
+
+
+def _load_state(state_file: Path, rule_set_id: str | None, specs: Path | None) -> tuple[LoadedRuleSet, GameState]:
+    from oracle.api.v1 import notation_pb2
+    from oracle.service.convert_game import state_from_notation
+
+    state_msg = read_message(state_file, notation_pb2.GameStateNotation())
+    assert isinstance(state_msg, notation_pb2.GameStateNotation)
+    chosen = rule_set_id or state_msg.rule_set_id
+    if not chosen:
+        raise CliError(f"{state_file}: no rule set: pass --rules ID or set rule_set_id in the file")
+    loaded = load_rule_set(specs, chosen)
+    return loaded, state_from_notation(state_msg, loaded.rules)
+
+
+@click.command()
+@click.option("--rules", "rule_set_id", default=None, help="Rule-set id (default: the state file's rule_set_id).")
+@click.option(
+    "--state",
+    "state_file",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A GameStateNotation file (.json or .textproto).",
+)
+@click.option("--action", "action_text", required=True, help="The action, e.g. 'take-pile with 9H 9D'.")
+@click.option("--json", "as_json", is_flag=True, help="Print the CheckActionResponse as proto3 JSON.")
+@specs_option
+@clean_errors
+def check(rule_set_id: str | None, state_file: Path, action_text: str, as_json: bool, specs: Path | None) -> None:
+    """Judge one action of the player to move. Exit 0 legal, 1 illegal, 2 error."""
+    from oracle.model.actions import parse_action
+    from oracle.model.cards import NotationError
+    from oracle.rules.referee import check_action
+    from oracle.service.convert_game import verdict_to_proto
+
+    loaded, state = _load_state(state_file, rule_set_id, specs)
+    try:
+        action = parse_action(action_text)
+    except NotationError as exc:
+        raise CliError(f"action: {exc}") from None
+    verdict = check_action(loaded.rules, state, action)
+    if as_json:
+        print_json(verdict_to_proto(verdict))
+    else:
+        click.echo("\n".join(describe_verdict(verdict, action_text)))
+    if not verdict.legal:
+        raise SystemExit(EXIT_FAILED)
+
+
+def describe_verdict(verdict: Verdict, action_text: str) -> list[str]:
+    """The lines `check` prints."""
+    lines = [f"{'legal' if verdict.legal else 'illegal'}: {action_text}"]
+    for v in verdict.violations:
+        lines.append(f"  {v.code} ({v.field}): {v.explanation}")
+        if v.cite:
+            lines.append("    cite: " + "; ".join(f'{source}, "{section}"' for source, section in v.cite))
+    for event in verdict.events:
+        lines.append(f"  {describe_event(event)}")
+    if verdict.next_state is not None:
+        nxt = verdict.next_state
+        lines.append(
+            f"  next: seat {nxt.seat_to_move} to move, phase {nxt.phase.name}, stock {len(nxt.stock)},"
+            f" pile {len(nxt.discard_pile)}"
+        )
+    return lines
+
+
+def describe_event(event: Event) -> str:
+    """One event in words."""
+    from oracle.model.cards import format_cards
+    from oracle.model.events import CanastaMade, CardsDrawn, HandEnded, PileTaken, RedThreeLaid
+
+    match event:
+        case CardsDrawn(seat, cards):
+            return f"seat {seat} drew {format_cards(cards)}"
+        case RedThreeLaid(seat, card, replaced):
+            return f"seat {seat} laid red three {format_cards([card])}" + (
+                " and drew a replacement" if replaced else ""
+            )
+        case PileTaken(seat, top, to_hand):
+            return f"seat {seat} took the pile: top {format_cards([top])} melded, {len(to_hand)} card(s) to hand"
+        case CanastaMade(side, cards, natural):
+            return f"side {side} has a {'natural' if natural else 'mixed'} canasta: {format_cards(cards)}"
+        case HandEnded(reason, _, scores):
+            return f"hand over ({reason.name.lower()}): " + ", ".join(
+                f"side {i} {score.total}" for i, score in enumerate(scores)
+            )
+    return repr(event)
+
+
+@click.command()
+@click.option("--rules", "rule_set_id", default=None, help="Rule-set id (default: the state file's rule_set_id).")
+@click.option(
+    "--state",
+    "state_file",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A GameStateNotation file (.json or .textproto).",
+)
+@specs_option
+@clean_errors
+def validate(rule_set_id: str | None, state_file: Path, specs: Path | None) -> None:
+    """Report every inconsistency of a game state. Exit 0 valid, 1 inconsistent, 2 error."""
+    from oracle.rules.state_check import validate_state
+
+    loaded, state = _load_state(state_file, rule_set_id, specs)
+    problems = validate_state(loaded.rules, state)
+    if not problems:
+        click.echo("valid")
+        return
+    click.echo("invalid:")
+    for problem in problems:
+        click.echo(f"  {problem}")
+    raise SystemExit(EXIT_FAILED)
+
+
+@click.command()
+@click.option("--rules", "rule_set_id", required=True, help="Rule-set id, e.g. classic-4p.")
+@click.argument("running_total", type=int)
+@click.option("--json", "as_json", is_flag=True, help="Print the GetMinimumInitialMeldResponse as proto3 JSON.")
+@specs_option
+@clean_errors
+def minimum(rule_set_id: str, running_total: int, as_json: bool, specs: Path | None) -> None:
+    """Print the minimum initial meld for a side's RUNNING_TOTAL (negative totals: use -- -5)."""
+    loaded = load_rule_set(specs, rule_set_id)
+    value, row = loaded.rules.minimum_initial_meld(running_total)
+    if as_json:
+        from oracle.api.v1 import oracle_pb2
+
+        response = oracle_pb2.GetMinimumInitialMeldResponse(minimum=value)
+        if row is not None:
+            response.from_score = row
+        print_json(response)
+        return
+    click.echo(str(value))

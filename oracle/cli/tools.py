@@ -1,0 +1,123 @@
+"""CLI tools for the oracle itself: bench (timings), verify (Z3 proofs and lint), conformance (the shared suite)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from oracle.cli.support import EXIT_FAILED, CliError, clean_errors
+
+# Each verb imports what it needs when it runs (see oracle.cli.main).
+
+
+@click.command()
+@click.option("--number", default=300, show_default=True, type=click.IntRange(1), help="Checks per timing.")
+@click.option("--repeats", default=7, show_default=True, type=click.IntRange(1), help="Timings per case (median).")
+@click.option(
+    "--games",
+    "games",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0),
+    help="Also simulate this many games per classic rule set and measure replay, one RefereeGame stream"
+    " and unary CheckAction against an echo service.",
+)
+@clean_errors
+def bench(number: int, repeats: int, games: int) -> None:
+    """Print microseconds per CheckAction on fixed mid-game states (median of repeats), and game throughput."""
+    from oracle.bench import checks as benchmark
+
+    click.echo("\n".join(benchmark.report(benchmark.run(number, repeats))))
+    if games:
+        from oracle.bench import games as bench_games
+
+        for rule_set_id in ("classic-2p", "classic-4p"):
+            click.echo("\n".join(bench_games.run(rule_set_id, games)))
+
+
+@click.command()
+@click.option("--rules", "rule_set_ids", default="", help="Comma-separated rule-set ids (default: every one).")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@clean_errors
+def verify(rule_set_ids: str, as_json: bool) -> None:
+    """Prove the rule-set properties with Z3, lint every rule set, and check the engine against the model."""
+    from oracle.verify.report import verify_command_lines
+
+    ids = [i.strip() for i in rule_set_ids.split(",") if i.strip()] or None
+    lines, ok = verify_command_lines(ids, as_json)
+    click.echo("\n".join(lines))
+    if not ok:
+        raise SystemExit(EXIT_FAILED)
+
+
+@click.command("conformance")
+@click.option(
+    "--target",
+    default=None,
+    metavar="HOST:PORT",
+    help="Run against a server of the OracleService API instead of this engine in process.",
+)
+@click.option(
+    "--rules",
+    "rule_sets",
+    default="",
+    help="Comma-separated rule-set ids to run (others are skipped: declare the variants your implementation supports).",
+)
+@click.option(
+    "--junit-xml",
+    "junit_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write JUnit XML here.",
+)
+@click.option(
+    "--expected-failures",
+    "xfail_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Case ids expected to fail, one per line; one that passes fails the run.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print every result as JSON.")
+@click.option(
+    "--coverage",
+    "coverage_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the coverage table (codes and fields to cases) as Markdown and exit.",
+)
+@clean_errors
+def conformance_command(
+    target: str | None,
+    rule_sets: str,
+    junit_file: Path | None,
+    xfail_file: Path | None,
+    as_json: bool,
+    coverage_file: Path | None,
+) -> None:
+    """Run the conformance suite. Exit 1 on an unexpected failure or an unexpected pass."""
+    from oracle.conformance import runner
+
+    try:
+        cases = runner.load_cases()
+    except runner.CaseFileError as exc:
+        raise CliError(f"conformance cases: {exc}") from None
+    if coverage_file is not None:
+        coverage_file.write_text(runner.coverage_markdown(cases), encoding="utf-8")
+        click.echo(f"wrote {coverage_file}")
+        return
+    options = runner.RunOptions(
+        rule_sets=tuple(r.strip() for r in rule_sets.split(",") if r.strip()),
+        expected_failures=runner.load_expected_failures(xfail_file.read_text()) if xfail_file else frozenset(),
+    )
+    grpc_target = runner.GrpcTarget(target) if target else None
+    try:
+        results = runner.run_cases(cases, grpc_target or runner.InProcessTarget(options.book), options)
+    finally:
+        if grpc_target is not None:
+            grpc_target.close()
+    if junit_file is not None:
+        junit_file.write_text(runner.junit_xml(results), encoding="utf-8")
+    click.echo(runner.results_json(results) if as_json else "\n".join(runner.summary_lines(results)))
+    if not runner.succeeded(results):
+        raise SystemExit(EXIT_FAILED)
