@@ -62,6 +62,10 @@ def points_of(score: SideScore, *items: ScoreItem) -> int:
     return sum(line.points for line in score.lines if line.item in items)
 
 
+def points_per_line(score: SideScore, item: ScoreItem) -> list[int]:
+    return [line.points for line in score.lines if line.item == item]
+
+
 def problems_of(rules: CompiledRules, hand_table: HandTable) -> list[FieldProblem]:
     with pytest.raises(InvalidInputError) as info:
         score_hand(rules, hand_table)
@@ -514,12 +518,19 @@ def seed_value(card: int) -> int:
     return 5  # 4 to 7 and black threes (red threes never reach here)
 
 
+def reference_canasta_bonuses(s: SideTable) -> int:
+    """The side's canasta bonuses from the seed texts: 500 a natural canasta, 300 a mixed one."""
+    bonuses = 0
+    for meld in s.melds:
+        if len(meld) >= 7 and not any(is_black_three(c) for c in meld):
+            bonuses += 300 if any(is_wild(c) for c in meld) else 500
+    return bonuses
+
+
 def reference_total(s: SideTable) -> int:
     """A side's score computed straight from the seed texts' scoring tables."""
     total = sum(seed_value(c) for meld in s.melds for c in meld)
-    for meld in s.melds:
-        if len(meld) >= 7 and not any(is_black_three(c) for c in meld):
-            total += 300 if any(is_wild(c) for c in meld) else 500
+    total += reference_canasta_bonuses(s)
     reds = len(s.red_threes)
     red_points = 800 if reds == 4 else 100 * reds
     total += red_points if s.melds else -red_points
@@ -599,13 +610,17 @@ def valid_tables(draw: st.DrawFn, rules: CompiledRules) -> HandTable:
 
 @settings(derandomize=True, max_examples=100, deadline=None)
 @given(st.data())
-def test_total_is_sum_of_lines_and_matches_seed_tables(data: st.DataObject) -> None:
+def test_lines_and_total_match_seed_tables(data: st.DataObject) -> None:
     rules = data.draw(st.sampled_from([TWO_P, FOUR_P]), label="rules")
     hand_table = data.draw(valid_tables(rules), label="table")
     scores = score_hand(rules, hand_table)
     assert len(scores) == rules.sides
     for s, score in zip(hand_table.sides, scores, strict=True):
-        assert score.total == sum(line.points for line in score.lines)
+        # Each line carries its own item's points from the seed tables, meld by meld and player by player
+        # (an itemised score is read line by line, so a total that adds up is not enough).
+        assert points_per_line(score, I.MELDED_CARDS) == [sum(seed_value(c) for c in meld) for meld in s.melds]
+        assert points_per_line(score, I.CARDS_IN_HAND) == [-sum(seed_value(c) for c in hand) for hand in s.hands]
+        assert points_of(score, I.NATURAL_CANASTA, I.MIXED_CANASTA) == reference_canasta_bonuses(s)
         assert score.total == reference_total(s)
         items = [line.item for line in score.lines]
         assert items.count(I.MELDED_CARDS) == len(s.melds)
