@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from importlib import resources
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
 from oracle.cli.main import main
+from oracle.ruleset import loader
+from oracle.ruleset.loader import RuleBook, SpecError, default_rule_book, shipped_rule_set
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKED_HAND = ROOT / "examples" / "seed-001-worked-hand.json"
@@ -288,3 +294,108 @@ def test_conformance_against_a_server(tmp_path: Path) -> None:
     assert code == 0
     results = json.loads(out)
     assert len(results) >= 150 and {r["status"] for r in results} == {"pass"}
+
+
+# The fast start: the group imports a verb's module only when the verb runs, and modules import what is heavy
+# inside the verb; a shipped rule set loads with only the files of its `extends` chain.
+
+PROBE = """
+import sys
+from oracle.cli.main import main
+try:
+    main(sys.argv[1:], prog_name="canasta-oracle")
+except SystemExit:
+    pass
+sys.stderr.write("\\nMODULES " + " ".join(sys.modules))
+"""
+ENGINE = ("oracle.rules", "oracle.games", "oracle.service", "oracle.verify", "oracle.conformance", "oracle.bench")
+HEAVY = ("grpc", "z3", *ENGINE)
+
+
+def modules_imported_by(*args: str) -> set[str]:
+    done = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, check=True)
+    return set(done.stderr.rpartition("MODULES ")[2].split())
+
+
+def loaded_from(modules: set[str], packages: tuple[str, ...]) -> list[str]:
+    return sorted(m for m in modules if any(m == p or m.startswith(p + ".") for p in packages))
+
+
+def test_help_imports_no_protobuf_rule_book_or_engine() -> None:
+    modules = modules_imported_by("--help")
+    assert "oracle.cli.hand" in modules  # sanity: the probe ran the CLI
+    assert loaded_from(modules, ("google.protobuf", "oracle.ruleset", "oracle.api", *HEAVY)) == []
+
+
+def test_minimum_imports_only_the_rule_book() -> None:
+    modules = modules_imported_by("minimum", "--rules", "classic-2p", "0")
+    assert "oracle.ruleset.loader" in modules
+    assert loaded_from(modules, HEAVY) == []
+    verbs = loaded_from(modules, ("oracle.cli",))
+    assert verbs == ["oracle.cli", "oracle.cli.hand", "oracle.cli.main", "oracle.cli.support"]  # no other verb's
+
+
+def test_every_verb_is_listed_and_loads_under_its_own_name() -> None:
+    from oracle.cli.main import VERBS
+
+    code, out, _ = run("--help")
+    assert code == 0
+    listed = {line.split()[0] for line in out.partition("Commands:\n")[2].splitlines() if line.strip()}
+    assert set(VERBS) <= listed
+    context = click.Context(main)
+    for verb in VERBS:
+        command = main.get_command(context, verb)
+        assert command is not None and command.name == verb
+    assert main.get_command(context, "no-such-verb") is None
+
+
+def test_a_shipped_rule_set_loaded_alone_equals_the_one_in_the_whole_book() -> None:
+    book = default_rule_book()
+    for rule_set_id in book.ids():
+        alone = shipped_rule_set(rule_set_id)
+        whole = book.get(rule_set_id)
+        assert (alone.spec, alone.lineage, alone.origins) == (whole.spec, whole.lineage, whole.origins)
+        assert alone.rules == whole.rules
+
+
+def broken_copy(tmp_path: Path, name: str, old: str, new: str) -> Path:
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    shipped = resources.files("oracle.specs")
+    for entry in shipped.iterdir():
+        if entry.name.endswith(".textproto"):
+            (specs / entry.name).write_text(entry.read_text(encoding="utf-8"), encoding="utf-8")
+    text = (specs / name).read_text(encoding="utf-8")
+    assert old in text
+    (specs / name).write_text(text.replace(old, new, 1), encoding="utf-8")
+    return specs
+
+
+@pytest.mark.parametrize(
+    ("name", "old", "new"),
+    [
+        ("classic-4p.textproto", "\ntitle:", "\nno_such_field: 1\ntitle:"),  # the base of bicycle-4p
+        ("bicycle-4p.textproto", 'extends: "classic-4p"', 'extends: "classic-9p"'),
+        ("bicycle-4p.textproto", 'id: "bicycle-4p"', 'id: "bicycle-5p"'),
+    ],
+)
+def test_a_problem_in_the_chain_reads_as_the_whole_book_reports_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, old: str, new: str
+) -> None:
+    specs = broken_copy(tmp_path, name, old, new)
+    with pytest.raises(SpecError) as whole:
+        RuleBook.from_directory(specs)
+    # the uncached function, reading the broken copy, and the whole broken book as its fallback
+    monkeypatch.setattr(loader.resources, "files", lambda package: specs)
+    monkeypatch.setattr(loader, "default_rule_book", lambda: RuleBook.from_directory(specs))
+    with pytest.raises(SpecError) as alone:
+        loader.shipped_rule_set.__wrapped__("bicycle-4p")
+    assert alone.value.problems == whole.value.problems
+
+
+def test_a_specs_directory_is_still_loaded_whole(tmp_path: Path) -> None:
+    specs = broken_copy(tmp_path, "bicycle-4p.textproto", "\ntitle:", "\nno_such_field: 1\ntitle:")
+    code, out, err = run("minimum", "--rules", "classic-2p", "--specs", str(specs), "0")
+    assert (code, out) == (2, "")
+    assert err.startswith("canasta-oracle: cannot load rule sets:\n  bicycle-4p.textproto:")
+    assert "no_such_field" in err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -12,6 +13,7 @@ import click
 if TYPE_CHECKING:  # the protobuf runtime and the rule book load when a verb runs, not when the CLI starts
     from google.protobuf.message import Message
 
+    from oracle.rules.state_check import InvalidStateError
     from oracle.ruleset.loader import LoadedRuleSet, RuleBook
 
 EXIT_ERROR = 2
@@ -45,18 +47,20 @@ def clean_errors(command: F) -> F:
 
 def cli_error(exc: Exception) -> CliError:
     """The one-line (or one line per problem) CliError for an exception a command raised."""
-    # Imported here, when a command has failed: the CLI starts without the rule book or the rules engine.
+    # Imported here, when a command has failed: the CLI starts without the rule book. The rules engine is not
+    # imported at all: its error can only have been raised once it is loaded.
     from oracle.model.errors import InvalidInputError
-    from oracle.rules.state_check import InvalidStateError
     from oracle.ruleset.loader import SpecError, UnknownRuleSetError
 
+    state_check = sys.modules.get("oracle.rules.state_check")
+    invalid_state: type[InvalidStateError] | None = getattr(state_check, "InvalidStateError", None)
     if isinstance(exc, SpecError):
         return CliError("cannot load rule sets:\n" + "\n".join(f"  {p}" for p in exc.problems))
     if isinstance(exc, InvalidInputError):
         return CliError("invalid input:\n" + "\n".join(f"  {p}" for p in exc.problems))
     if isinstance(exc, UnknownRuleSetError):
         return CliError(str(exc))
-    if isinstance(exc, InvalidStateError):
+    if invalid_state is not None and isinstance(exc, invalid_state):
         return CliError("the state is inconsistent:\n" + "\n".join(f"  {p}" for p in exc.problems))
     if isinstance(exc, OSError):
         return CliError(f"{exc.strerror}: {exc.filename}" if exc.filename else str(exc))
