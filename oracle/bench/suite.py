@@ -1,0 +1,79 @@
+"""The whole benchmark: one row per line of issue 13's table, in-process rows first, then the server rows."""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from importlib import metadata
+
+from oracle.bench.inproc import InProcessSizes, check_rows, legal_rows, throughput_rows
+from oracle.bench.procs import stop_all
+from oracle.bench.rows import Row, missing
+from oracle.bench.serving import ServerSizes, grpc_rows, serve_has_workers, startup_rows, verify_rows, workers_rows
+from oracle.bench.states import positions, request_bytes, sample, shipped_records, stream_bytes
+from oracle.ruleset.loader import default_rule_book
+
+UNARY_PAYLOADS = 200  #: CheckAction requests the client cycles through (the first of the sampled states)
+NOT_VERIFIED = missing("verify.wall", "canasta-oracle verify, all rule sets: wall", "s", "not run (pass --verify)")
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """Everything the suite measures and for how long."""
+
+    in_process: InProcessSizes = field(default_factory=InProcessSizes)
+    servers: ServerSizes = field(default_factory=ServerSizes)
+    with_servers: bool = True  #: False: in-process rows only
+
+
+def context(sizes: Sizes) -> dict[str, object]:
+    """The run's options and machine, printed with --json."""
+    versions = {}
+    for name in ("canasta-oracle", "grpcio", "protobuf"):
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = "?"
+    return {
+        "sizes": asdict(sizes),
+        "cpus": os.cpu_count(),
+        "load_average": os.getloadavg(),
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "versions": versions,
+    }
+
+
+def run(sizes: Sizes, progress: Callable[[str], None] = lambda _: None) -> list[Row]:
+    """Measure every row (servers are always stopped, whatever happens)."""
+    book = default_rule_book()
+    records = shipped_records()
+    found = positions(book, records)
+    rows = check_rows(found, sizes.in_process, progress)
+    rows += legal_rows(found, sizes.in_process, progress)
+    rows += throughput_rows(sizes.in_process, progress)
+    if not sizes.with_servers:
+        return rows
+    measured, _ = sample(found, min(UNARY_PAYLOADS, max(1, sizes.in_process.states)))
+    unary = [request_bytes(p) for p in measured]
+    streams = [stream_bytes(r) for r in records]
+    try:
+        workers = serve_has_workers()
+        parts: list[tuple[str, Callable[[], list[Row]]]] = [
+            ("grpc", lambda: grpc_rows(sizes.servers, unary, streams, workers, progress)),
+            ("verify", lambda: verify_rows(progress) if sizes.servers.verify else [NOT_VERIFIED]),
+            ("serving", lambda: startup_rows(sizes.servers, progress)),
+            ("workers", lambda: workers_rows(sizes.servers, unary, workers, progress)),
+        ]
+        for name, measure in parts:
+            try:
+                rows += measure()
+            except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
+                rows.append(missing(name, f"{name} rows", "", f"n/a: {exc}"))
+    finally:
+        stop_all()
+    return rows

@@ -1,0 +1,56 @@
+"""The bench verb: one benchmark that measures fairly, one row per line of issue 13's table (numbers, no verdicts)."""
+
+from __future__ import annotations
+
+import click
+
+from oracle.cli.support import clean_errors
+
+# The verb imports the benchmark (grpc, the engine) only when it runs (see oracle.cli.main).
+
+
+@click.command("bench")
+@click.option("--states", default=500, show_default=True, type=click.IntRange(1), help="States timed per row.")
+@click.option(
+    "--games", default=6, show_default=True, type=click.IntRange(1), help="Games simulated per classic rule set."
+)
+@click.option("--rounds", default=4, show_default=True, type=click.IntRange(1), help="Turns per server and baseline.")
+@click.option("--seconds", default=2.0, show_default=True, type=click.FloatRange(0.05), help="Timed seconds per turn.")
+@click.option("--inflight", default=16, show_default=True, type=click.IntRange(1), help="Unary calls in flight.")
+@click.option("--starts", default=3, show_default=True, type=click.IntRange(1), help="Server starts timed per kind.")
+@click.option("--verify", "with_verify", is_flag=True, help="Also time `canasta-oracle verify` (about 10 s).")
+@click.option("--no-servers", is_flag=True, help="In-process rows only (no server processes).")
+@click.option("--json", "as_json", is_flag=True, help="Print the rows and the run's context as JSON.")
+@clean_errors
+def bench(
+    states: int,
+    games: int,
+    rounds: int,
+    seconds: float,
+    inflight: int,
+    starts: int,
+    with_verify: bool,
+    no_servers: bool,
+    as_json: bool,
+) -> None:
+    """Measure the oracle: in process in thread CPU time (median, p10/p90 over states sampled from the shipped
+    records, each timed once in a fresh process), and as servers (the oracle, an echo baseline giving same-sized
+    answers and the client in three processes, taking turns; median of per-round ratios, server CPU from /proc).
+
+    Prints a table (row, figure, unit, spread); progress goes to stderr. Never asserts a time.
+    """
+    from oracle.bench.inproc import InProcessSizes
+    from oracle.bench.procs import stop_on_sigterm
+    from oracle.bench.rows import as_json as rows_json
+    from oracle.bench.rows import table
+    from oracle.bench.serving import ServerSizes
+    from oracle.bench.suite import Sizes, context, run
+
+    sizes = Sizes(
+        InProcessSizes(states=states, games=games),
+        ServerSizes(rounds=rounds, seconds=seconds, inflight=inflight, starts=starts, verify=with_verify),
+        with_servers=not no_servers,
+    )
+    with stop_on_sigterm():
+        rows = run(sizes, lambda text: click.echo(f"bench: {text}", err=True))
+    click.echo(rows_json(rows, context(sizes)) if as_json else "\n".join(table(rows)))
