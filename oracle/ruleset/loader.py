@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -115,9 +115,16 @@ def parse_sources(text: str, origin: str) -> ruleset_pb2.SourceCatalog:
 
 
 def resolve(
-    files: dict[str, SpecFile], rule_set_id: str, sources: Iterable[str], checker: Checker | None = None
+    files: dict[str, SpecFile],
+    rule_set_id: str,
+    sources: Iterable[str],
+    checker: Checker | None = None,
+    maximums: Mapping[str, int] | None = None,
 ) -> LoadedRuleSet:
-    """Resolve `extends` for one rule set, validate the result, compile it, and run `checker` (if any) on it."""
+    """Resolve `extends` for one rule set, validate the result, compile it, and run `checker` (if any) on it.
+
+    `maximums` bounds the size numbers (validate.check_rule_set; default validate.SIZE_MAXIMUMS).
+    """
     chain = _chain(files, rule_set_id)
     merged = ruleset_pb2.RuleSet()
     setter: dict[str, SpecFile] = {}
@@ -127,7 +134,7 @@ def resolve(
     top = chain[0]
     merged.extends = ""
     problems = _uncited_overrides(chain) + _duplicate_notes(chain)
-    for path, message in check_rule_set(merged, sources):
+    for path, message in check_rule_set(merged, sources, maximums):
         problem = _locate_problem(path, message, top, setter, note_origin)
         if problem.origin != top.origin:
             problem = replace(
@@ -277,7 +284,9 @@ class RuleBook:
         self.checker = checker  #: run on inline rule sets too
         self._inline: OrderedDict[bytes, LoadedRuleSet] = OrderedDict()
 
-    def resolve_inline(self, spec: ruleset_pb2.RuleSet, origin: str = "rule_set.inline") -> LoadedRuleSet:
+    def resolve_inline(
+        self, spec: ruleset_pb2.RuleSet, origin: str = "rule_set.inline", maximums: Mapping[str, int] | None = None
+    ) -> LoadedRuleSet:
         """Validate and compile a rule set carried in a request, exactly like a spec file.
 
         It usually `extends` a known rule set with overrides (each with its
@@ -310,7 +319,7 @@ class RuleBook:
             )
         files = dict(self._files)
         files[message.id] = SpecFile(origin, message, {})
-        loaded = resolve(files, message.id, [s.id for s in self.sources.sources], self.checker)
+        loaded = resolve(files, message.id, [s.id for s in self.sources.sources], self.checker, maximums)
         self._inline[key] = loaded
         if len(self._inline) > INLINE_CACHE_SIZE:
             self._inline.popitem(last=False)

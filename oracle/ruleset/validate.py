@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
 
 from google.protobuf.descriptor import FieldDescriptor
 
@@ -28,17 +29,54 @@ _MINIMUMS: dict[str, int] = {
     "game.target_score": 1,
 }
 
+#: Highest value of the rule-set numbers that size what the engine builds: the deck (a list of 52 x packs + jokers
+#: cards, and every card list in a request is at most that long), the seats and sides of every state, and the
+#: minimum table read on every initial meld. Checked before anything is built from them; the service may pass
+#: its own (oracle.service.limits.Limits). 'initial_meld.thresholds' bounds the number of rows.
+SIZE_MAXIMUMS: Mapping[str, int] = MappingProxyType(
+    {
+        "players.seats": 12,
+        "players.side_size": 12,
+        "deck.packs": 12,
+        "deck.jokers": 48,
+        "initial_meld.thresholds": 32,
+    }
+)
 
-def check_rule_set(spec: ruleset_pb2.RuleSet, sources: Iterable[str]) -> list[Problem]:
-    """Every problem of a resolved rule set; an empty list means it is usable."""
+#: Highest points a card or a bonus may be worth: with at most 672 cards (12 packs and 48 jokers) a hand's
+#: score then stays far inside the 32-bit integers the answers carry (so no total can overflow).
+POINT_MAXIMUMS: Mapping[str, int] = MappingProxyType(
+    {
+        **{f"card_values.{name}": 1_000 for name in ("joker", "two", "ace", "eight_to_king", "four_to_seven")},
+        "card_values.black_three": 1_000,
+        "canastas.natural_bonus": 10_000,
+        "canastas.mixed_bonus": 10_000,
+        "threes.red_three_bonus": 10_000,
+        "threes.all_red_threes_bonus": 10_000,
+        "going_out.bonus": 10_000,
+        "going_out.concealed_bonus": 10_000,
+    }
+)
+
+
+def check_rule_set(
+    spec: ruleset_pb2.RuleSet, sources: Iterable[str], maximums: Mapping[str, int] | None = None
+) -> list[Problem]:
+    """Every problem of a resolved rule set; an empty list means it is usable.
+
+    `maximums` bounds the size numbers (default SIZE_MAXIMUMS). The consistency checks, which divide by and
+    multiply these numbers, run only when every number is present and in range.
+    """
     problems: list[Problem] = []
     if not ID_PATTERN.match(spec.id):
         problems.append(("id", f"'{spec.id}' is not a rule-set id (lower-kebab-case, e.g. 'classic-2p')"))
     if not spec.title.strip():
         problems.append(("title", "is missing"))
     missing = _check_presence(spec, problems)
+    before_ranges = len(problems)
     _check_ranges(spec, missing, problems)
-    if not missing:
+    problems += numbers_over_maximum(spec, SIZE_MAXIMUMS if maximums is None else maximums)
+    if not missing and len(problems) == before_ranges:
         _check_consistency(spec, problems)
     _check_notes(spec, set(sources), problems)
     return problems
@@ -78,6 +116,23 @@ def _check_ranges(spec: ruleset_pb2.RuleSet, missing: set[str], problems: list[P
     for i, row in enumerate(spec.initial_meld.thresholds):
         if row.HasField("minimum") and row.minimum < 0:
             problems.append((f"initial_meld.thresholds[{i}].minimum", f"is {row.minimum}; it must be at least 0"))
+
+
+def numbers_over_maximum(spec: ruleset_pb2.RuleSet, maximums: Mapping[str, int]) -> list[Problem]:
+    """The set numbers of a (possibly partial) rule set above `maximums` or POINT_MAXIMUMS, and a minimum table
+    with more rows than maximums['initial_meld.thresholds']; cheap (no list is built), so it runs first."""
+    problems: list[Problem] = []
+    for path, high in (*maximums.items(), *POINT_MAXIMUMS.items()):
+        if path == "initial_meld.thresholds":
+            rows = len(spec.initial_meld.thresholds)
+            if rows > high:
+                problems.append((path, f"has {rows} rows; the limit is {high}"))
+        elif has_value(spec, path):
+            value = get_value(spec, path)
+            assert isinstance(value, int)
+            if value > high:
+                problems.append((path, f"is {value}; the limit is {high}"))
+    return problems
 
 
 def _check_consistency(spec: ruleset_pb2.RuleSet, problems: list[Problem]) -> None:
