@@ -209,15 +209,6 @@ def test_validate_reports_valid_and_invalid(tmp_path: Path) -> None:
     assert "missing: every card of the deck must be somewhere" in out
 
 
-def test_bench_prints_a_table_of_microseconds() -> None:
-    code, out, _ = run("bench", "--number", "3", "--repeats", "1")
-    assert code == 0
-    lines = out.splitlines()
-    assert lines[0].split()[:3] == ["case", "check", "µs"]
-    assert lines[-1].startswith("median")
-    assert all(float(x) > 0 for x in lines[-1].split()[1:])
-
-
 RECORD = ROOT / "conformance" / "records" / "classic-2p" / "game-0.json"
 
 

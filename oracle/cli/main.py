@@ -25,7 +25,7 @@ VERBS = {
     "perft": "oracle.cli.games:perft_command",
     "adjudicate": "oracle.cli.disputes:adjudicate_command",
     "explain": "oracle.cli.disputes:explain_command",
-    "bench": "oracle.cli.tools:bench",
+    "bench": "oracle.cli.benchmark:bench",
     "verify": "oracle.cli.tools:verify",
     "conformance": "oracle.cli.tools:conformance_command",
 }  #: verb -> "module:attribute" of its click command
