@@ -1,0 +1,98 @@
+"""The bench command at tiny sizes: every row of issue 13's table comes out with a number or a reason, the plain
+table parses, and no server or client process is left running. No time is asserted."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from oracle.bench.procs import process_tree
+from oracle.bench.rows import Row, table
+from oracle.bench.serving import NO_WORKERS
+from oracle.cli.main import main
+
+TINY = ["--states", "6", "--games", "1", "--rounds", "1", "--seconds", "0.1", "--starts", "1", "--inflight", "2"]
+MEASURED = {  # today's code has every one of these
+    "check.validated",
+    "check.validation",
+    "check.bare",
+    "bytes.full",
+    "bytes.floor",
+    "legal.all",
+    "legal.candidate",
+    "replay.rate",
+    "simulate.classic-2p",
+    "simulate.classic-4p",
+    "grpc.check.ratio",
+    "grpc.check.oracle_rate",
+    "grpc.check.echo_rate",
+    "grpc.check.oracle_cpu",
+    "grpc.check.echo_cpu",
+    "grpc.stream.ratio",
+    "grpc.stream.oracle_rate",
+    "grpc.stream.echo_rate",
+    "grpc.stream.oracle_cpu",
+    "grpc.stream.echo_cpu",
+    "serving.oracle",
+    "serving.bare",
+}
+OPTIONAL = {"legal.draw", "legal.play", "verify.wall", "workers.ratio"}  # too few states of a phase; not asked for
+
+
+@pytest.fixture(scope="module")
+def bench_json() -> dict[str, Any]:
+    before = set(process_tree(os.getpid()))
+    result = CliRunner().invoke(main, ["bench", *TINY, "--json"], prog_name="canasta-oracle")
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert set(process_tree(os.getpid())) <= before  # every server, client and measuring process stopped
+    assert "bench: " in result.stderr  # progress on stderr, the JSON alone on stdout
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def test_every_row_of_the_table_is_there_with_a_number_or_a_reason(bench_json: dict[str, Any]) -> None:
+    rows = {row["key"]: row for row in bench_json["rows"]}
+    assert len(rows) == len(bench_json["rows"])  # keys are unique
+    assert MEASURED | OPTIONAL <= set(rows)
+    for key, row in rows.items():
+        assert row["title"] and isinstance(row["unit"], str), row
+        if row["value"] is None:
+            assert row["note"], f"{key}: no figure and no reason"
+        else:
+            assert isinstance(row["value"], float | int) and math.isfinite(row["value"]) and row["value"] >= 0, row
+    for key in MEASURED:
+        assert rows[key]["value"] is not None and rows[key]["value"] > 0, rows[key]
+    assert rows["verify.wall"]["value"] is None and "--verify" in rows["verify.wall"]["note"]
+    assert rows["workers.ratio"]["value"] is not None or rows["workers.ratio"]["note"] == NO_WORKERS
+
+
+def test_spreads_come_from_the_samples(bench_json: dict[str, Any]) -> None:
+    rows = {row["key"]: row for row in bench_json["rows"]}
+    for key in ("check.validated", "bytes.full", "legal.all"):
+        detail = rows[key]["detail"]
+        assert detail["p10"] <= detail["median"] <= detail["p90"]
+        assert detail["n"] == 6
+    ratio = rows["grpc.check.ratio"]["detail"]
+    assert ratio["min"] <= ratio["median"] <= ratio["max"] and ratio["rounds"] == 1
+    assert bench_json["context"]["sizes"]["servers"]["inflight"] == 2
+
+
+def test_the_plain_table_has_one_parsable_line_per_row(bench_json: dict[str, Any]) -> None:
+    rows = [Row(**row) for row in bench_json["rows"]]
+    lines = table(rows)
+    assert lines[0].split() == ["row", "figure", "unit", "spread"]
+    assert len(lines) == len(rows) + 1
+    for row, line in zip(rows, lines[1:], strict=True):
+        title, figure, *rest = re.split(r"\s{2,}", line.strip())
+        assert title == row.title.strip()
+        if row.value is None:
+            assert figure == "n/a"
+        else:
+            assert float(figure.replace(",", "")) == pytest.approx(row.value, rel=0.01, abs=0.01)
+            assert rest and rest[0] == row.unit
