@@ -1,4 +1,4 @@
-"""CLI tools for the oracle itself: bench (timings), verify (Z3 proofs and lint), conformance (the shared suite)."""
+"""CLI tools for the oracle itself: verify (Z3 proofs and lint), conformance (the shared suite); bench: benchmark.py."""
 
 from __future__ import annotations
 
@@ -9,31 +9,6 @@ import click
 from oracle.cli.support import EXIT_FAILED, CliError, clean_errors
 
 # Each verb imports what it needs when it runs (see oracle.cli.main).
-
-
-@click.command()
-@click.option("--number", default=300, show_default=True, type=click.IntRange(1), help="Checks per timing.")
-@click.option("--repeats", default=7, show_default=True, type=click.IntRange(1), help="Timings per case (median).")
-@click.option(
-    "--games",
-    "games",
-    default=0,
-    show_default=True,
-    type=click.IntRange(0),
-    help="Also simulate this many games per classic rule set and measure replay, one RefereeGame stream"
-    " and unary CheckAction against an echo service.",
-)
-@clean_errors
-def bench(number: int, repeats: int, games: int) -> None:
-    """Print microseconds per CheckAction on fixed mid-game states (median of repeats), and game throughput."""
-    from oracle.bench import checks as benchmark
-
-    click.echo("\n".join(benchmark.report(benchmark.run(number, repeats))))
-    if games:
-        from oracle.bench import games as bench_games
-
-        for rule_set_id in ("classic-2p", "classic-4p"):
-            click.echo("\n".join(bench_games.run(rule_set_id, games)))
 
 
 @click.command()
