@@ -1,5 +1,5 @@
 """Hypothesis state machine over random legal games: conservation, enumeration agrees with CheckAction, no side
-effects, and a score equals the sum of its items."""
+effects, and each hand's end scores the final table and carries its totals into the next hand."""
 
 from __future__ import annotations
 
@@ -9,20 +9,20 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from oracle.games.deal import deal
+from oracle.games.live import LiveGame
+from oracle.games.match import DeckSource
 from oracle.games.movegen import legal_actions
-from oracle.games.shuffle import shuffled
-from oracle.model.cards import deck
 from oracle.model.events import HandEnded
-from oracle.model.state import PartnerAnswer, Phase
+from oracle.model.state import GameState, HandEnd, PartnerAnswer, Phase
+from oracle.model.table import HandTable, SideTable, WentOut
 from oracle.rules.referee import check_action
+from oracle.rules.scoring import score_hand
 from oracle.rules.state_check import validate_state
 from oracle.ruleset.loader import default_rule_book
-from oracle.service.convert_table import scores_to_proto
 
 
 class RandomGame(RuleBasedStateMachine):
-    """Deals a hand from a drawn seed, then plays legal actions chosen by hypothesis."""
+    """Deals hands from a drawn seed as a live refereed game does, and plays legal actions chosen by hypothesis."""
 
     @initialize(
         rule_set_id=st.sampled_from(["classic-2p", "classic-4p"]),
@@ -31,13 +31,16 @@ class RandomGame(RuleBasedStateMachine):
     )
     def start(self, rule_set_id: str, seed: int, dealer: int) -> None:
         self.rules = default_rule_book().get(rule_set_id).rules
-        order = shuffled(deck(self.rules.spec.deck.packs, self.rules.spec.deck.jokers), seed)
-        self.state = deal(self.rules, order, dealer=dealer % self.rules.seats)
+        self.seed = seed
+        self.game = LiveGame.start(self.rules, dealer % self.rules.seats)
+        self.state = self.game.deal(DeckSource(seed=seed))
         self.hands_ended = 0
+        self.next_totals: list[int] = []
 
     @rule(data=st.data())
     def play(self, data: st.DataObject) -> None:
         if self.state.phase == Phase.HAND_OVER:
+            self.deal_next_hand()
             return
         actions = legal_actions(self.rules, self.state)
         if not actions:
@@ -54,12 +57,41 @@ class RandomGame(RuleBasedStateMachine):
         assert self.state == before, "a check changed its input"
         assert verdict.legal, f"listed action {action} judged illegal: {verdict.violations}"
         assert verdict.next_state is not None
+        assert self.game.act(action) == verdict, "the live game judged the action otherwise"
         for event in verdict.events:
             if isinstance(event, HandEnded):
                 self.hands_ended += 1
-                for side in scores_to_proto(event.scores).sides:
-                    assert side.total == sum(line.points for line in side.lines)
+                self.check_hand_end(event, verdict.next_state)
         self.state = verdict.next_state
+
+    def check_hand_end(self, event: HandEnded, over: GameState) -> None:
+        """The event's table is the hand's final table (seat k plays for side k mod sides), its scores are
+        score_hand of that table, and the next hand will start from the running totals plus those scores."""
+        rules = self.rules
+        out_side = over.went_out_seat % rules.sides if over.hand_end == HandEnd.WENT_OUT else None
+        went = WentOut.CONCEALED if over.went_out_concealed else WentOut.NORMAL
+        final = HandTable(
+            tuple(
+                SideTable(
+                    side.melds,
+                    side.red_threes,
+                    tuple(seat.hand for k, seat in enumerate(over.seats) if k % rules.sides == i),
+                    went if i == out_side else WentOut.NO,
+                )
+                for i, side in enumerate(over.sides)
+            )
+        )
+        assert event.reason == over.hand_end
+        assert event.table == final
+        assert event.scores == tuple(score_hand(rules, final))
+        scores = event.scores
+        self.next_totals = [side.running_total + score.total for side, score in zip(over.sides, scores, strict=True)]
+
+    def deal_next_hand(self) -> None:
+        if self.game.standing.over:
+            return
+        self.state = self.game.deal(DeckSource(seed=(self.seed + self.game.hands_dealt) % 2**64))
+        assert [side.running_total for side in self.state.sides] == self.next_totals
 
     @invariant()
     def conserves_every_card(self) -> None:
