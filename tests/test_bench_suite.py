@@ -12,13 +12,15 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from oracle.bench.inproc import InProcessSizes
 from oracle.bench.procs import process_tree
 from oracle.bench.rows import Row, table
-from oracle.bench.serving import NO_WORKERS
+from oracle.bench.serving import NO_WORKERS, ServerSizes
 from oracle.cli.main import main
 
 TINY = ["--states", "6", "--games", "1", "--rounds", "1", "--seconds", "0.1", "--starts", "1", "--inflight", "2"]
 MEASURED = {  # today's code has every one of these
+    "reference.python",
     "check.validated",
     "check.validation",
     "check.bare",
@@ -30,11 +32,13 @@ MEASURED = {  # today's code has every one of these
     "simulate.classic-2p",
     "simulate.classic-4p",
     "grpc.check.ratio",
+    "grpc.check.cpu_ratio",
     "grpc.check.oracle_rate",
     "grpc.check.echo_rate",
     "grpc.check.oracle_cpu",
     "grpc.check.echo_cpu",
     "grpc.stream.ratio",
+    "grpc.stream.cpu_ratio",
     "grpc.stream.oracle_rate",
     "grpc.stream.echo_rate",
     "grpc.stream.oracle_cpu",
@@ -96,3 +100,17 @@ def test_the_plain_table_has_one_parsable_line_per_row(bench_json: dict[str, Any
         else:
             assert float(figure.replace(",", "")) == pytest.approx(row.value, rel=0.01, abs=0.01)
             assert rest and rest[0] == row.unit
+
+
+def test_the_verb_defaults_are_the_suite_defaults() -> None:
+    from oracle.cli.benchmark import bench
+
+    defaults = {p.name: p.default for p in bench.params}
+    inproc, servers = InProcessSizes(), ServerSizes()
+    assert (defaults["states"], defaults["games"]) == (inproc.states, inproc.games)
+    assert (defaults["rounds"], defaults["seconds"], defaults["inflight"], defaults["starts"]) == (
+        servers.rounds,
+        servers.seconds,
+        servers.inflight,
+        servers.starts,
+    )

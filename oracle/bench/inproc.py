@@ -19,7 +19,7 @@ WARMUP = 20  #: states each process judges before it is timed (other states than
 class InProcessSizes:
     """How much the in-process rows measure."""
 
-    states: int = 500  #: states per row (each timed once)
+    states: int = 1000  #: states per row (each timed once)
     games: int = 6  #: simulated games per classic rule set
     timeout: float = 600.0  #: seconds one measuring process may take
 
@@ -49,6 +49,7 @@ def check_rows(found: list[Position], sizes: InProcessSizes, progress: Progress)
     measured, warm = sample(found, sizes.states, WARMUP)
     requests, warmup = [request_bytes(p) for p in measured], [request_bytes(p) for p in warm]
     specs = [
+        ("reference.python", "reference: a fixed pure-Python workload (how fast this machine is now)"),
         ("check.validated", "check one action in process, domain state, state validated"),
         ("check.validation", "  validation alone"),
         ("check.bare", "  without validation"),

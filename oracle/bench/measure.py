@@ -220,11 +220,26 @@ def _simulate_rows(job: Job, book: RuleBook) -> Samples:
     return {"hand_us": hand_us, "total_us": [total / 1000], "legal_us": [in_legal[0] / 1000]}
 
 
+def reference_work(seed: int) -> int:
+    """A fixed pure-Python workload (tuples, a dict, a sort) that no change to the oracle affects."""
+    counts: dict[int, int] = {}
+    for i in range(400):
+        key = (i * 7919 + seed) % 1009
+        counts[key] = counts.get(key, 0) + i
+    return sum(sorted(counts.values())[:50])
+
+
+def _reference_rows(job: Job, book: RuleBook) -> Samples:
+    times, _ = time_each(range(len(job.requests)), lambda seed: seed, reference_work, range(20))
+    return {"us": times}
+
+
 def run(job: Job) -> Samples:
     """Measure one job in this process."""
     book = default_rule_book()
     family = job.kind.split(".")[0]
     runner = {
+        "reference": _reference_rows,
         "check": _check_rows,
         "bytes": _bytes_rows,
         "legal": _legal_rows,

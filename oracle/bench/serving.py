@@ -30,8 +30,8 @@ Progress = Callable[[str], None]
 class ServerSizes:
     """How long the server rows run."""
 
-    rounds: int = 4  #: turns per target (A B, then B A, ...)
-    seconds: float = 2.0  #: timed seconds per target per round
+    rounds: int = 6  #: turns per target (A B, then B A, ...)
+    seconds: float = 1.5  #: timed seconds per target per round
     inflight: int = 16  #: unary calls in flight
     window: int = 32  #: stream messages sent ahead of the answers
     starts: int = 3  #: server starts timed per kind (time to SERVING)
@@ -146,9 +146,11 @@ def _compare(key: str, title: str, per: str, results: dict[str, list[dict[str, A
     errors = sum(int(a["errors"]) for a in ours + echo)
     note = f"{errors} failed {per}s" if errors else ""
     ratios = [_rate(o) / _rate(e) for o, e in zip(ours, echo, strict=True) if _rate(e) > 0]
+    cpu_ratios = [_cpu_us(e) / _cpu_us(o) for o, e in zip(ours, echo, strict=True) if _cpu_us(o) > 0]
     unit = f"{per}s/s"
     return [
         over_rounds(f"{key}.ratio", title, ratios, "x echo", note),
+        over_rounds(f"{key}.cpu_ratio", f"  echo's server CPU per {per} over the oracle's", cpu_ratios, "x"),
         over_rounds(f"{key}.oracle_rate", "  oracle", [_rate(a) for a in ours], unit),
         over_rounds(f"{key}.echo_rate", "  echo", [_rate(a) for a in echo], unit),
         over_rounds(f"{key}.oracle_cpu", f"  oracle server CPU per {per}", [_cpu_us(a) for a in ours], "µs"),

@@ -41,7 +41,6 @@ def context(sizes: Sizes) -> dict[str, object]:
     return {
         "sizes": asdict(sizes),
         "cpus": os.cpu_count(),
-        "load_average": os.getloadavg(),
         "python": sys.version.split()[0],
         "platform": platform.platform(),
         "versions": versions,
@@ -60,7 +59,8 @@ def run(sizes: Sizes, progress: Callable[[str], None] = lambda _: None) -> list[
         return rows
     measured, _ = sample(found, min(UNARY_PAYLOADS, max(1, sizes.in_process.states)))
     unary = [request_bytes(p) for p in measured]
-    streams = [stream_bytes(r) for r in records]
+    by_rule_set = [[r for r in records if r.rule_set_id == i] for i in sorted({r.rule_set_id for r in records})]
+    streams = [stream_bytes(r) for group in zip(*by_rule_set, strict=False) for r in group]  # 2p, 4p, 2p, ...
     try:
         workers = serve_has_workers()
         parts: list[tuple[str, Callable[[], list[Row]]]] = [

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from oracle.cli.support import clean_errors
@@ -10,12 +12,12 @@ from oracle.cli.support import clean_errors
 
 
 @click.command("bench")
-@click.option("--states", default=500, show_default=True, type=click.IntRange(1), help="States timed per row.")
+@click.option("--states", default=1000, show_default=True, type=click.IntRange(1), help="States timed per row.")
 @click.option(
     "--games", default=6, show_default=True, type=click.IntRange(1), help="Games simulated per classic rule set."
 )
-@click.option("--rounds", default=4, show_default=True, type=click.IntRange(1), help="Turns per server and baseline.")
-@click.option("--seconds", default=2.0, show_default=True, type=click.FloatRange(0.05), help="Timed seconds per turn.")
+@click.option("--rounds", default=6, show_default=True, type=click.IntRange(1), help="Turns per server and baseline.")
+@click.option("--seconds", default=1.5, show_default=True, type=click.FloatRange(0.05), help="Timed seconds per turn.")
 @click.option("--inflight", default=16, show_default=True, type=click.IntRange(1), help="Unary calls in flight.")
 @click.option("--starts", default=3, show_default=True, type=click.IntRange(1), help="Server starts timed per kind.")
 @click.option("--verify", "with_verify", is_flag=True, help="Also time `canasta-oracle verify` (about 10 s).")
@@ -51,6 +53,16 @@ def bench(
         ServerSizes(rounds=rounds, seconds=seconds, inflight=inflight, starts=starts, verify=with_verify),
         with_servers=not no_servers,
     )
+    about = context(sizes)
+    start = os.getloadavg()
     with stop_on_sigterm():
         rows = run(sizes, lambda text: click.echo(f"bench: {text}", err=True))
-    click.echo(rows_json(rows, context(sizes)) if as_json else "\n".join(table(rows)))
+    end = os.getloadavg()
+    if as_json:
+        click.echo(rows_json(rows, {**about, "load_average_at_start": start, "load_average_at_end": end}))
+        return
+    click.echo("\n".join(table(rows)))
+    click.echo(
+        f"machine: {os.cpu_count()} CPUs; load average {start[0]:.1f} at the start, {end[0]:.1f} at the end"
+        " (other processes inflate CPU times too: compare runs by the reference row)"
+    )
