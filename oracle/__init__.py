@@ -15,6 +15,8 @@ from __future__ import annotations
 import importlib
 import os
 
+from oracle._version import __version__
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (milliseconds at every CLI start)
 if TYPE_CHECKING:
     from typing import Any, TypeVar
@@ -50,8 +52,6 @@ if TYPE_CHECKING:
     from oracle.ruleset.loader import LoadedRuleSet, RuleBook, SpecError, UnknownRuleSetError
 
     M = TypeVar("M", bound=Message)
-
-__version__ = "0.1.0"
 
 #: Each lazily exported name and the module that defines it.
 _HOMES: dict[str, str] = {

@@ -24,7 +24,7 @@ import tempfile
 from collections import OrderedDict
 from pathlib import Path
 
-from oracle import __version__
+from oracle._version import __version__
 from oracle.ruleset.compiled import CompiledRules
 
 MEMORY_ENTRIES = 1024  #: lint results kept in memory
