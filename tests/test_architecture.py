@@ -113,6 +113,13 @@ def test_the_package_has_no_import_cycle() -> None:
     assert not cycles, describe(cycles)
 
 
+def test_no_module_imports_the_package_root() -> None:
+    # The root is the public API and reaches every layer; a layer that imported it (for the version, say) would
+    # depend on the layers above it. The version lives in oracle._version for that reason.
+    graph = grimp.build_graph(PACKAGE, cache_dir=None)
+    assert graph.find_modules_that_directly_import(PACKAGE) == set()
+
+
 def test_the_cycle_check_finds_a_cycle_through_an_import_inside_a_function(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
