@@ -13,6 +13,11 @@ recently used first out) and, where the directory is writable, on disk under
 ``~/.cache/canasta-oracle``), so a restarted server lints an unchanged rule
 set for free. The cache stores only (field, message) pairs and is keyed by the
 oracle's version too, so a new lint never reads an old answer.
+
+A lint whose solver runs out of its budget (LintBudgetExceeded) refuses the
+rule set with a message naming the lint rule and the limit: a rule set the
+lint could not check is never loaded as if it had passed. Such a refusal is
+not cached (a less loaded machine may finish within the time limit).
 """
 
 from __future__ import annotations
@@ -23,9 +28,13 @@ import os
 import tempfile
 from collections import OrderedDict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from oracle._version import __version__
 from oracle.ruleset.compiled import CompiledRules
+
+if TYPE_CHECKING:
+    from oracle.verify.budget import Budget
 
 MEMORY_ENTRIES = 1024  #: lint results kept in memory
 _memory: OrderedDict[str, list[tuple[str, str]]] = OrderedDict()
@@ -76,19 +85,26 @@ def _remember(key: str, found: list[tuple[str, str]]) -> None:
         _memory.popitem(last=False)
 
 
-def contradictions(rules: CompiledRules) -> list[tuple[str, str]]:
-    """The lint's errors as (field, message) pairs: the loader's `checker` (empty: nothing contradicts)."""
-    key = content_hash(rules)
+def contradictions(rules: CompiledRules, budget: Budget | None = None) -> list[tuple[str, str]]:
+    """The lint's errors as (field, message) pairs: the loader's `checker` (empty: nothing contradicts).
+
+    `budget` limits each solver query (default budget.LINT_BUDGET); a lint that runs out of it gives one
+    refusal naming the rule and the limit.
+    """
+    key = content_hash(rules) if budget is None else f"{content_hash(rules)}-{budget.rlimit}-{budget.timeout_ms}"
     found = _memory.get(key)
     if found is None:
         found = _read_disk(key)
         if found is None:
-            from oracle.verify.lint import ERROR, lint  # z3 is imported only when a lint really runs
+            from oracle.verify.budget import LINT_BUDGET  # z3 is imported only when a lint really runs
+            from oracle.verify.lint import ERROR, LintBudgetExceeded, lint
 
+            try:
+                findings = lint(rules, budget or LINT_BUDGET)
+            except LintBudgetExceeded as exc:
+                return [(exc.field, f"{exc}; the rule set is refused rather than loaded unchecked (solver lint)")]
             found = [
-                (f.field, f"{f.message} (solver lint: contradictory setting)")
-                for f in lint(rules)
-                if f.severity == ERROR
+                (f.field, f"{f.message} (solver lint: contradictory setting)") for f in findings if f.severity == ERROR
             ]
             _write_disk(key, found)
     _remember(key, found)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import z3
 
+from oracle.verify.budget import PROOF_BUDGET
 from oracle.verify.model import NATURAL_RANKS, RANK_CLASSES, WILD_MELD, Cond, Expr, MeldCounts, RuleModel, field_value
 
 #: The score items, in the order a breakdown lists them.
@@ -308,15 +309,13 @@ _SCORING_FIELDS = (
 )
 _extremes_cache: dict[str, Extremes | None] = {}
 
-OPTIMIZE_TIMEOUT_MS = 30_000  #: z3.Optimize gives up after this long (None from score_extremes)
-
 
 def score_extremes(model: RuleModel) -> Extremes | None:
     """Minimise and maximise a side's score with z3.Optimize (box mode: both objectives in one call).
 
     An optimum z3.Optimize reports is proved: no side table scores below the
     minimum or above the maximum. None when the optimiser gives up
-    (OPTIMIZE_TIMEOUT_MS). Rule sets that agree on every scoring field share
+    (budget.PROOF_BUDGET). Rule sets that agree on every scoring field share
     the answer (cached for the process).
     """
     key = repr([field_value(model.spec, path) for path in _SCORING_FIELDS])
@@ -329,7 +328,7 @@ def _optimise(model: RuleModel) -> Extremes | None:
     hand = side_hand(model, "side")
     opt = z3.Optimize()
     opt.set("random_seed", 0)
-    opt.set("timeout", OPTIMIZE_TIMEOUT_MS)
+    PROOF_BUDGET.apply(opt)
     opt.set(priority="box")
     opt.add(*hand.constraints)
     low, high = opt.minimize(hand.total), opt.maximize(hand.total)
@@ -339,8 +338,7 @@ def _optimise(model: RuleModel) -> Extremes | None:
     lowest, highest = low.value().as_long(), high.value().as_long()
     sides = []
     for value in (lowest, highest):
-        solver = z3.Solver()
-        solver.set("timeout", OPTIMIZE_TIMEOUT_MS)
+        solver = PROOF_BUDGET.solver()
         solver.add(*hand.constraints, hand.total == value)
         if solver.check() != z3.sat:
             return None

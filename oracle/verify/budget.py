@@ -1,0 +1,80 @@
+"""Solver budgets: the resource and time limits every Z3 query of the lint, the proofs and the boundary search obeys.
+
+z3 counts the work of a check in resource units (its ``rlimit``): the same
+query costs the same count on any machine, so a resource limit fails the same
+way everywhere. A wall-clock timeout backs it up on a slow or loaded machine.
+Both limits are per check. A check that runs out answers ``unknown``; the
+callers never read that as a pass: the lint raises LintBudgetExceeded, a
+property is reported as not proved with the limit named, and the boundary
+search raises SolverBudgetExceeded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import z3
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Per-check limits for a Z3 solver: resource units (deterministic) and milliseconds (a backstop)."""
+
+    rlimit: int  #: z3 resource units one check may use
+    timeout_ms: int  #: wall-clock milliseconds one check may take
+
+    def __post_init__(self) -> None:
+        if self.rlimit < 1 or self.timeout_ms < 1:
+            raise ValueError(f"a solver budget needs rlimit >= 1 and timeout_ms >= 1, got {self}")
+
+    def solver(self) -> z3.Solver:
+        """A new solver under this budget."""
+        solver = z3.Solver()
+        self.apply(solver)
+        return solver
+
+    def apply(self, solver: z3.Solver | z3.Optimize) -> None:
+        """Set this budget's limits on a solver or optimiser."""
+        solver.set("rlimit", self.rlimit)
+        solver.set("timeout", self.timeout_ms)
+
+    def __str__(self) -> str:
+        return f"rlimit {self.rlimit:,} resource units and {self.timeout_ms:,} ms per solver check"
+
+    def exceeded(self, solver: z3.Solver | z3.Optimize) -> str:
+        """Which limit stopped the solver's last check (it answered unknown), in words naming the limit."""
+        reason = str(solver.reason_unknown())
+        if reason == "timeout":
+            return f"the time limit of {self.timeout_ms:,} ms per solver check"
+        if reason == "canceled" or "resource" in reason:
+            return f"the resource limit of {self.rlimit:,} z3 resource units (rlimit) per solver check"
+        return f"z3 gave up ({reason}) within {self}"
+
+
+#: The lint of one rule set (run whenever a rule set is loaded). The costliest lint query of the shipped rule sets
+#: uses about 15,000 resource units (tens of milliseconds); the limit is over 300 times that, a second or two.
+LINT_BUDGET = Budget(rlimit=5_000_000, timeout_ms=60_000)
+
+#: One property proof, boundary search or score optimisation of `canasta-oracle verify`. The costliest of the
+#: shipped rule sets (z3.Optimize's score bounds) uses about 5.5 million resource units.
+PROOF_BUDGET = Budget(rlimit=200_000_000, timeout_ms=30_000)
+
+
+class SolverBudgetExceeded(RuntimeError):
+    """A solver check ran out of its budget: what was being asked and which limit stopped it."""
+
+    def __init__(self, what: str, limit: str) -> None:
+        super().__init__(f"{what}: the solver stopped at {limit} before it could answer")
+        self.what = what
+        self.limit = limit
+
+
+def check_within(solver: z3.Solver, budget: Budget, what: str, *assumptions: z3.BoolRef) -> bool:
+    """True (sat) or False (unsat) for the solver's check; SolverBudgetExceeded when the budget runs out."""
+    result = solver.check(*assumptions)
+    if result == z3.unknown:
+        raise SolverBudgetExceeded(what, budget.exceeded(solver))
+    return bool(result == z3.sat)
+
+
+__all__ = ["LINT_BUDGET", "PROOF_BUDGET", "Budget", "SolverBudgetExceeded", "check_within"]

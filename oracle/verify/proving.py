@@ -1,0 +1,89 @@
+"""Proving a claim about one rule set with Z3 under a budget: a proof, a witness, or the counterexample in words.
+
+A universal claim is proved when its negation is unsatisfiable under the
+model's constraints; a claim that something is possible ("a canasta can be
+completed") is proved by a witness. Either way a failure reports the solver's
+counterexample (or that no witness exists) in words, and a solver that runs
+out of its budget (budget.PROOF_BUDGET) is reported as not proved, naming the
+limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import z3
+
+from oracle.verify.budget import PROOF_BUDGET, Budget
+from oracle.verify.model import NATURAL_RANKS, Cond, Expr, MeldCounts, RuleModel
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Whether a property holds for one rule set, and the counterexample, witness or numbers in words."""
+
+    holds: bool
+    detail: str = ""
+
+
+Shown = Sequence[Expr | Cond | tuple[str, Expr | Cond]]  # terms to report, optionally with a label
+
+
+def _describe(model: z3.ModelRef, show: Shown) -> str:
+    parts: list[str] = []
+    for item in show:
+        label, term = item if isinstance(item, tuple) else (str(item), item)
+        parts.append(f"{label}={model.eval(term, model_completion=True)}")
+    return ", ".join(parts)
+
+
+def prove(claim: Cond, given: Sequence[Cond] = (), show: Shown = (), budget: Budget = PROOF_BUDGET) -> Outcome:
+    """Proved when `given` and not `claim` is unsatisfiable; otherwise the counterexample, in `show`'s terms."""
+    solver = budget.solver()
+    solver.add(*given)
+    solver.add(z3.Not(claim))
+    result = solver.check()
+    if result == z3.unsat:
+        return Outcome(True)
+    if result == z3.sat:
+        return Outcome(False, "counterexample: " + (_describe(solver.model(), show) or "(no free counts)"))
+    return Outcome(False, f"solver gave up at {budget.exceeded(solver)}")
+
+
+def exists(claim: Cond, show: Shown, why_not: str, budget: Budget = PROOF_BUDGET) -> Outcome:
+    """Proved by a witness of `claim`; otherwise `why_not`."""
+    solver = budget.solver()
+    solver.add(claim)
+    result = solver.check()
+    if result == z3.sat:
+        return Outcome(True, "e.g. " + _describe(solver.model(), show) if show else "")
+    if result == z3.unsat:
+        return Outcome(False, f"no example exists: {why_not}")
+    return Outcome(False, f"solver gave up at {budget.exceeded(solver)}")
+
+
+def all_of(outcomes: Sequence[tuple[str, Outcome]]) -> Outcome:
+    """Holds when every labelled outcome holds; the failures are listed with their labels."""
+    failed = [f"{label}: {o.detail}" for label, o in outcomes if not o.holds]
+    if failed:
+        return Outcome(False, "; ".join(failed))
+    return Outcome(True, "; ".join(f"{label}: {o.detail}" for label, o in outcomes if o.detail))
+
+
+def meld_shown(m: MeldCounts) -> list[Expr]:
+    """A meld's counts to show in a counterexample."""
+    return [m.naturals, m.wilds]
+
+
+def point_values(rm: RuleModel) -> list[int]:
+    """The distinct point values of the natural ranks."""
+    return sorted({rm.rank_value(r) for r in NATURAL_RANKS})
+
+
+def grown_by(m: MeldCounts, naturals: int = 0, wilds: int = 0) -> MeldCounts:
+    """The meld with more naturals or wilds."""
+    return MeldCounts(m.naturals + naturals, m.wilds + wilds, m.jokers)
+
+
+__all__ = ["Outcome", "Shown", "all_of", "exists", "grown_by", "meld_shown", "point_values", "prove"]
