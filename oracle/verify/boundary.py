@@ -50,9 +50,11 @@ import z3
 
 from oracle.model.cards import JOKER, RANK_THREE, RANK_TWO, format_cards, make_card, rank_of
 from oracle.model.errors import InvalidInputError
+from oracle.model.score import ScoreItem
 from oracle.model.table import HandTable, SideTable, WentOut
 from oracle.rules import melds, scoring
 from oracle.ruleset.compiled import CompiledRules
+from oracle.verify.budget import PROOF_BUDGET, check_within
 from oracle.verify.cases import Case
 from oracle.verify.hand import ITEMS, ConcreteSide, read_side, score_extremes, side_hand
 from oracle.verify.model import NATURAL_RANKS, RANK_CLASSES, WILD_MELD, Cond, MeldCounts, RuleModel
@@ -61,16 +63,16 @@ MAX_FLIPS = 200  # per predicate and direction: a guard, far above what real rul
 
 _ITEM_KEYS = dict(zip(ITEMS, ("melded", "canastas", "redThrees", "goingOut", "inHand"), strict=True))
 _ITEM_OF_LINE = {
-    scoring.ScoreItem.MELDED_CARDS: "melded",
-    scoring.ScoreItem.NATURAL_CANASTA: "canastas",
-    scoring.ScoreItem.MIXED_CANASTA: "canastas",
-    scoring.ScoreItem.RED_THREES: "red_threes",
-    scoring.ScoreItem.ALL_RED_THREES: "red_threes",
-    scoring.ScoreItem.RED_THREES_WITHOUT_MELD: "red_threes",
-    scoring.ScoreItem.ALL_RED_THREES_WITHOUT_MELD: "red_threes",
-    scoring.ScoreItem.GOING_OUT: "going_out",
-    scoring.ScoreItem.GOING_OUT_CONCEALED: "going_out",
-    scoring.ScoreItem.CARDS_IN_HAND: "in_hand",
+    ScoreItem.MELDED_CARDS: "melded",
+    ScoreItem.NATURAL_CANASTA: "canastas",
+    ScoreItem.MIXED_CANASTA: "canastas",
+    ScoreItem.RED_THREES: "red_threes",
+    ScoreItem.ALL_RED_THREES: "red_threes",
+    ScoreItem.RED_THREES_WITHOUT_MELD: "red_threes",
+    ScoreItem.ALL_RED_THREES_WITHOUT_MELD: "red_threes",
+    ScoreItem.GOING_OUT: "going_out",
+    ScoreItem.GOING_OUT_CONCEALED: "going_out",
+    ScoreItem.CARDS_IN_HAND: "in_hand",
 }
 
 
@@ -120,10 +122,10 @@ def _flips(
     """Every point p in the domain where predicate(p) != predicate(p + step), and p + step, for each step."""
     for step in steps:
         moved = [v + d for v, d in zip(variables, step, strict=True)]
-        solver = z3.Solver()
+        solver = PROOF_BUDGET.solver()
         solver.add(domain(*variables), domain(*moved), predicate(*variables) != predicate(*moved))
         for _ in range(MAX_FLIPS):
-            if solver.check() != z3.sat:
+            if not check_within(solver, PROOF_BUDGET, f"the boundary search along {step}"):
                 break
             point = tuple(solver.model().eval(v, model_completion=True).as_long() for v in variables)
             yield point
@@ -164,7 +166,7 @@ def _meld_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
         rank = NATURAL_RANKS[i % len(NATURAL_RANKS)]
         cards = pool.take(rank, naturals) + _wild_cards(rm, pool, wilds)
         m = MeldCounts(z3.IntVal(naturals), z3.IntVal(wilds), z3.IntVal(0))
-        expected = {
+        expected: dict[str, object] = {
             "legal": _true(rm.legal_meld(m)),
             "canasta": _true(rm.is_canasta(m)),
             "naturalCanasta": _true(rm.is_natural_canasta(m)),
@@ -198,7 +200,7 @@ def _black_three_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
         pool = _Pool(rm.spec.deck.packs)
         cards = pool.take(RANK_THREE, threes, suits=(0, 3)) + _wild_cards(rm, pool, wilds)
         m = MeldCounts(z3.IntVal(threes), z3.IntVal(wilds), z3.IntVal(0))
-        expected = {
+        expected: dict[str, object] = {
             "legal": _true(rm.legal_black_meld(m, z3.BoolVal(out == 1))),
             "canasta": False,
             "naturalCanasta": False,
@@ -250,7 +252,7 @@ def _minimum_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
 
 
 def _true(condition: Cond) -> bool:
-    return z3.is_true(z3.simplify(condition))
+    return bool(z3.is_true(z3.simplify(condition)))
 
 
 def _score_targets(rm: RuleModel) -> Iterator[tuple[str, str, ConcreteSide]]:
@@ -295,12 +297,12 @@ def _score_targets(rm: RuleModel) -> Iterator[tuple[str, str, ConcreteSide]]:
                 [hand.black.naturals == threes, hand.went_out == 1],
             )
         )
-    solver = z3.Solver()
+    solver = PROOF_BUDGET.solver()
     solver.add(*hand.constraints)
     for slug, what, conditions in targets:
         solver.push()
         solver.add(*conditions, *small)
-        if solver.check() == z3.sat:
+        if check_within(solver, PROOF_BUDGET, f"the score boundary '{slug}' ({what})"):
             yield slug, what, read_side(hand, solver.model())
         solver.pop()
     extremes = score_extremes(rm)
