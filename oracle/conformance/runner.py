@@ -1,148 +1,40 @@
-"""Runs the conformance cases against a target (this engine in process, or any server of our API over gRPC)."""
+"""Runs the conformance cases against a target (this engine in process, or any server of our API over gRPC).
+
+A case becomes one request (notation converted client-side, as any client
+would), the target answers, and the answer is judged against the case's
+expectation. Loading the case files is in cases, the targets in targets,
+and the results' reports and the coverage table in reports; their public
+names are importable from here too.
+"""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from importlib import resources
-from importlib.resources.abc import Traversable
-from typing import Protocol
+from typing import cast
 
-import grpc
-from google.protobuf import json_format
 from google.protobuf.message import Message
-from google.rpc import code_pb2, error_details_pb2, status_pb2
-from grpc_status import rpc_status
 
-from oracle.api.v1 import conformance_pb2, game_pb2, oracle_pb2, oracle_pb2_grpc, record_pb2, scoring_pb2
+from oracle.api.v1 import cards_pb2, conformance_pb2, game_pb2, oracle_pb2, record_pb2, scoring_pb2
+from oracle.conformance.cases import CASES_DIR, Case, CaseFileError, load_cases, load_expected_failures
+from oracle.conformance.reports import (
+    Result,
+    coverage,
+    coverage_markdown,
+    junit_xml,
+    results_json,
+    succeeded,
+    summary_lines,
+)
+from oracle.conformance.targets import CallError, GrpcTarget, InProcessTarget, Reply, Target
 from oracle.model.actions import parse_action
 from oracle.model.cards import NotationError, format_cards, parse_cards
 from oracle.model.errors import InvalidInputError
-from oracle.rules.violations import KINDS
 from oracle.ruleset.loader import RuleBook, SpecError, UnknownRuleSetError, default_rule_book
-from oracle.service.api import OracleApi, status_of
 from oracle.service.convert_game import action_to_proto, state_from_notation, state_to_proto
 from oracle.service.convert_table import table_from_notation, table_to_proto
 
-CASES_DIR = "cases"
 CLASSIC = ("classic-2p", "classic-4p")
-
-
-@dataclass(frozen=True)
-class Case:
-    """One case with the file it came from."""
-
-    suite: str  #: file name without .json
-    case: conformance_pb2.ConformanceCase
-
-
-class CaseFileError(ValueError):
-    """A case file that does not parse (unknown field, wrong type) or repeats an id."""
-
-
-def load_cases(directory: Traversable | None = None) -> list[Case]:
-    """Every case of every cases/*.json file, parsed strictly, in file then case order."""
-    directory = directory or resources.files("oracle.conformance.data") / CASES_DIR
-    cases: list[Case] = []
-    seen: dict[str, str] = {}
-    for entry in sorted(directory.iterdir(), key=lambda e: e.name):
-        if not entry.name.endswith(".json"):
-            continue
-        suite = conformance_pb2.ConformanceSuite()
-        try:
-            json_format.Parse(entry.read_text(encoding="utf-8"), suite)
-        except json_format.ParseError as exc:
-            raise CaseFileError(f"{entry.name}: {exc}") from None
-        name = entry.name.removesuffix(".json")
-        for case in suite.cases:
-            if case.id in seen:
-                raise CaseFileError(f"{entry.name}: case id '{case.id}' repeats one in {seen[case.id]}.json")
-            seen[case.id] = name
-            cases.append(Case(name, case))
-    return cases
-
-
-@dataclass(frozen=True)
-class CallError:
-    """A call that failed with a status: its code name and the field paths it named."""
-
-    code: str
-    fields: tuple[str, ...]
-    message: str
-
-
-Reply = Message | CallError
-
-
-class Target(Protocol):
-    """Something that answers the API's unary calls: `call(rpc_name, request) -> response or CallError`."""
-
-    def call(self, rpc: str, request: Message) -> Reply:
-        """Make one call."""
-        ...
-
-
-def _fields_of(status: status_pb2.Status) -> tuple[str, ...]:
-    fields: list[str] = []
-    for detail in status.details:
-        if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
-            bad = error_details_pb2.BadRequest()
-            detail.Unpack(bad)
-            fields += [v.field for v in bad.field_violations]
-        elif detail.Is(error_details_pb2.PreconditionFailure.DESCRIPTOR):
-            failure = error_details_pb2.PreconditionFailure()
-            detail.Unpack(failure)
-            fields += [v.subject for v in failure.violations]
-    return tuple(fields)
-
-
-class InProcessTarget:
-    """This engine, called directly (the default target)."""
-
-    def __init__(self, book: RuleBook | None = None) -> None:
-        self.api = OracleApi(book or default_rule_book())
-
-    def call(self, rpc: str, request: Message) -> Reply:
-        """Call OracleApi.<rpc>; expected errors become CallError exactly as the server would send them."""
-        try:
-            return getattr(self.api, rpc)(request)  # type: ignore[no-any-return]
-        except Exception as exc:
-            status = status_of(exc)
-            if status is None:
-                raise
-            return CallError(code_pb2.Code.Name(status.code), _fields_of(status), status.message)
-
-
-class GrpcTarget:
-    """Any server implementing oracle.api.v1.OracleService."""
-
-    def __init__(self, address: str, timeout: float = 30.0) -> None:
-        self.channel = grpc.insecure_channel(address)
-        self.stub = oracle_pb2_grpc.OracleServiceStub(self.channel)
-        self.timeout = timeout
-
-    def call(self, rpc: str, request: Message) -> Reply:
-        """Call the RPC; a status error becomes CallError with the BadRequest/PreconditionFailure field paths."""
-        try:
-            return getattr(self.stub, rpc)(request, timeout=self.timeout)  # type: ignore[no-any-return]
-        except grpc.RpcError as exc:
-            status = rpc_status.from_call(exc)  # type: ignore[arg-type]
-            fields = _fields_of(status) if status is not None else ()
-            return CallError(exc.code().name, fields, exc.details() or "")  # type: ignore[attr-defined]
-
-    def close(self) -> None:
-        """Close the channel."""
-        self.channel.close()
-
-
-@dataclass
-class Result:
-    """The outcome of one case."""
-
-    case: Case
-    status: str  #: "pass", "fail", "skip", "xfail" (expected failure that failed), "xpass" (expected failure passed)
-    detail: str = ""
 
 
 def _request(case: conformance_pb2.ConformanceCase, book: RuleBook) -> tuple[str, Message]:
@@ -174,7 +66,8 @@ def _request(case: conformance_pb2.ConformanceCase, book: RuleBook) -> tuple[str
     if kind == "deal":
         deal = oracle_pb2.DealHandRequest(rule_set=ref, dealer=case.deal.dealer)
         if case.deal.deck_order:
-            deal.deck_order.cards.extend(parse_cards(case.deal.deck_order))
+            # The engine's card numbers are the Card enum's numbers (see oracle.model.cards).
+            deal.deck_order.cards.extend(cast("list[cards_pb2.Card]", parse_cards(case.deal.deck_order)))
         else:
             deal.seed = case.deal.seed
         return "DealHand", deal
@@ -229,15 +122,15 @@ def _judge(case: conformance_pb2.ConformanceCase, request: Message, reply: Reply
         return ""
     if outcome == "dealt":
         assert isinstance(reply, oracle_pb2.DealHandResponse)
-        want, got = expect.dealt, reply.state
-        checks = [
-            ("hand sizes", list(want.hand_sizes), [len(s.hand) for s in got.seats]),
-            ("seat to move", want.seat_to_move, got.seat_to_move),
+        dealt, state = expect.dealt, reply.state
+        checks: list[tuple[str, object, object]] = [
+            ("hand sizes", list(dealt.hand_sizes), [len(s.hand) for s in state.seats]),
+            ("seat to move", dealt.seat_to_move, state.seat_to_move),
         ]
-        if want.discard_pile:
-            checks.append(("discard pile", want.discard_pile, format_cards(got.discard_pile)))
-        if want.red_threes:
-            checks.append(("red threes", list(want.red_threes), [format_cards(s.red_threes) for s in got.sides]))
+        if dealt.discard_pile:
+            checks.append(("discard pile", dealt.discard_pile, format_cards(state.discard_pile)))
+        if dealt.red_threes:
+            checks.append(("red threes", list(dealt.red_threes), [format_cards(s.red_threes) for s in state.sides]))
         for what, expected, actual in checks:
             if expected != actual:
                 return f"expected {what} {expected}, got {actual}"
@@ -261,13 +154,13 @@ def _judge(case: conformance_pb2.ConformanceCase, request: Message, reply: Reply
         if totals != list(expect.score.totals):
             return f"expected totals {list(expect.score.totals)}, got {totals}"
         for item in expect.score.items:
-            got = sum(
+            points = sum(
                 line.points
                 for line in reply.sides[item.side].lines
                 if scoring_pb2.ScoreItem.Name(line.item) == item.item
             )
-            if got != item.points:
-                return f"side {item.side} {item.item}: expected {item.points}, got {got}"
+            if points != item.points:
+                return f"side {item.side} {item.item}: expected {item.points}, got {points}"
         return ""
     if outcome == "minimum":
         assert isinstance(reply, oracle_pb2.GetMinimumInitialMeldResponse)
@@ -324,118 +217,25 @@ def run_cases(
     return results
 
 
-def succeeded(results: list[Result]) -> bool:
-    """No unexpected failure and no unexpected pass."""
-    return not any(r.status in ("fail", "xpass") for r in results)
-
-
-def summary_lines(results: list[Result]) -> list[str]:
-    """A table by suite: pass, fail, skip, xfail, xpass; then each failure."""
-    suites: dict[str, dict[str, int]] = {}
-    for r in results:
-        counts = suites.setdefault(r.case.suite, dict.fromkeys(("pass", "fail", "skip", "xfail", "xpass"), 0))
-        counts[r.status] += 1
-    lines = [f"{'suite':<34} {'pass':>5} {'fail':>5} {'skip':>5} {'xfail':>6} {'xpass':>6}"]
-    for suite, c in suites.items():
-        lines.append(f"{suite:<34} {c['pass']:>5} {c['fail']:>5} {c['skip']:>5} {c['xfail']:>6} {c['xpass']:>6}")
-    totals = {k: sum(c[k] for c in suites.values()) for k in ("pass", "fail", "skip", "xfail", "xpass")}
-    lines.append(
-        f"{'total':<34} {totals['pass']:>5} {totals['fail']:>5} {totals['skip']:>5} {totals['xfail']:>6}"
-        f" {totals['xpass']:>6}"
-    )
-    for r in results:
-        if r.status in ("fail", "xpass"):
-            lines.append(f"{r.status.upper()}: {r.case.case.id}: {r.detail}")
-    lines.append(
-        f"{totals['pass'] + totals['xfail']} passed, {totals['fail'] + totals['xpass']} failed"
-        + (f", {totals['skip']} skipped" if totals["skip"] else "")
-    )
-    return lines
-
-
-def results_json(results: list[Result]) -> str:
-    """Every result as JSON."""
-    return json.dumps(
-        [
-            {
-                "id": r.case.case.id,
-                "suite": r.case.suite,
-                "ruleSetId": r.case.case.rule_set_id,
-                "status": r.status,
-                "detail": r.detail,
-            }
-            for r in results
-        ],
-        indent=2,
-    )
-
-
-def junit_xml(results: list[Result]) -> str:
-    """The results as JUnit XML (one testsuite per case file)."""
-    import xml.etree.ElementTree as ET
-
-    root = ET.Element("testsuites")
-    by_suite: dict[str, list[Result]] = {}
-    for r in results:
-        by_suite.setdefault(r.case.suite, []).append(r)
-    for suite, items in by_suite.items():
-        node = ET.SubElement(
-            root,
-            "testsuite",
-            name=suite,
-            tests=str(len(items)),
-            failures=str(sum(r.status in ("fail", "xpass") for r in items)),
-            skipped=str(sum(r.status in ("skip", "xfail") for r in items)),
-        )
-        for r in items:
-            case = ET.SubElement(node, "testcase", classname=suite, name=r.case.case.id)
-            if r.status in ("fail", "xpass"):
-                ET.SubElement(case, "failure", message=r.detail)
-            elif r.status in ("skip", "xfail"):
-                ET.SubElement(case, "skipped", message=r.detail or r.status)
-    return ET.tostring(root, encoding="unicode")
-
-
-def coverage(cases: Iterable[Case]) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
-    """(violation code -> case ids expecting it, rule-set field -> case ids exercising it)."""
-    from oracle.ruleset.paths import leaf_paths
-
-    by_code: dict[str, list[str]] = {code: [] for code in KINDS}
-    by_field: dict[str, list[str]] = {path: [] for path in leaf_paths()}
-    for item in cases:
-        case = item.case
-        fields = list(case.fields)
-        if case.expect.WhichOneof("outcome") == "illegal":
-            for code in case.expect.illegal.codes:
-                by_code.setdefault(code, []).append(case.id)
-                kind = KINDS.get(code)
-                if kind is not None:
-                    fields += [kind.field] if "." in kind.field else []
-        for path in dict.fromkeys(fields):
-            by_field.setdefault(path, []).append(case.id)
-    return by_code, by_field
-
-
-def coverage_markdown(cases: list[Case]) -> str:
-    """The generated coverage table (conformance/COVERAGE.md)."""
-    by_code, by_field = coverage(cases)
-    lines = [
-        "# Conformance coverage",
-        "",
-        "Generated by `canasta-oracle conformance --coverage`; a test fails if it is stale or if a violation",
-        "code or a rule-set field has no case.",
-        "",
-        "## Violation codes",
-        "",
-        "| code | cases |",
-        "|---|---|",
-    ]
-    lines += [f"| {code} | {', '.join(ids) or '**none**'} |" for code, ids in sorted(by_code.items())]
-    lines += ["", "## Rule-set fields", "", "| field | cases |", "|---|---|"]
-    lines += [f"| {path} | {', '.join(ids) or '**none**'} |" for path, ids in by_field.items()]
-    return "\n".join(lines) + "\n"
-
-
-def load_expected_failures(text: str) -> frozenset[str]:
-    """Case ids, one per line; '#' starts a comment."""
-    return frozenset(line.split("#", 1)[0].strip() for line in text.splitlines() if line.split("#", 1)[0].strip())
+__all__ = [
+    "CASES_DIR",
+    "CLASSIC",
+    "CallError",
+    "Case",
+    "CaseFileError",
+    "GrpcTarget",
+    "InProcessTarget",
+    "Reply",
+    "Result",
+    "RunOptions",
+    "Target",
+    "coverage",
+    "coverage_markdown",
+    "junit_xml",
+    "load_cases",
+    "load_expected_failures",
+    "results_json",
+    "run_cases",
+    "succeeded",
+    "summary_lines",
+]
