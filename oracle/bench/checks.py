@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import statistics
 import time
 from collections.abc import Callable
@@ -111,8 +112,8 @@ def run(number: int = 300, repeats: int = 7, book: RuleBook | None = None) -> li
         rows.append(
             (
                 case.name,
-                _median_us(lambda r=rules, s=state, a=action: check_action(r, s, a), number, repeats),
-                _median_us(lambda r=rules, s=state, a=action: check_action(r, s, a, validate=False), number, repeats),
+                _median_us(functools.partial(check_action, rules, state, action), number, repeats),
+                _median_us(functools.partial(check_action, rules, state, action, validate=False), number, repeats),
                 _median_us(full, number, repeats),
             )
         )

@@ -30,11 +30,11 @@ def _identity(data: bytes) -> bytes:
     return data
 
 
-async def _echo_unary(request: bytes, context: grpc.aio.ServicerContext) -> bytes:
+async def _echo_unary(request: bytes, context: grpc.aio.ServicerContext[bytes, bytes]) -> bytes:
     return request
 
 
-async def _echo_stream(requests: Any, context: grpc.aio.ServicerContext) -> Any:
+async def _echo_stream(requests: Any, context: grpc.aio.ServicerContext[bytes, bytes]) -> Any:
     async for request in requests:
         yield request
 
