@@ -242,8 +242,9 @@ def _locate_problem(
     match = re.match(r"rules\[(\d+)\](.*)", path)
     if match:
         spec_file, original = note_origin[int(match.group(1))]
-        line, column = _nearest(spec_file.locations, f"rules[{original}]{match.group(2)}")
-        return SpecProblem(spec_file.origin, line, column, path, message)
+        own = f"rules[{original}]{match.group(2)}"  # the note's index in the file it is written in
+        line, column = _nearest(spec_file.locations, own)
+        return SpecProblem(spec_file.origin, line, column, own, message)
     leaf = ".".join(re.sub(r"\[\d+\]", "", path).split(".")[:2])
     spec_file = setter.get(leaf, top)
     return spec_file.problem(path, message)

@@ -5,17 +5,28 @@ from __future__ import annotations
 
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
-from oracle.api.v1 import oracle_pb2, record_pb2
+from oracle.api.v1 import game_pb2, oracle_pb2, record_pb2
 from oracle.games.adjudicate import adjudicate
 from oracle.games.deal import deal
 from oracle.games.match import deck_order
 from oracle.games.movegen import count_actions, legal_actions
 from oracle.games.replay import replay
+from oracle.model.actions import Action
 from oracle.model.errors import FieldProblem, InvalidInputError
-from oracle.rules.referee import check_action
+from oracle.model.state import GameState
+from oracle.rules import referee
 from oracle.rules.scoring import score_hand
 from oracle.rules.state_check import InvalidStateError, validate_state
+from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.loader import LoadedRuleSet, RuleBook, SpecError, UnknownRuleSetError
+from oracle.service.bounded import (
+    bad_request,
+    bounded_status,
+    fit_status,
+    listed_problems,
+    precondition_failure,
+    shorten,
+)
 from oracle.service.convert_game import (
     action_from_proto,
     action_to_proto,
@@ -25,70 +36,98 @@ from oracle.service.convert_game import (
 )
 from oracle.service.convert_record import deck_source, record_from_proto, report_to_proto
 from oracle.service.convert_table import scores_to_proto, table_from_proto
+from oracle.service.inline import resolve_inline
+from oracle.service.limits import DEFAULT_LIMITS, Limits
+from oracle.service.sizes import (
+    SizeCheck,
+    check_action,
+    check_deck_order,
+    check_record,
+    check_rule_set_ref,
+    check_state,
+    check_table,
+)
 
 
-def bad_request_status(problems: list[FieldProblem]) -> status_pb2.Status:
-    """INVALID_ARGUMENT with a google.rpc.BadRequest naming each field."""
-    detail = error_details_pb2.BadRequest()
-    for problem in problems:
-        detail.field_violations.add(field=problem.field, description=problem.description)
-    status = status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message="; ".join(str(p) for p in problems)[:1000])
-    status.details.add().Pack(detail)
-    return status
+def bad_request_status(problems: list[FieldProblem], limits: Limits = DEFAULT_LIMITS) -> status_pb2.Status:
+    """INVALID_ARGUMENT with a google.rpc.BadRequest naming each field (grouped, capped, within the trailer size)."""
+    return bounded_status(code_pb2.INVALID_ARGUMENT, "", problems, bad_request, limits)
 
 
-def failed_precondition_status(problems: list[FieldProblem]) -> status_pb2.Status:
+def failed_precondition_status(problems: list[FieldProblem], limits: Limits = DEFAULT_LIMITS) -> status_pb2.Status:
     """FAILED_PRECONDITION for a state that cannot be judged, with a google.rpc.PreconditionFailure."""
-    detail = error_details_pb2.PreconditionFailure()
-    for problem in problems:
-        detail.violations.add(type="STATE", subject=problem.field, description=problem.description)
-    status = status_pb2.Status(
-        code=code_pb2.FAILED_PRECONDITION,
-        message=("the state is inconsistent: " + "; ".join(str(p) for p in problems))[:1000],
+    return bounded_status(
+        code_pb2.FAILED_PRECONDITION, "the state is inconsistent: ", problems, precondition_failure, limits
     )
-    status.details.add().Pack(detail)
-    return status
 
 
-def not_found_status(exc: UnknownRuleSetError) -> status_pb2.Status:
-    """NOT_FOUND for an unknown rule set, with a ResourceInfo detail."""
-    status = status_pb2.Status(code=code_pb2.NOT_FOUND, message=str(exc))
+def not_found_status(exc: UnknownRuleSetError, limits: Limits = DEFAULT_LIMITS) -> status_pb2.Status:
+    """NOT_FOUND for an unknown rule set, with a ResourceInfo detail (the id cut to limits.max_value_chars)."""
+    name = shorten(exc.rule_set_id, limits.max_value_chars)
+    message = f"unknown rule set '{name}'; known: {', '.join(exc.known)}"
+    status = status_pb2.Status(code=code_pb2.NOT_FOUND, message=message)
     status.details.add().Pack(
-        error_details_pb2.ResourceInfo(
-            resource_type="oracle.api.v1.RuleSet", resource_name=exc.rule_set_id, description=str(exc)
-        )
+        error_details_pb2.ResourceInfo(resource_type="oracle.api.v1.RuleSet", resource_name=name, description=message)
     )
-    return status
+    return fit_status(status, limits)
 
 
-def status_of(exc: Exception) -> status_pb2.Status | None:
-    """The google.rpc.Status for an expected error (malformed input, unknown rule set, bad state); None for a bug."""
+def status_of(exc: Exception, limits: Limits = DEFAULT_LIMITS) -> status_pb2.Status | None:
+    """The google.rpc.Status for an expected error (malformed input, unknown rule set, bad state); None for a bug.
+
+    Every status fits limits.max_status_bytes of trailers, so a default client always reads it.
+    """
     if isinstance(exc, InvalidInputError):
-        return bad_request_status(exc.problems)
+        return bad_request_status(exc.problems, limits)
     if isinstance(exc, UnknownRuleSetError):
-        return not_found_status(exc)
+        return not_found_status(exc, limits)
     if isinstance(exc, InvalidStateError):
-        return failed_precondition_status(exc.problems)
+        return failed_precondition_status(exc.problems, limits)
     if isinstance(exc, SpecError):
         return bad_request_status(
-            [FieldProblem(f"{p.origin}.{p.field}" if p.field else p.origin, p.message) for p in exc.problems]
+            [FieldProblem(f"{p.origin}.{p.field}" if p.field else p.origin, p.message) for p in exc.problems], limits
         )
     return None
 
 
 class OracleApi:
-    """Every unary RPC of oracle.api.v1.OracleService as a method of the same name over a RuleBook."""
+    """Every unary RPC of oracle.api.v1.OracleService as a method of the same name over a RuleBook.
 
-    def __init__(self, book: RuleBook) -> None:
+    Each request is checked against `limits` before any work is done on it (InvalidInputError beyond one).
+    """
+
+    def __init__(self, book: RuleBook, limits: Limits = DEFAULT_LIMITS) -> None:
         self.book = book
+        self.limits = limits
+
+    def sizes(self) -> SizeCheck:
+        """A fresh collector of limit problems for one request."""
+        return SizeCheck(self.limits)
 
     def rule_set(self, ref: oracle_pb2.RuleSetRef, path: str = "rule_set") -> LoadedRuleSet:
-        """The rule set a request names (by id or inline)."""
+        """The rule set a request names (by id or inline), its sizes checked first."""
+        check = self.sizes()
+        check_rule_set_ref(check, ref, path)
+        check.done()
         if ref.WhichOneof("ref") == "inline":
-            return self.book.resolve_inline(ref.inline, f"{path}.inline")
+            return resolve_inline(self.book, ref.inline, f"{path}.inline", self.limits)
         if not ref.id:
             raise InvalidInputError([FieldProblem(f"{path}.id", "is empty: name a rule set, e.g. 'classic-4p'")])
         return self.book.get(ref.id)
+
+    def state(self, msg: game_pb2.GameState, rules: CompiledRules, path: str = "state") -> GameState:
+        """The domain state of a request's state, its sizes checked against the rule set's deck first."""
+        check = self.sizes()
+        check_state(check, msg, path, rules.deck_size, f"rule set '{rules.id}'")
+        check.done()
+        return state_from_proto(msg, path)
+
+    def action(self, msg: game_pb2.Action, rules: CompiledRules, path: str = "action") -> Action:
+        """The domain action of a request's action, its sizes checked against the rule set's deck first."""
+        check = self.sizes()
+        check_action(check, msg, path, rules.deck_size, f"rule set '{rules.id}'")
+        check.done()
+        return action_from_proto(msg, path)
 
     def ListRuleSets(self, request: oracle_pb2.ListRuleSetsRequest) -> oracle_pb2.ListRuleSetsResponse:
         """Every rule set, by id."""
@@ -111,8 +150,11 @@ class OracleApi:
 
     def ScoreHand(self, request: oracle_pb2.ScoreHandRequest) -> oracle_pb2.ScoreHandResponse:
         """Itemised score per side."""
-        loaded = self.rule_set(request.rule_set)
-        return scores_to_proto(score_hand(loaded.rules, table_from_proto(request.table)))
+        rules = self.rule_set(request.rule_set).rules
+        check = self.sizes()
+        check_table(check, request.table, "table", rules.deck_size, f"rule set '{rules.id}'")
+        check.done()
+        return scores_to_proto(score_hand(rules, table_from_proto(request.table)))
 
     def GetMinimumInitialMeld(
         self, request: oracle_pb2.GetMinimumInitialMeldRequest
@@ -126,25 +168,29 @@ class OracleApi:
         return response
 
     def ValidateState(self, request: oracle_pb2.ValidateStateRequest) -> oracle_pb2.ValidateStateResponse:
-        """Every inconsistency of a state."""
-        loaded = self.rule_set(request.rule_set)
-        problems = validate_state(loaded.rules, state_from_proto(request.state))
+        """Every inconsistency of a state (grouped, at most limits.max_problems listed)."""
+        rules = self.rule_set(request.rule_set).rules
+        problems = validate_state(rules, self.state(request.state, rules))
         response = oracle_pb2.ValidateStateResponse(valid=not problems)
-        for problem in problems:
+        for problem in listed_problems(problems, self.limits.max_problems):
             response.problems.add(field=problem.field, description=problem.description)
         return response
 
     def CheckAction(self, request: oracle_pb2.CheckActionRequest) -> oracle_pb2.CheckActionResponse:
         """The verdict on one action."""
-        loaded = self.rule_set(request.rule_set)
-        state = state_from_proto(request.state)
-        action = action_from_proto(request.action)
-        return verdict_to_proto(check_action(loaded.rules, state, action))
+        rules = self.rule_set(request.rule_set).rules
+        state = self.state(request.state, rules)
+        action = self.action(request.action, rules)
+        return verdict_to_proto(referee.check_action(rules, state, action), self.limits.max_violations)
 
     def DealHand(self, request: oracle_pb2.DealHandRequest) -> oracle_pb2.DealHandResponse:
         """A new hand from a seed or a deck order."""
-        loaded = self.rule_set(request.rule_set)
-        rules = loaded.rules
+        rules = self.rule_set(request.rule_set).rules
+        check = self.sizes()
+        check.count("running_totals", request.running_totals, rules.sides, "totals", f" (the sides of {rules.id})")
+        if request.HasField("deck_order"):
+            check_deck_order(check, request.deck_order, "deck_order", rules.deck_size, f"rule set '{rules.id}'")
+        check.done()
         order = deck_order(rules, deck_source(request, "deal_hand"))
         totals = list(request.running_totals) or None
         state = deal(rules, order, dealer=request.dealer, running_totals=totals)
@@ -153,16 +199,23 @@ class OracleApi:
     def ListLegalActions(self, request: oracle_pb2.ListLegalActionsRequest) -> oracle_pb2.ListLegalActionsResponse:
         """Every legal action of the player to move, canonical and grouped."""
         loaded = self.rule_set(request.rule_set)
-        actions = legal_actions(loaded.rules, state_from_proto(request.state))
+        actions = legal_actions(loaded.rules, self.state(request.state, loaded.rules))
         return oracle_pb2.ListLegalActionsResponse(
             actions=[action_to_proto(a) for a in actions], counts=record_pb2.ActionCounts(**count_actions(actions))
         )
 
     def Adjudicate(self, request: oracle_pb2.AdjudicateRequest) -> oracle_pb2.AdjudicateResponse:
         """One action under several rule sets."""
+        check = self.sizes()
+        check.count("rule_sets", request.rule_sets, self.limits.max_rule_sets, "rule sets")
+        check.done()
         rule_sets = [self.rule_set(ref, f"rule_sets[{i}]") for i, ref in enumerate(request.rule_sets)] or list(
             self.book
         )
+        deck = max(loaded.rules.deck_size for loaded in rule_sets)
+        check_state(check, request.state, "state", deck, "the largest rule set asked about")
+        check_action(check, request.action, "action", deck, "the largest rule set asked about")
+        check.done()
         result = adjudicate(rule_sets, state_from_proto(request.state), action_from_proto(request.action))
         response = oracle_pb2.AdjudicateResponse()
         for answer in result.answers:
@@ -172,17 +225,20 @@ class OracleApi:
                 not_applicable=answer.not_applicable,
             )
             if answer.verdict is not None:
-                entry.verdict.CopyFrom(verdict_to_proto(answer.verdict))
+                entry.verdict.CopyFrom(verdict_to_proto(answer.verdict, self.limits.max_violations))
         for deciding in result.deciding:
             response.deciding_fields.add(field=deciding.field, values=deciding.values)
         return response
 
     def ReplayGame(self, request: oracle_pb2.ReplayGameRequest) -> oracle_pb2.ReplayGameResponse:
-        """Replay a whole record."""
+        """Replay a whole record (its length within the record limits)."""
+        check = self.sizes()
+        check_record(check, request.record)
+        check.done()
         record = record_from_proto(request.record)
         if request.HasField("rule_set"):
             loaded = self.rule_set(request.rule_set)
         else:
             loaded = self.book.get(record.rule_set_id)
         report = replay(loaded.rules, record, keep_actions=not request.summary_only)
-        return oracle_pb2.ReplayGameResponse(report=report_to_proto(report))
+        return oracle_pb2.ReplayGameResponse(report=report_to_proto(report, self.limits.max_violations))

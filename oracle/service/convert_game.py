@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from enum import IntEnum
-from typing import TypeVar
+from typing import Any, TypeVar, cast
 
-from oracle.api.v1 import game_pb2, notation_pb2, oracle_pb2
+from oracle.api.v1 import cards_pb2, game_pb2, notation_pb2, oracle_pb2
 from oracle.model.actions import Action, AnswerPartner, AskPartner, Discard, Draw, Finish, Meld, MeldGroup, TakePile
 from oracle.model.cards import NotationError, deck, is_valid, parse_cards, rank_of
 from oracle.model.errors import Problems
@@ -16,7 +16,9 @@ from oracle.model.events import CanastaMade, CardsDrawn, Event, HandEnded, PileT
 from oracle.model.state import GameState, HandEnd, PartnerAnswer, Phase, SeatState, SideState, TurnStart, TurnState
 from oracle.rules.referee import Verdict
 from oracle.ruleset.compiled import CompiledRules
+from oracle.service.bounded import bounded_violations
 from oracle.service.convert_table import scores_to_proto, table_to_proto
+from oracle.service.limits import DEFAULT_LIMITS
 
 E = TypeVar("E", bound=IntEnum)
 
@@ -32,6 +34,11 @@ def _enum(kind: type[E], value: int, path: str, problems: Problems, *, allow_zer
     return result
 
 
+def _wire(cards: Iterable[int]) -> list[cards_pb2.Card]:
+    """Card numbers as the generated stubs type them (at run time a Card is its number)."""
+    return cast("list[cards_pb2.Card]", list(cards))
+
+
 def _turn(msg: game_pb2.TurnState, path: str, problems: Problems) -> TurnState:
     return TurnState(
         start=_enum(TurnStart, msg.start, f"{path}.start", problems),
@@ -44,9 +51,9 @@ def _turn(msg: game_pb2.TurnState, path: str, problems: Problems) -> TurnState:
 
 
 def _state_from(
-    msg: game_pb2.GameState | notation_pb2.GameStateNotation,
+    msg: Any,  # a GameState or a GameStateNotation: the same fields, cards read through `cards`
     prefix: str,
-    cards: Callable[[object, str], tuple[int, ...]],
+    cards: Callable[[Any, str], tuple[int, ...]],
     problems: Problems,
 ) -> GameState:
     return GameState(
@@ -79,8 +86,8 @@ def state_from_proto(msg: game_pb2.GameState, prefix: str = "state") -> GameStat
     if msg.phase == 0:
         problems.add(f"{prefix}.phase", "is PHASE_UNSPECIFIED: say where in the turn the player to move is")
 
-    def cards(value: object, path: str) -> tuple[int, ...]:
-        return tuple(value.cards) if hasattr(value, "cards") else tuple(value)  # type: ignore[attr-defined,arg-type]
+    def cards(value: Any, path: str) -> tuple[int, ...]:
+        return tuple(value.cards) if hasattr(value, "cards") else tuple(value)
 
     state = _state_from(msg, prefix, cards, problems)
     problems.raise_if_any()
@@ -124,20 +131,20 @@ def state_from_notation(msg: notation_pb2.GameStateNotation, rules: CompiledRule
 def state_to_proto(state: GameState) -> game_pb2.GameState:
     """The GameState message of a domain state."""
     msg = game_pb2.GameState(
-        stock=state.stock,
-        discard_pile=state.discard_pile,
+        stock=_wire(state.stock),
+        discard_pile=_wire(state.discard_pile),
         pile_upcards=state.pile_upcards,
         seat_to_move=state.seat_to_move,
-        phase=int(state.phase),
-        hand_end=int(state.hand_end),
+        phase=cast(game_pb2.Phase, int(state.phase)),
+        hand_end=cast(game_pb2.HandEnd, int(state.hand_end)),
         went_out_seat=state.went_out_seat,
         went_out_concealed=state.went_out_concealed,
         turn=game_pb2.TurnState(
-            start=int(state.turn.start),
+            start=cast(game_pb2.TurnStart, int(state.turn.start)),
             melded=state.turn.melded,
             added_to_existing=state.turn.added_to_existing,
             made_canasta=state.turn.made_canasta,
-            partner_answer=int(state.turn.partner_answer),
+            partner_answer=cast(game_pb2.PartnerAnswer, int(state.turn.partner_answer)),
             melds_before_turn=state.turn.melds_before_turn,
         ),
     )
@@ -191,9 +198,9 @@ def action_from_proto(msg: game_pb2.Action, prefix: str = "action") -> Action:
 
 
 def _group_to_proto(group: MeldGroup) -> game_pb2.MeldGroup:
-    msg = game_pb2.MeldGroup(cards=group.cards)
+    msg = game_pb2.MeldGroup(cards=_wire(group.cards))
     if group.onto_rank is not None:
-        msg.onto_rank = 1 + 4 * group.onto_rank  # the clubs card names the rank
+        msg.onto_rank = _wire([1 + 4 * group.onto_rank])[0]  # the clubs card names the rank
     return msg
 
 
@@ -209,7 +216,7 @@ def action_to_proto(action: Action) -> game_pb2.Action:
         case Meld(groups):
             return game_pb2.Action(meld=game_pb2.MeldAction(groups=[_group_to_proto(g) for g in groups]))
         case Discard(card):
-            return game_pb2.Action(discard=game_pb2.DiscardAction(card=card))
+            return game_pb2.Action(discard=game_pb2.DiscardAction(card=_wire([card])[0]))
         case AskPartner():
             return game_pb2.Action(ask_partner=game_pb2.AskPartnerAction())
         case AnswerPartner(yes):
@@ -223,26 +230,32 @@ def event_to_proto(event: Event) -> game_pb2.Event:
     """The Event message of a domain event."""
     match event:
         case CardsDrawn(seat, cards):
-            return game_pb2.Event(cards_drawn=game_pb2.CardsDrawn(seat=seat, cards=cards))
+            return game_pb2.Event(cards_drawn=game_pb2.CardsDrawn(seat=seat, cards=_wire(cards)))
         case RedThreeLaid(seat, card, replaced):
-            return game_pb2.Event(red_three_laid=game_pb2.RedThreeLaid(seat=seat, card=card, replaced=replaced))
+            return game_pb2.Event(
+                red_three_laid=game_pb2.RedThreeLaid(seat=seat, card=_wire([card])[0], replaced=replaced)
+            )
         case PileTaken(seat, top, to_hand):
-            return game_pb2.Event(pile_taken=game_pb2.PileTaken(seat=seat, top=top, to_hand=to_hand))
+            return game_pb2.Event(pile_taken=game_pb2.PileTaken(seat=seat, top=_wire([top])[0], to_hand=_wire(to_hand)))
         case CanastaMade(side, cards, natural):
-            return game_pb2.Event(canasta_made=game_pb2.CanastaMade(side=side, cards=cards, natural=natural))
+            return game_pb2.Event(canasta_made=game_pb2.CanastaMade(side=side, cards=_wire(cards), natural=natural))
         case HandEnded(reason, table, scores):
             return game_pb2.Event(
                 hand_ended=game_pb2.HandEnded(
-                    reason=int(reason), table=table_to_proto(table), scores=scores_to_proto(scores).sides
+                    reason=cast(game_pb2.HandEnd, int(reason)),
+                    table=table_to_proto(table),
+                    scores=scores_to_proto(scores).sides,
                 )
             )
     raise TypeError(f"not an event: {event!r}")
 
 
-def verdict_to_proto(verdict: Verdict) -> oracle_pb2.CheckActionResponse:
-    """The CheckActionResponse of a verdict."""
+def verdict_to_proto(
+    verdict: Verdict, max_violations: int = DEFAULT_LIMITS.max_violations
+) -> oracle_pb2.CheckActionResponse:
+    """The CheckActionResponse of a verdict (at most `max_violations` violations: see bounded_violations)."""
     response = oracle_pb2.CheckActionResponse(legal=verdict.legal)
-    for v in verdict.violations:
+    for v in bounded_violations(verdict.violations, max_violations):
         entry = response.violations.add(code=v.code, field=v.field, explanation=v.explanation)
         for source, section in v.cite:
             entry.cite.add(source=source, section=section)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from oracle.api.v1 import record_pb2
+from typing import cast
+
+from oracle.api.v1 import cards_pb2, record_pb2
 from oracle.games.match import DeckSource
 from oracle.games.replay import ActionReport, GameRecord, HandRecord, ReplayReport
 from oracle.model.errors import FieldProblem, InvalidInputError
+from oracle.service.bounded import bounded_violations
 from oracle.service.convert_game import action_from_proto, action_to_proto, event_to_proto
 from oracle.service.convert_table import scores_to_proto
+from oracle.service.limits import DEFAULT_LIMITS
 
 
 def deck_source(message: object, path: str) -> DeckSource:
@@ -46,11 +50,11 @@ def record_from_proto(msg: record_pb2.GameRecord, prefix: str = "record") -> Gam
     return GameRecord(msg.rule_set_id, msg.first_dealer, tuple(hands), winner)
 
 
-def _action_report(entry: ActionReport) -> record_pb2.ActionReport:
+def _action_report(entry: ActionReport, max_violations: int) -> record_pb2.ActionReport:
     msg = record_pb2.ActionReport(
         hand=entry.hand, index=entry.index, seat=entry.seat, notation=entry.notation, legal=entry.legal
     )
-    for v in entry.violations:
+    for v in bounded_violations(entry.violations, max_violations):
         item = msg.violations.add(code=v.code, field=v.field, explanation=v.explanation)
         for source, section in v.cite:
             item.cite.add(source=source, section=section)
@@ -58,12 +62,14 @@ def _action_report(entry: ActionReport) -> record_pb2.ActionReport:
     return msg
 
 
-def report_to_proto(report: ReplayReport) -> record_pb2.ReplayReport:
-    """The ReplayReport message of a replay."""
+def report_to_proto(
+    report: ReplayReport, max_violations: int = DEFAULT_LIMITS.max_violations
+) -> record_pb2.ReplayReport:
+    """The ReplayReport message of a replay (each action's violations bounded as a verdict's)."""
     msg = record_pb2.ReplayReport(ok=report.ok, actions_judged=report.judged, problems=report.problems)
-    msg.actions.extend(_action_report(a) for a in report.actions)
+    msg.actions.extend(_action_report(a, max_violations) for a in report.actions)
     if report.first_illegal is not None:
-        msg.first_illegal.CopyFrom(_action_report(report.first_illegal))
+        msg.first_illegal.CopyFrom(_action_report(report.first_illegal, max_violations))
     for hand in report.hands:
         msg.hands.add(hand=hand.hand, end=int(hand.end), scores=scores_to_proto(hand.scores).sides, totals=hand.totals)
     for m in report.mismatches:
@@ -85,6 +91,6 @@ def record_to_proto(record: GameRecord) -> record_pb2.GameRecord:
         if hand.deck.seed is not None:
             entry.seed = hand.deck.seed
         elif hand.deck.order is not None:
-            entry.deck_order.cards.extend(hand.deck.order)
+            entry.deck_order.cards.extend(cast("list[cards_pb2.Card]", list(hand.deck.order)))
         entry.actions.extend(action_to_proto(a) for a in hand.actions)
     return msg
