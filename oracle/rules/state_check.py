@@ -44,7 +44,7 @@ def validate_state(rules: CompiledRules, state: GameState, prefix: str = "state"
             for k, card in enumerate(side.red_threes):
                 if card not in _RED_THREES:
                     add(f"sides[{i}].red_threes[{k}]", f"{format_card(card)} is not a red three")
-        for k in range(state.pile_upcards, len(state.discard_pile)):
+        for k in range(max(state.pile_upcards, 0), len(state.discard_pile)):
             if state.discard_pile[k] in _RED_THREES:
                 add(
                     f"discard_pile[{k}]",
@@ -117,7 +117,10 @@ def _check_conservation(rules: CompiledRules, located: list[tuple[str, int]], ad
         have = counts.get(card, 0)
         if have > expected:
             places = sorted({p for p, c in located if c == card})
-            add(places[-1], f"{have} copies of {format_card(card)}; the deck holds {expected} (in {', '.join(places)})")
+            # The stock and the pile hold the cards nobody shows: a surplus copy is named where a player put it.
+            shown = [p for p in places if p not in ("stock", "discard_pile")]
+            at = (shown or places)[-1]
+            add(at, f"{have} copies of {format_card(card)}; the deck holds {expected} (in {', '.join(places)})")
         elif have < expected:
             add(
                 "",
@@ -165,7 +168,9 @@ def _check_turn(rules: CompiledRules, state: GameState, add: Add) -> None:
     if not 0 <= state.pile_upcards <= len(state.discard_pile):
         a("pile_upcards", f"{state.pile_upcards} upcards but the pile holds {len(state.discard_pile)} cards")
     else:
-        _check_upcards(rules, state.discard_pile[: state.pile_upcards], a)
+        upcards = state.discard_pile[: state.pile_upcards]
+        if all(is_valid(card) for card in upcards):  # a bad card number is reported where it is
+            _check_upcards(rules, upcards, a)
     mover_side = state.sides[side_of(rules, state.seat_to_move)]
     if state.phase == Phase.HAND_OVER:
         if state.hand_end == HandEnd.NONE:
