@@ -90,7 +90,10 @@ class ClientProcess:
 
 def serve_has_workers() -> bool:
     """Whether `canasta-oracle serve` has a --workers option (multi-process serving)."""
-    done = subprocess.run(oracle_command("serve", "--help"), capture_output=True, timeout=120, check=False)
+    try:
+        done = subprocess.run(oracle_command("serve", "--help"), capture_output=True, timeout=120, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return False
     return b"--workers" in done.stdout
 
 

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from importlib import metadata
+from itertools import zip_longest
 
 from oracle.bench.inproc import InProcessSizes, check_rows, legal_rows, throughput_rows
 from oracle.bench.procs import stop_all
@@ -55,20 +56,20 @@ def run(sizes: Sizes, progress: Callable[[str], None] = lambda _: None) -> list[
     rows = check_rows(found, sizes.in_process, progress)
     rows += legal_rows(found, sizes.in_process, progress)
     rows += throughput_rows(sizes.in_process, progress)
-    if not sizes.with_servers:
-        return rows
     measured, _ = sample(found, min(UNARY_PAYLOADS, max(1, sizes.in_process.states)))
     unary = [request_bytes(p) for p in measured]
     by_rule_set = [[r for r in records if r.rule_set_id == i] for i in sorted({r.rule_set_id for r in records})]
-    streams = [stream_bytes(r) for group in zip(*by_rule_set, strict=False) for r in group]  # 2p, 4p, 2p, ...
-    try:
+    streams = [stream_bytes(r) for group in zip_longest(*by_rule_set) for r in group if r is not None]  # 2p, 4p..
+    parts: list[tuple[str, Callable[[], list[Row]]]] = []
+    if sizes.with_servers:
         workers = serve_has_workers()
-        parts: list[tuple[str, Callable[[], list[Row]]]] = [
+        parts += [
             ("grpc", lambda: grpc_rows(sizes.servers, unary, streams, workers, progress)),
-            ("verify", lambda: verify_rows(progress) if sizes.servers.verify else [NOT_VERIFIED]),
             ("serving", lambda: startup_rows(sizes.servers, progress)),
             ("workers", lambda: workers_rows(sizes.servers, unary, workers, progress)),
         ]
+    parts.append(("verify", lambda: verify_rows(progress) if sizes.servers.verify else [NOT_VERIFIED]))
+    try:
         for name, measure in parts:
             try:
                 rows += measure()
