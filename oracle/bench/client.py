@@ -77,10 +77,12 @@ class Client:
         step = max(1, len(payloads) // inflight)
 
         async def caller(i: int) -> tuple[int, int]:
+            """Calls answered (a refused call, e.g. RESOURCE_EXHAUSTED, is an error, not throughput) and errors."""
             call, k, done, errors = calls[i % len(calls)], i * step, 0, 0
             while time.perf_counter() < deadline:
-                errors += await _quiet(call(payloads[k % len(payloads)], timeout=CALL_TIMEOUT))
-                done += 1
+                failed = await _quiet(call(payloads[k % len(payloads)], timeout=CALL_TIMEOUT))
+                done += 1 - failed
+                errors += failed
                 k += 1
             return done, errors
 
