@@ -22,6 +22,7 @@ STOP_SECONDS = 10.0  #: a process asked to stop is killed after this
 PORT_LINE = re.compile(r"127\.0\.0\.1:(\d+)")
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 ORACLE_MAIN = "from oracle.cli.main import main; main()"  #: what the `canasta-oracle` script runs
+ENV_PREFIX = "CANASTA_ORACLE_"  #: the serve options' environment variables (not passed to the servers measured)
 
 _live: set[subprocess.Popen[bytes]] = set()
 
@@ -41,11 +42,20 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
     if process.poll() is None:
         process.terminate()
         try:
-            process.wait(STOP_SECONDS)
+            process.wait(1.0)
         except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(STOP_SECONDS)
+            process.terminate()  # a second signal: a server that drains calls on the first exits now
+            try:
+                process.wait(STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(STOP_SECONDS)
     _live.discard(process)
+
+
+def clean_environment() -> dict[str, str]:
+    """This environment without CANASTA_ORACLE_* settings: the servers measured run their defaults."""
+    return {k: v for k, v in os.environ.items() if not k.startswith(ENV_PREFIX)}
 
 
 @atexit.register
@@ -72,7 +82,7 @@ class Server:
         self.started = time.perf_counter()
         self._log: IO[bytes] = tempfile.TemporaryFile()  # a file, not a pipe: a chatty server never blocks
         self.process = subprocess.Popen(
-            list(command), stdin=subprocess.PIPE, stdout=self._log, stderr=subprocess.STDOUT
+            list(command), stdin=subprocess.PIPE, stdout=self._log, stderr=subprocess.STDOUT, env=clean_environment()
         )
         _live.add(self.process)
         self.port = self._wait_for_port(timeout)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from oracle.bench.echo import STREAM, UNARY
-from oracle.bench.procs import Server, module_command, oracle_command, stop, track, wait_serving
+from oracle.bench.procs import Server, clean_environment, module_command, oracle_command, stop, track, wait_serving
 from oracle.bench.rows import Row, missing, over_rounds
 
 CHECK_METHOD = "/oracle.api.v1.OracleService/CheckAction"
@@ -259,7 +259,8 @@ def verify_rows(progress: Progress) -> list[Row]:
     progress("canasta-oracle verify")
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(oracle_command("verify"), capture_output=True, timeout=1800, check=False)
+    command = oracle_command("verify")
+    done = subprocess.run(command, capture_output=True, timeout=1800, check=False, env=clean_environment())
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
