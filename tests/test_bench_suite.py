@@ -46,6 +46,7 @@ MEASURED = {  # today's code has every one of these
     "serving.oracle",
     "serving.bare",
 }
+pytestmark = pytest.mark.slow  # servers and a dozen measuring processes: about half a minute
 OPTIONAL = {"legal.draw", "legal.play", "verify.wall", "workers.ratio"}  # too few states of a phase; not asked for
 
 

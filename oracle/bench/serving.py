@@ -23,6 +23,8 @@ from oracle.bench.rows import Row, missing, over_rounds
 CHECK_METHOD = "/oracle.api.v1.OracleService/CheckAction"
 STREAM_METHOD = "/oracle.api.v1.OracleService/RefereeGame"
 NO_WORKERS = "n/a: serve has no --workers option"
+FASTEST_STREAM = 10_000  #: messages/s, more than a Python server answers here: bounds the games a turn can use
+MESSAGES_PER_GAME = 400  #: about the fewest of a shipped game
 Progress = Callable[[str], None]
 
 
@@ -86,6 +88,11 @@ class ClientProcess:
             pass
         stop(self.process)
         self._log.close()
+
+
+def stream_games(seconds: float) -> int:
+    """How many recorded games a stream turn of `seconds` can get through at most (answers are recorded for them)."""
+    return int(seconds * FASTEST_STREAM / MESSAGES_PER_GAME) + 2
 
 
 def serve_has_workers() -> bool:

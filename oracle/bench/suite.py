@@ -14,7 +14,15 @@ from itertools import zip_longest
 from oracle.bench.inproc import InProcessSizes, check_rows, legal_rows, throughput_rows
 from oracle.bench.procs import stop_all
 from oracle.bench.rows import Row, missing
-from oracle.bench.serving import ServerSizes, grpc_rows, serve_has_workers, startup_rows, verify_rows, workers_rows
+from oracle.bench.serving import (
+    ServerSizes,
+    grpc_rows,
+    serve_has_workers,
+    startup_rows,
+    stream_games,
+    verify_rows,
+    workers_rows,
+)
 from oracle.bench.states import positions, request_bytes, sample, shipped_records, stream_bytes
 from oracle.ruleset.loader import default_rule_book
 
@@ -59,7 +67,8 @@ def run(sizes: Sizes, progress: Callable[[str], None] = lambda _: None) -> list[
     measured, _ = sample(found, min(UNARY_PAYLOADS, max(1, sizes.in_process.states)))
     unary = [request_bytes(p) for p in measured]
     by_rule_set = [[r for r in records if r.rule_set_id == i] for i in sorted({r.rule_set_id for r in records})]
-    streams = [stream_bytes(r) for group in zip_longest(*by_rule_set) for r in group if r is not None]  # 2p, 4p..
+    games = [r for group in zip_longest(*by_rule_set) for r in group if r is not None]  # 2p, 4p, 2p, ...
+    streams = [stream_bytes(r) for r in games[: stream_games(sizes.servers.seconds)]]
     parts: list[tuple[str, Callable[[], list[Row]]]] = []
     if sizes.with_servers:
         workers = serve_has_workers()
