@@ -34,11 +34,7 @@ def track(process: subprocess.Popen[bytes]) -> subprocess.Popen[bytes]:
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:
-    """SIGTERM, then SIGKILL after STOP_SECONDS."""
-    _stop(process)
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM; after a second a second SIGTERM; SIGKILL after STOP_SECONDS more."""
     if process.poll() is None:
         process.terminate()
         try:
@@ -62,7 +58,7 @@ def clean_environment() -> dict[str, str]:
 def stop_all() -> None:
     """Stop every process this module started that is still running (also run at exit)."""
     for process in list(_live):
-        _stop(process)
+        stop(process)
 
 
 def oracle_command(*args: str) -> list[str]:
@@ -111,8 +107,8 @@ class Server:
         raise RuntimeError(f"the server did not say its port within {timeout:.0f} s: {text}")
 
     def stop(self) -> None:
-        """SIGTERM, then SIGKILL after STOP_SECONDS."""
-        _stop(self.process)
+        """Stop the process (see stop()) and drop its output."""
+        stop(self.process)
         self._log.close()
 
     def __enter__(self) -> Server:
@@ -190,7 +186,7 @@ def run_job(job: Any, timeout: float) -> Any:
     except subprocess.TimeoutExpired:
         raise RuntimeError(f"took more than {timeout:.0f} s (stopped)") from None
     finally:
-        _stop(process)
+        stop(process)
     if not out:
         lines = err.decode("utf-8", "replace").strip().splitlines()
         raise RuntimeError(lines[-1] if lines else f"exit {process.returncode}")
