@@ -300,7 +300,7 @@ except SystemExit:
 sys.stderr.write("\\nMODULES " + " ".join(sys.modules))
 """
 ENGINE = ("oracle.rules", "oracle.games", "oracle.service", "oracle.verify", "oracle.conformance", "oracle.bench")
-HEAVY = ("grpc", "z3", *ENGINE)
+HEAVY = ("asyncio", "grpc", "z3", *ENGINE)
 
 
 def modules_imported_by(*args: str) -> set[str]:

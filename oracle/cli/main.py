@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import sys
-from pathlib import Path
 
 import click
-
-from oracle.cli.support import clean_errors, load_book, specs_option
 
 # A fast start: `canasta-oracle --help` imports only click and the CLI modules, and a verb imports only its own
 # module, whose top imports nothing heavy either. What a verb needs (the protobuf runtime, the rule book, the
 # rules engine, grpc, asyncio, z3) it imports inside its function, when it runs.
 VERBS = {
+    "serve": "oracle.cli.serve:serve",
     "rules": "oracle.cli.rulebook:rules",
     "score": "oracle.cli.hand:score",
     "minimum": "oracle.cli.hand:minimum",
@@ -53,25 +50,6 @@ class LazyGroup(click.Group):
 @click.version_option(package_name="canasta-oracle")
 def main() -> None:
     """canasta-oracle: a rules referee for Canasta."""
-
-
-@main.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option(
-    "--port",
-    default=50051,
-    show_default=True,
-    type=click.IntRange(0, 65535),
-    help="Port to listen on (0 picks a free one).",
-)
-@specs_option
-@clean_errors
-def serve(host: str, port: int, specs: Path | None) -> None:
-    """Start the gRPC server (health SERVING once the rule sets load; stops on SIGINT/SIGTERM)."""
-    from oracle.service.server import serve as run  # grpc server parts load only for this command
-
-    book = load_book(specs, lint=True)
-    asyncio.run(run(book, host, port))
 
 
 if __name__ == "__main__":
