@@ -8,7 +8,8 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from oracle.api.v1 import game_pb2, oracle_pb2, record_pb2
 from oracle.games.adjudicate import adjudicate
 from oracle.games.deal import deal
-from oracle.games.match import deck_order
+from oracle.games.live import LiveGame
+from oracle.games.match import DeckSource, deck_order
 from oracle.games.movegen import count_actions, legal_actions
 from oracle.games.replay import replay
 from oracle.model.actions import Action
@@ -128,6 +129,25 @@ class OracleApi:
         check_action(check, msg, path, rules.deck_size, f"rule set '{rules.id}'")
         check.done()
         return action_from_proto(msg, path)
+
+    def referee_start(self, start: oracle_pb2.RefereeStart) -> LiveGame:
+        """A RefereeGame stream's game from its start message (a first dealer that is no seat: INVALID_ARGUMENT)."""
+        rules = self.rule_set(start.rule_set, "start.rule_set").rules
+        if not 0 <= start.first_dealer < rules.seats:
+            raise InvalidInputError(
+                [FieldProblem("start.first_dealer", f"{start.first_dealer} is not a seat (0..{rules.seats - 1})")]
+            )
+        return LiveGame.start(rules, start.first_dealer)
+
+    def referee_deck(self, deal_message: oracle_pb2.RefereeDeal, rules: CompiledRules) -> DeckSource:
+        """The deck of a RefereeGame deal message, a deck order no longer than the deck."""
+        if deal_message.HasField("deck_order"):
+            check = self.sizes()
+            check_deck_order(
+                check, deal_message.deck_order, "deal.deck_order", rules.deck_size, f"rule set '{rules.id}'"
+            )
+            check.done()
+        return deck_source(deal_message, "deal")
 
     def ListRuleSets(self, request: oracle_pb2.ListRuleSetsRequest) -> oracle_pb2.ListRuleSetsResponse:
         """Every rule set, by id."""

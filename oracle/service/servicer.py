@@ -16,8 +16,8 @@ from oracle.games.live import LiveGame, OutOfTurnError
 from oracle.model.errors import FieldProblem, InvalidInputError
 from oracle.ruleset.loader import RuleBook
 from oracle.service.api import OracleApi, status_of
-from oracle.service.convert_game import action_from_proto, state_to_proto, verdict_to_proto
-from oracle.service.convert_record import deck_source
+from oracle.service.convert_game import state_to_proto, verdict_to_proto
+from oracle.service.limits import DEFAULT_LIMITS, Limits
 
 log = logging.getLogger(__name__)
 Response = TypeVar("Response", bound=Message)
@@ -39,9 +39,9 @@ async def _answer(context: grpc.aio.ServicerContext, work: Callable[[], Response
 class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
     """Implements oracle.api.v1.OracleService: each unary RPC delegates to OracleApi."""
 
-    def __init__(self, book: RuleBook) -> None:
+    def __init__(self, book: RuleBook, limits: Limits = DEFAULT_LIMITS) -> None:
         self._book = book
-        self._api = OracleApi(book)
+        self._api = OracleApi(book, limits)
 
     async def ListRuleSets(
         self, request: oracle_pb2.ListRuleSetsRequest, context: grpc.aio.ServicerContext
@@ -108,11 +108,16 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
     ) -> AsyncIterator[oracle_pb2.RefereeGameResponse]:
         """Referee a live game for as long as the stream is open."""
         game: LiveGame | None = None
+        received = 0
         async for request in request_iterator:
+            received += 1
             try:
+                if received > self._api.limits.max_stream_messages:
+                    limit = self._api.limits.max_stream_messages
+                    raise InvalidInputError([FieldProblem("", f"message {received}: the limit is {limit} per stream")])
                 response, game = self._referee_step(game, request)
             except Exception as exc:
-                status = status_of(exc)
+                status = status_of(exc, self._api.limits)
                 if status is None:
                     log.exception("internal error in RefereeGame")
                     status = status_pb2.Status(code=code_pb2.INTERNAL, message="internal error in the oracle (a bug)")
@@ -129,19 +134,17 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
             if kind == "start":
                 if game is not None:
                     raise OutOfTurnError("the game has already started")
-                game = LiveGame.start(
-                    self._api.rule_set(request.start.rule_set, "start.rule_set").rules, request.start.first_dealer
-                )
+                game = self._api.referee_start(request.start)
                 response.verdict.legal = True
             elif game is None:
                 raise OutOfTurnError("the first message must be start")
             elif kind == "deal":
-                state = game.deal(deck_source(request.deal, "deal"))
+                state = game.deal(self._api.referee_deck(request.deal, game.rules))
                 response.verdict.legal = True
                 response.state.CopyFrom(state_to_proto(state))
             elif kind == "action":
-                verdict = game.act(action_from_proto(request.action))
-                response.verdict.CopyFrom(verdict_to_proto(verdict))
+                verdict = game.act(self._api.action(request.action, game.rules))
+                response.verdict.CopyFrom(verdict_to_proto(verdict, self._api.limits.max_violations))
                 assert game.state is not None
                 response.state.CopyFrom(state_to_proto(game.state))
             else:
