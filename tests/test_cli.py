@@ -12,7 +12,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from oracle.cli.main import main
+from oracle.cli.main import VERBS, main
 from oracle.ruleset import loader
 from oracle.ruleset.loader import RuleBook, SpecError, default_rule_book, shipped_rule_set
 
@@ -312,9 +312,9 @@ def loaded_from(modules: set[str], packages: tuple[str, ...]) -> list[str]:
     return sorted(m for m in modules if any(m == p or m.startswith(p + ".") for p in packages))
 
 
-def test_help_imports_no_protobuf_rule_book_or_engine() -> None:
+def test_help_imports_no_verb_protobuf_rule_book_or_engine() -> None:
     modules = modules_imported_by("--help")
-    assert "oracle.cli.hand" in modules  # sanity: the probe ran the CLI
+    assert loaded_from(modules, ("oracle.cli",)) == ["oracle.cli", "oracle.cli.main"]
     assert loaded_from(modules, ("google.protobuf", "oracle.ruleset", "oracle.api", *HEAVY)) == []
 
 
@@ -326,18 +326,34 @@ def test_minimum_imports_only_the_rule_book() -> None:
     assert verbs == ["oracle.cli", "oracle.cli.hand", "oracle.cli.main", "oracle.cli.support"]  # no other verb's
 
 
-def test_every_verb_is_listed_and_loads_under_its_own_name() -> None:
-    from oracle.cli.main import VERBS
-
-    code, out, _ = run("--help")
-    assert code == 0
-    listed = {line.split()[0] for line in out.partition("Commands:\n")[2].splitlines() if line.strip()}
-    assert set(VERBS) <= listed
+def test_every_verb_loads_under_its_own_name() -> None:
     context = click.Context(main)
     for verb in VERBS:
         command = main.get_command(context, verb)
         assert command is not None and command.name == verb
     assert main.get_command(context, "no-such-verb") is None
+
+
+@pytest.mark.parametrize("width", [50, 80, 200])
+def test_help_lists_every_verb_as_its_own_help_would(width: int) -> None:
+    # --help lists the verbs from VERBS without importing them: it must read as the commands themselves would.
+    context = click.Context(main)
+    loaded = {verb: main.get_command(context, verb) for verb in VERBS}
+    for verb, command in loaded.items():
+        assert command is not None
+        for limit in range(10, 120):
+            stand_in = click.Command(verb, help=VERBS[verb].summary)
+            assert stand_in.get_short_help_str(limit) == command.get_short_help_str(limit), (
+                f"VERBS[{verb!r}].summary differs from the first sentence of the command's help"
+            )
+    eager = click.Group(
+        main.name, commands=loaded, params=main.params, help=main.help, context_settings=main.context_settings
+    )
+    lazy_help = CliRunner().invoke(main, ["--help"], prog_name="canasta-oracle", terminal_width=width)
+    eager_help = CliRunner().invoke(eager, ["--help"], prog_name="canasta-oracle", terminal_width=width)
+    assert lazy_help.exit_code == eager_help.exit_code == 0
+    assert lazy_help.stdout == eager_help.stdout
+    assert all(f"  {verb} " in lazy_help.stdout for verb in VERBS)
 
 
 def test_a_shipped_rule_set_loaded_alone_equals_the_one_in_the_whole_book() -> None:

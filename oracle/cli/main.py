@@ -4,32 +4,66 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import NamedTuple
 
 import click
 
-# A fast start: `canasta-oracle --help` imports only click and the CLI modules, and a verb imports only its own
+
+class Verb(NamedTuple):
+    """Where a verb's click command is, and the first sentence of its help (what `--help` lists it with)."""
+
+    target: str  #: "module:attribute"
+    summary: str  #: equal to the command's own first sentence (tests/test_cli.py checks)
+
+
+# A fast start: `canasta-oracle --help` imports click and this module only, and a verb imports only its own
 # module, whose top imports nothing heavy either. What a verb needs (the protobuf runtime, the rule book, the
 # rules engine, grpc, asyncio, z3) it imports inside its function, when it runs.
 VERBS = {
-    "serve": "oracle.cli.serve:serve",
-    "rules": "oracle.cli.rulebook:rules",
-    "score": "oracle.cli.hand:score",
-    "minimum": "oracle.cli.hand:minimum",
-    "check": "oracle.cli.hand:check",
-    "validate": "oracle.cli.hand:validate",
-    "replay": "oracle.cli.games:replay_command",
-    "simulate": "oracle.cli.games:simulate_command",
-    "perft": "oracle.cli.games:perft_command",
-    "adjudicate": "oracle.cli.disputes:adjudicate_command",
-    "explain": "oracle.cli.disputes:explain_command",
-    "bench": "oracle.cli.benchmark:bench",
-    "verify": "oracle.cli.tools:verify",
-    "conformance": "oracle.cli.tools:conformance_command",
-}  #: verb -> "module:attribute" of its click command
+    "serve": Verb("oracle.cli.serve:serve", "Start the gRPC server (health SERVING once the rule sets load)."),
+    "rules": Verb("oracle.cli.rulebook:rules", "List and show rule sets."),
+    "score": Verb(
+        "oracle.cli.hand:score", "Score a finished hand (TABLE_FILE: a HandTableNotation in .json or .textproto)."
+    ),
+    "minimum": Verb(
+        "oracle.cli.hand:minimum",
+        "Print the minimum initial meld for a side's RUNNING_TOTAL (negative totals: use -- -5).",
+    ),
+    "check": Verb("oracle.cli.hand:check", "Judge one action of the player to move."),
+    "validate": Verb("oracle.cli.hand:validate", "Report every inconsistency of a game state."),
+    "replay": Verb("oracle.cli.games:replay_command", "Replay a game record (GameRecord proto3 JSON, or .json.gz)."),
+    "simulate": Verb(
+        "oracle.cli.games:simulate_command", "Play random legal games (a simple bot) and write their records."
+    ),
+    "perft": Verb(
+        "oracle.cli.games:perft_command",
+        "Check the shipped perft counts (legal actions of each kind on fixed states), or regenerate them.",
+    ),
+    "adjudicate": Verb(
+        "oracle.cli.disputes:adjudicate_command",
+        "Judge one action under several rule sets, side by side, with the fields that decide it.",
+    ),
+    "explain": Verb(
+        "oracle.cli.disputes:explain_command",
+        "Explain a violation code or a rule-set field: the rule, its citations, and the variants that change it.",
+    ),
+    "bench": Verb(
+        "oracle.cli.benchmark:bench",
+        "Measure the oracle: in process in thread CPU time (median, p10/p90 over states sampled from the shipped"
+        " records, each timed once in a fresh process), and as servers (the oracle, an echo baseline giving"
+        " same-sized answers and the client in three processes, taking turns; median of per-round ratios, server"
+        " CPU from /proc).",
+    ),
+    "verify": Verb(
+        "oracle.cli.tools:verify",
+        "Prove the rule-set properties with Z3, lint every rule set, and check the engine against the model.",
+    ),
+    "conformance": Verb("oracle.cli.tools:conformance_command", "Run the conformance suite."),
+}
 
 
 class LazyGroup(click.Group):
-    """A click group whose verbs in VERBS are imported when they are looked up, not when the group is built."""
+    """A click group whose verbs in VERBS are imported when one is looked up, and listed without importing any."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         """Every verb, sorted (as a plain group lists them)."""
@@ -39,11 +73,17 @@ class LazyGroup(click.Group):
         """The verb's command, importing its module on first use; None for an unknown verb."""
         if cmd_name not in VERBS:
             return super().get_command(ctx, cmd_name)
-        module_name, _, attribute = VERBS[cmd_name].partition(":")
+        target = VERBS[cmd_name].target
+        module_name, _, attribute = target.partition(":")
         command = getattr(importlib.import_module(module_name), attribute)
         if not isinstance(command, click.Command):
-            raise TypeError(f"{VERBS[cmd_name]} is {type(command).__name__}, not a click command")
+            raise TypeError(f"{target} is {type(command).__name__}, not a click command")
         return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The `Commands:` section, as click writes it, from stand-ins carrying each verb's summary."""
+        stand_ins = {name: click.Command(name, help=verb.summary) for name, verb in VERBS.items()}
+        click.Group(commands={**stand_ins, **self.commands}).format_commands(ctx, formatter)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
