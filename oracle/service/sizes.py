@@ -78,16 +78,18 @@ class _Cards:
     def __init__(self, check: SizeCheck, deck: int, rule_set: str, whole: str) -> None:
         self.check, self.deck, self.why, self.whole = check, deck, _deck_words(deck, rule_set), whole
         self.total = 0
+        self.list_too_long = False
 
     def cards(self, path: str, cards: Sized) -> None:
         self.total += len(cards)
-        self.check.count(path, cards, self.deck, "cards", self.why)
+        if not self.check.count(path, cards, self.deck, "cards", self.why):
+            self.list_too_long = True
 
     def lists(self, path: str, lists: Sized, what: str) -> bool:
         return self.check.count(path, lists, self.deck, what, self.why)
 
     def finish(self, path: str) -> None:
-        if self.total > 2 * self.deck:
+        if self.total > 2 * self.deck and not self.list_too_long:  # a list too long is already the problem
             self.check.problems.append(
                 FieldProblem(
                     path,
