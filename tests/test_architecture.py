@@ -213,3 +213,55 @@ def test_the_docstring_reader_understands_each_way_of_naming_layers() -> None:
     assert _named("May import: oracle.model, oracle.ruleset.compiled") == {"oracle.model", "oracle.ruleset"}
     assert _named("the rules of the game") == {"oracle.rules"}
     assert _named("ruleset only") == {"oracle.ruleset"}
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# ARCHITECTURE.md names only what exists
+
+ARCHITECTURE = ROOT / "ARCHITECTURE.md"
+SOURCES = [p for p in (ROOT / PACKAGE).rglob("*") if p.suffix in (".py", ".pyi")]
+
+
+def architecture_names() -> list[str]:
+    """Everything ARCHITECTURE.md writes as code (between backticks), whitespace collapsed."""
+    return [" ".join(t.split()) for t in re.findall(r"`([^`]+)`", ARCHITECTURE.read_text(encoding="utf-8"))]
+
+
+def test_every_path_architecture_md_names_exists() -> None:
+    module_names = {p.name for p in SOURCES}
+    missing = []
+    for name in architecture_names():
+        if not re.fullmatch(r"[\w./*-]+", name):
+            continue  # a command, code, or a placeholder such as specs/<id>.textproto
+        if "/" in name:
+            if not list(ROOT.glob(name.rstrip("/"))):
+                missing.append(name)
+        elif name.endswith(".py") and name not in module_names:
+            missing.append(name)
+    assert not missing, f"ARCHITECTURE.md names paths that do not exist: {missing}"
+
+
+def test_every_function_class_and_rule_set_field_architecture_md_names_exists() -> None:
+    from oracle.api.v1 import ruleset_pb2
+
+    source = "\n".join(p.read_text(encoding="utf-8") for p in SOURCES)
+    defined = set(re.findall(r"^\s*(?:async def|def|class) (\w+)", source, re.M))
+    fields = {f.name for f in ruleset_pb2.RuleSet.DESCRIPTOR.fields}
+    for section in ruleset_pb2.RuleSet.DESCRIPTOR.fields:
+        if section.message_type is not None:
+            fields |= {f"{section.name}.{f.name}" for f in section.message_type.fields}
+    unknown = []
+    for name in architecture_names():
+        if not re.fullmatch(r"[A-Za-z_][\w.]*", name) or name.isupper() or name.startswith("oracle"):
+            continue  # a path, a status code, or a package name
+        if re.search(r"\.(py|toml|md|json|textproto|proto)$", name):
+            continue  # a file (the test above checks it)
+        first, *rest = name.split(".")
+        if first[0].isupper():  # a class, then members of it
+            members = (rf"^\s*(?:async def |def )?{part}\s*[(:=]" for part in rest)  # a method or an attribute
+            known = first in defined and all(re.search(member, source, re.M) for member in members)
+        else:  # a function, or a rule-set section or field
+            known = name in fields or (not rest and name in defined) or name == "optional"
+        if not known:
+            unknown.append(name)
+    assert not unknown, f"ARCHITECTURE.md names what the code does not define: {unknown}"
