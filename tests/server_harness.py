@@ -12,25 +12,27 @@ import grpc
 
 from oracle.api.v1 import oracle_pb2_grpc
 from oracle.ruleset.loader import RuleBook, default_rule_book
+from oracle.service.config import ServeConfig
 from oracle.service.server import OracleServer, start_server
 
 RPC_TIMEOUT = 10.0
+QUIET = ServeConfig(host="127.0.0.1", port=0, request_log=False)  #: a free port, no request log in test output
 
 
 class ServerThread:
     """An OracleServer running on its own asyncio loop in a daemon thread."""
 
-    def __init__(self, book: RuleBook) -> None:
+    def __init__(self, book: RuleBook, config: ServeConfig = QUIET) -> None:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self._run, name="oracle-test-server", daemon=True)
         self.thread.start()
         self.stop_started = False
         try:
-            self.server: OracleServer = self.run(start_server(book, "127.0.0.1", 0))
+            self.server: OracleServer = self.run(start_server(book, config))
         except BaseException:
             self._stop_loop()
             raise
-        self.address = f"127.0.0.1:{self.server.port}"
+        self.address = f"{config.host}:{self.server.port}"
 
     def _run(self) -> None:
         asyncio.set_event_loop(self.loop)

@@ -25,6 +25,7 @@ from server_harness import RPC_TIMEOUT, ServerThread
 import oracle.service.server
 from oracle.api.v1 import cards_pb2, oracle_pb2, oracle_pb2_grpc, scoring_pb2
 from oracle.ruleset.loader import RuleBook, default_rule_book
+from oracle.service.config import ServeConfig
 from oracle.service.server import start_server
 from oracle.service.servicer import OracleServicer
 
@@ -568,6 +569,7 @@ def test_start_server_on_port_in_use_raises_oserror(book: RuleBook) -> None:
         loop = asyncio.new_event_loop()
         try:
             with pytest.raises(OSError, match="cannot listen on"):
-                loop.run_until_complete(asyncio.wait_for(start_server(book, "127.0.0.1", port), RPC_TIMEOUT))
+                config = ServeConfig(port=port, request_log=False)
+                loop.run_until_complete(asyncio.wait_for(start_server(book, config), RPC_TIMEOUT))
         finally:
             loop.close()

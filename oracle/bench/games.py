@@ -18,6 +18,7 @@ from oracle.games.replay import GameRecord, replay
 from oracle.games.simulate import simulate_game
 from oracle.rules.referee import check_action
 from oracle.ruleset.loader import RuleBook, default_rule_book
+from oracle.service.config import ServeConfig
 from oracle.service.convert_game import action_to_proto, state_to_proto
 from oracle.service.convert_record import record_to_proto
 from oracle.service.server import start_server
@@ -62,7 +63,7 @@ class _Servers:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
-        self.oracle = self._run(start_server(book, "127.0.0.1", 0))
+        self.oracle = self._run(start_server(book, ServeConfig(port=0, request_log=False)))
         self.echo_server, self.echo_port = self._run(_start_echo())
 
     def _run(self, coro: Coroutine[Any, Any, Any]) -> Any:

@@ -1,72 +1,224 @@
-"""Runs the gRPC server: oracle service, health (SERVING once rule sets load), reflection, graceful stop."""
+"""Runs the gRPC server as a ServeConfig says, and stops it gracefully: health first, then a drain, then a grace."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-import signal
+import os
+import re
+import sys
+import tempfile
+from collections.abc import Iterator
+from typing import TextIO
 
 import grpc
-from grpc_health.v1 import health_pb2, health_pb2_grpc
-from grpc_health.v1.health import aio as health_aio
-from grpc_reflection.v1alpha import reflection
+from grpc_health.v1 import health_pb2_grpc
 
 from oracle.api.v1 import oracle_pb2, oracle_pb2_grpc
 from oracle.ruleset.loader import RuleBook
+from oracle.service.admission import Admission
+from oracle.service.calls import CallLayer, LayeredInterceptor
+from oracle.service.config import ServeConfig
+from oracle.service.health import HEALTH_SERVICE, SERVING, HealthService
+from oracle.service.limits import DEFAULT_LIMITS
+from oracle.service.observability import Metrics, MetricsEndpoint, RequestLog
+from oracle.service.reflection import enable_reflection
+from oracle.service.security import TokenCheck, server_credentials
 from oracle.service.servicer import OracleServicer
+from oracle.service.signals import SignalWatcher
 
 log = logging.getLogger(__name__)
 SERVICE_NAME = oracle_pb2.DESCRIPTOR.services_by_name["OracleService"].full_name
-GRACE_SECONDS = 5.0
 
 
 class OracleServer:
-    """A started server and its health servicer; `stop()` drains in-flight calls."""
+    """A started server: its health service, bound port, admission counters, metrics; `shutdown()` stops it."""
 
-    def __init__(self, server: grpc.aio.Server, health: health_aio.HealthServicer, port: int) -> None:
+    def __init__(
+        self,
+        server: grpc.aio.Server,
+        health: HealthService,
+        port: int,
+        config: ServeConfig,
+        admission: Admission,
+        metrics: Metrics,
+        endpoint: MetricsEndpoint | None,
+        log_file: TextIO | None,
+    ) -> None:
         self.server = server
         self.health = health
         self.port = port
+        self.config = config
+        self.admission = admission
+        self.metrics = metrics
+        self.metrics_url = endpoint.url if endpoint is not None else None
+        self._endpoint = endpoint
+        self._log_file = log_file
 
-    async def stop(self, grace: float = GRACE_SECONDS) -> None:
-        """Report NOT_SERVING, then let in-flight calls finish (up to `grace` seconds)."""
-        await self.health.enter_graceful_shutdown()
-        await self.server.stop(grace)
+    async def shutdown(self, drain: float | None = None, grace: float | None = None) -> None:
+        """Stop in three steps (defaults: the config's drain and grace seconds).
+
+        1. Health turns NOT_SERVING at once (Watch streams are told, then ended); calls are still answered for
+           `drain` seconds, so that load balancers move away.
+        2. New calls are refused (UNAVAILABLE, which clients retry elsewhere); calls in flight may finish, for up
+           to `grace` seconds.
+        3. The gRPC server stops; calls still running then are cancelled.
+        """
+        loop = asyncio.get_running_loop()
+        self.health.shut_down()
+        drain = self.config.drain_seconds if drain is None else drain
+        grace = self.config.grace_seconds if grace is None else grace
+        if drain > 0:
+            await asyncio.sleep(drain)
+        self.admission.close()
+        closing = loop.time()
+        if not await self.admission.wait_quiet(grace):
+            log.warning("grace period over: cancelling the calls still in flight")
+        await self.server.stop(max(0.0, grace - (loop.time() - closing)))
+        if self._endpoint is not None:
+            await asyncio.to_thread(self._endpoint.close)
+        if self._log_file is not None:
+            self._log_file.close()
+
+    async def stop(self, grace: float | None = None) -> None:
+        """Shut down without a drain: NOT_SERVING, then calls in flight get up to `grace` seconds."""
+        await self.shutdown(drain=0, grace=grace)
 
 
-async def start_server(book: RuleBook, host: str = "127.0.0.1", port: int = 50051) -> OracleServer:
-    """Start serving `book` on host:port (port 0 picks a free one); health says SERVING once started."""
-    server = grpc.aio.server()
-    oracle_pb2_grpc.add_OracleServiceServicer_to_server(OracleServicer(book), server)
-    health = health_aio.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health, server)
-    reflection.enable_server_reflection(
-        (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME), server
-    )
-    address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+async def start_server(book: RuleBook, config: ServeConfig | None = None) -> OracleServer:
+    """Start serving `book` as `config` says (port 0 picks a free one); health says SERVING once started.
+
+    Raises OSError (one line, naming the address and why) when the port cannot be bound, and ConfigError for
+    unusable TLS files.
+    """
+    config = config or ServeConfig()
+    log_file = None
+    if config.log_file is not None and config.request_log:
+        log_file = config.log_file.open("a", encoding="utf-8")
+    endpoint: MetricsEndpoint | None = None
     try:
-        bound = server.add_insecure_port(address)
-    except RuntimeError as exc:  # grpc raises RuntimeError("Failed to bind ...")
-        raise OSError(f"cannot listen on {address} (is the port in use?)") from exc
+        metrics = Metrics()
+        admission = Admission(config.max_calls, config.max_streams)
+        layers: list[CallLayer] = []
+        if config.request_log:
+            layers.append(RequestLog(log_file or sys.stderr))
+        layers.append(metrics)
+        if config.token is not None:
+            layers.append(TokenCheck(config.token))
+        layers.append(admission)
+        server = grpc.aio.server(
+            interceptors=[LayeredInterceptor(layers)],
+            options=[
+                ("grpc.so_reuseport", int(config.reuse_port)),
+                ("grpc.max_receive_message_length", DEFAULT_LIMITS.max_message_bytes),
+            ],
+        )
+        oracle_pb2_grpc.add_OracleServiceServicer_to_server(OracleServicer(book), server)
+        health = HealthService([SERVICE_NAME])
+        health_pb2_grpc.add_HealthServicer_to_server(health, server)
+        if config.reflection:
+            enable_reflection(server, (SERVICE_NAME, HEALTH_SERVICE))
+        port = _bind(server, config)
+        if config.metrics_port is not None:
+            endpoint = MetricsEndpoint(metrics, config.host, config.metrics_port)
+        await server.start()
+    except BaseException:
+        if endpoint is not None:
+            endpoint.close()
+        if log_file is not None:
+            log_file.close()
+        raise
+    health.set_all(SERVING)
+    return OracleServer(server, health, port, config, admission, metrics, endpoint, log_file)
+
+
+def _address(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def _bind(server: grpc.aio.Server, config: ServeConfig) -> int:
+    """Add the listening port; on failure an OSError saying why in one line (gRPC's own log line is kept back)."""
+    address = _address(config.host, config.port)
+    credentials = server_credentials(config)
+    with _stderr_captured() as captured:
+        try:
+            if credentials is None:
+                bound = server.add_insecure_port(address)
+            else:
+                bound = server.add_secure_port(address, credentials)
+        except RuntimeError:  # grpc raises RuntimeError("Failed to bind ...")
+            bound = 0
+    said = "".join(captured)
     if bound == 0:
-        raise OSError(f"cannot listen on {address}")
-    await server.start()
-    for name in ("", SERVICE_NAME):
-        await health.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return OracleServer(server, health, bound)
+        match = re.search(r"Error in bind for address '[^']*': ([^)\n]+)", said)
+        reason = match.group(1).lower() if match else "the address cannot be bound"
+        if "in use" in reason:
+            reason += " (another process is listening there)"
+        raise OSError(f"cannot listen on {address}: {reason}")
+    if said:
+        sys.stderr.write(said)
+    return bound
 
 
-async def serve(book: RuleBook, host: str, port: int, ready: asyncio.Event | None = None) -> None:
-    """Serve until SIGINT or SIGTERM, then stop gracefully."""
-    running = await start_server(book, host, port)
-    log.info("canasta-oracle serving %d rule sets on %s:%d", len(book.ids()), host, running.port)
-    print(f"canasta-oracle: serving {len(book.ids())} rule sets on {host}:{running.port}", flush=True)
+@contextlib.contextmanager
+def _stderr_captured() -> Iterator[list[str]]:
+    """Collect what is written to file descriptor 2 (gRPC core logs there) while the block runs (into the list)."""
+    captured: list[str] = []
+    sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+    except OSError:  # no stderr at all: nothing to capture
+        yield captured
+        return
+    with tempfile.TemporaryFile() as sink:
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield captured
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            sink.seek(0)
+            captured.append(sink.read().decode("utf-8", "replace"))
+
+
+def describe(config: ServeConfig) -> str:
+    """One line saying how the server is served: transport, authentication, reflection, limits."""
+    transport = "plaintext"
+    if config.tls:
+        transport = "TLS, client certificates required" if config.tls_client_ca else "TLS"
+    auth = "bearer token required" if config.token is not None else "no authentication"
+    reflection = "reflection v1 and v1alpha" if config.reflection else "no reflection"
+    return (
+        f"{transport}; {auth}; {reflection}; at most {config.max_calls} calls and {config.max_streams} streams"
+        f" at once; on SIGTERM: drain {config.drain_seconds:g} s, grace {config.grace_seconds:g} s"
+    )
+
+
+async def serve(book: RuleBook, config: ServeConfig, ready: asyncio.Event | None = None) -> None:
+    """Serve until SIGINT or SIGTERM, then shut down gracefully; a second signal exits at once (status 128+n)."""
+    running = await start_server(book, config)
     stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    if ready is not None:
-        ready.set()
-    await stop.wait()
-    print("canasta-oracle: stopping (health NOT_SERVING, draining calls)", flush=True)
-    await running.stop()
+    signals = SignalWatcher(asyncio.get_running_loop(), lambda signum: stop.set())
+    try:
+        if running.metrics_url is not None:
+            print(f"canasta-oracle: metrics on {running.metrics_url}", flush=True)
+        print(f"canasta-oracle: {describe(config)}", flush=True)
+        where = _address(config.host, running.port)
+        log.info("canasta-oracle serving %d rule sets on %s", len(book.ids()), where)
+        print(f"canasta-oracle: serving {len(book.ids())} rule sets on {where}", flush=True)
+        if ready is not None:
+            ready.set()
+        await stop.wait()
+        print(
+            f"canasta-oracle: stopping: health NOT_SERVING, answering for {config.drain_seconds:g} s more, then"
+            f" up to {config.grace_seconds:g} s for calls in flight (a second signal exits at once)",
+            flush=True,
+        )
+        await running.shutdown()
+        print("canasta-oracle: stopped", flush=True)
+    finally:
+        signals.close()
+
+
+__all__ = ["SERVICE_NAME", "OracleServer", "ServeConfig", "describe", "serve", "start_server"]

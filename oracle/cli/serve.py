@@ -1,0 +1,215 @@
+"""`canasta-oracle serve`: every serving option (each also an environment variable) into a ServeConfig, then serve."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from types import SimpleNamespace
+
+import click
+
+from oracle.cli.support import CliError, clean_errors, load_book
+
+# oracle.service.config.ServeConfig's defaults, repeated here so that `canasta-oracle --help` imports no service
+# module (tests/test_serving.py checks that the two agree).
+DEFAULTS = SimpleNamespace(
+    host="127.0.0.1",
+    port=50051,
+    reflection=True,
+    reuse_port=False,
+    max_calls=100,
+    max_streams=100,
+    drain_seconds=2.0,
+    grace_seconds=10.0,
+    request_log=True,
+)
+TOKEN_ENV = "CANASTA_ORACLE_TOKEN"  #: the bearer token itself (as oracle.service.config.TOKEN_ENV)
+FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+
+
+def env(name: str) -> str:
+    """The environment variable of an option: CANASTA_ORACLE_<NAME>."""
+    return f"CANASTA_ORACLE_{name}"
+
+
+@click.command(
+    epilog=f"Every option can also be set by its environment variable (shown with it); the bearer token itself"
+    f" by {TOKEN_ENV}.",
+)
+@click.option(
+    "--host",
+    envvar=env("HOST"),
+    show_envvar=True,
+    default=DEFAULTS.host,
+    show_default=True,
+    help="Address to listen on.",
+)
+@click.option(
+    "--port",
+    envvar=env("PORT"),
+    show_envvar=True,
+    default=DEFAULTS.port,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="Port to listen on (0 picks a free one).",
+)
+@click.option(
+    "--specs",
+    envvar=env("SPECS"),
+    show_envvar=True,
+    default=None,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Load rule sets from this directory instead of the shipped ones.",
+)
+@click.option(
+    "--tls-cert",
+    envvar=env("TLS_CERT"),
+    show_envvar=True,
+    type=FILE,
+    help="PEM certificate chain: serve TLS (with --tls-key).",
+)
+@click.option("--tls-key", envvar=env("TLS_KEY"), show_envvar=True, type=FILE, help="PEM private key of --tls-cert.")
+@click.option(
+    "--tls-client-ca",
+    envvar=env("TLS_CLIENT_CA"),
+    show_envvar=True,
+    type=FILE,
+    help="PEM CA certificates: mutual TLS, every client must present a certificate they signed.",
+)
+@click.option(
+    "--token-file",
+    envvar=env("TOKEN_FILE"),
+    show_envvar=True,
+    type=FILE,
+    help="File holding the bearer token that every call but health must send as the metadata"
+    f" 'authorization: Bearer <token>' (or give the token itself in {TOKEN_ENV}).",
+)
+@click.option(
+    "--reflection/--no-reflection",
+    envvar=env("REFLECTION"),
+    show_envvar=True,
+    default=DEFAULTS.reflection,
+    show_default=True,
+    help="Serve gRPC server reflection (grpc.reflection.v1 and v1alpha).",
+)
+@click.option(
+    "--reuse-port",
+    envvar=env("REUSE_PORT"),
+    show_envvar=True,
+    is_flag=True,
+    default=DEFAULTS.reuse_port,
+    help="Let several servers share the port (SO_REUSEPORT); without it a busy port is an error.",
+)
+@click.option(
+    "--max-calls",
+    envvar=env("MAX_CALLS"),
+    show_envvar=True,
+    default=DEFAULTS.max_calls,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Unary calls in progress at once; more are refused with RESOURCE_EXHAUSTED.",
+)
+@click.option(
+    "--max-streams",
+    envvar=env("MAX_STREAMS"),
+    show_envvar=True,
+    default=DEFAULTS.max_streams,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Streams open at once; more are refused with RESOURCE_EXHAUSTED.",
+)
+@click.option(
+    "--drain-seconds",
+    envvar=env("DRAIN_SECONDS"),
+    show_envvar=True,
+    default=DEFAULTS.drain_seconds,
+    show_default=True,
+    type=click.FloatRange(0),
+    help="After SIGTERM or SIGINT: health says NOT_SERVING while calls are still answered, this long.",
+)
+@click.option(
+    "--grace-seconds",
+    envvar=env("GRACE_SECONDS"),
+    show_envvar=True,
+    default=DEFAULTS.grace_seconds,
+    show_default=True,
+    type=click.FloatRange(0),
+    help="Then new calls are refused and calls in flight may finish, for up to this long.",
+)
+@click.option(
+    "--request-log/--no-request-log",
+    envvar=env("REQUEST_LOG"),
+    show_envvar=True,
+    default=DEFAULTS.request_log,
+    show_default=True,
+    help="Log one JSON line per call: method, code, duration, sizes, peer (never a payload).",
+)
+@click.option(
+    "--log-file",
+    envvar=env("LOG_FILE"),
+    show_envvar=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Append the request log to this file instead of stderr.",
+)
+@click.option(
+    "--metrics-port",
+    envvar=env("METRICS_PORT"),
+    show_envvar=True,
+    type=click.IntRange(0, 65535),
+    default=None,
+    help="Serve Prometheus metrics at http://HOST:PORT/metrics (default off; 0: a free port).",
+)
+@clean_errors
+def serve(
+    host: str,
+    port: int,
+    specs: Path | None,
+    tls_cert: Path | None,
+    tls_key: Path | None,
+    tls_client_ca: Path | None,
+    token_file: Path | None,
+    reflection: bool,
+    reuse_port: bool,
+    max_calls: int,
+    max_streams: int,
+    drain_seconds: float,
+    grace_seconds: float,
+    request_log: bool,
+    log_file: Path | None,
+    metrics_port: int | None,
+) -> None:
+    """Start the gRPC server (health SERVING once the rule sets load).
+
+    SIGTERM or SIGINT: health turns NOT_SERVING, calls are answered for the drain period, then calls in flight
+    finish within the grace period; a second signal exits at once.
+    """
+    import asyncio
+
+    from oracle.service.config import ConfigError, ServeConfig, load_token
+    from oracle.service.server import serve as run  # grpc loads only for this verb
+
+    try:
+        config = ServeConfig(
+            host=host,
+            port=port,
+            tls_cert=tls_cert,
+            tls_key=tls_key,
+            tls_client_ca=tls_client_ca,
+            token=load_token(token_file, os.environ.get(TOKEN_ENV)),
+            reflection=reflection,
+            reuse_port=reuse_port,
+            max_calls=max_calls,
+            max_streams=max_streams,
+            drain_seconds=drain_seconds,
+            grace_seconds=grace_seconds,
+            request_log=request_log,
+            log_file=log_file,
+            metrics_port=metrics_port,
+        )
+        book = load_book(specs, lint=True)
+        asyncio.run(run(book, config))
+    except ConfigError as exc:
+        raise CliError(str(exc)) from None
+
+
+__all__ = ["serve"]
