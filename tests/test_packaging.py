@@ -34,9 +34,9 @@ def test_wheel_contains_specs_and_generated_code(wheel: Path) -> None:
     assert "oracle/cli/main.py" in names
     source_modules = {f"oracle/{p.relative_to(ROOT / 'oracle').as_posix()}" for p in (ROOT / "oracle").rglob("*.py")}
     assert source_modules <= names, f"modules missing from the wheel: {sorted(source_modules - names)}"
-    assert any(n.startswith("oracle/conformance/perft/") and n.endswith(".json") for n in names)
-    assert "oracle/conformance/records/classic-2p/game-0.json" in names
-    assert "oracle/conformance/cases/melds.json" in names
+    assert any(n.startswith("oracle/conformance/data/perft/") and n.endswith(".json") for n in names)
+    assert "oracle/conformance/data/records/classic-2p/game-0.json" in names
+    assert "oracle/conformance/data/cases/melds.json" in names
     assert not any(n.startswith(("specs/", "tests/", "conformance/")) for n in names), "stray top-level package"
 
 

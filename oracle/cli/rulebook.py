@@ -45,12 +45,17 @@ def rules_lint(rule_set_ids: str, as_json: bool, specs: Path | None) -> None:
     from importlib import resources
 
     from oracle.ruleset.loader import RuleBook
-    from oracle.verify.lint import ERROR, lint
+    from oracle.verify.lint import ERROR, LintBudgetExceeded, LintFinding, lint
 
     directory = specs if specs is not None else resources.files("oracle.specs")
     book = RuleBook.from_directory(directory)  # no checker: a contradictory rule set is reported, not refused
     chosen = [book.get(i) for i in rule_set_ids.split(",") if i] if rule_set_ids else list(book)
-    findings = {loaded.spec.id: lint(loaded.rules) for loaded in chosen}
+    findings: dict[str, list[LintFinding]] = {}
+    for loaded in chosen:
+        try:
+            findings[loaded.spec.id] = lint(loaded.rules)
+        except LintBudgetExceeded as exc:  # not checked is not passed: an error naming the rule and the limit
+            findings[loaded.spec.id] = [LintFinding(exc.field, f"could not be checked: {exc}", ERROR, exc.rule)]
     if as_json:
         click.echo(json.dumps({rid: [vars(f) for f in found] for rid, found in findings.items()}, indent=2))
     else:
