@@ -1,7 +1,10 @@
-"""`canasta-oracle serve` as a process: the ready line, health, clean exit on signals, spec errors."""
+"""`canasta-oracle serve` as a process: the ready line, health, clean exit on signals, spec errors, draining calls in
+flight on SIGTERM, a second signal, a busy port, options from environment variables."""
 
 from __future__ import annotations
 
+import json
+import os
 import queue
 import re
 import shutil
@@ -19,6 +22,9 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from oracle.api.v1 import oracle_pb2, oracle_pb2_grpc
+from oracle.games.simulate import simulate_game
+from oracle.ruleset.loader import default_rule_book
+from oracle.service.convert_record import record_to_proto
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = ROOT / "specs"
@@ -32,7 +38,7 @@ RPC_TIMEOUT = 5.0
 class Served:
     """A running `serve` process; stdout lines are read by a thread into a queue (None at EOF)."""
 
-    def __init__(self, args: list[str], stderr_path: Path, cwd: Path) -> None:
+    def __init__(self, args: list[str], stderr_path: Path, cwd: Path, env: dict[str, str] | None = None) -> None:
         self.stderr_path = stderr_path
         self._stderr = stderr_path.open("w", encoding="utf-8")
         self.proc = subprocess.Popen(
@@ -43,6 +49,7 @@ class Served:
             text=True,
             encoding="utf-8",
             cwd=cwd,
+            env=None if env is None else {**os.environ, **env},
         )
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.seen: list[str] = []
@@ -89,8 +96,8 @@ class Served:
 def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
     started: list[Served] = []
 
-    def start(*extra: str) -> Served:
-        served = Served([*SERVE, *extra], tmp_path / f"stderr-{len(started)}.txt", cwd=tmp_path)
+    def start(*extra: str, env: dict[str, str] | None = None) -> Served:
+        served = Served([*SERVE, *extra], tmp_path / f"stderr-{len(started)}.txt", cwd=tmp_path, env=env)
         started.append(served)
         return served
 
@@ -207,3 +214,135 @@ def test_serve_port_in_use_is_a_clean_error(serve: Callable[..., Served]) -> Non
     assert "Traceback" not in stderr, stderr
     assert code == 2, stderr
     assert str(port) in stderr, stderr
+
+
+# --------------------------------------------------------------------------- shutdown, ports, environment
+
+
+def _health(port: int) -> int:
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        request = health_pb2.HealthCheckRequest(service="oracle.api.v1.OracleService")
+        return health_pb2_grpc.HealthStub(channel).Check(request, timeout=RPC_TIMEOUT).status
+
+
+def _exit_code(served: Served, timeout: float) -> int:
+    try:
+        return served.proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"serve did not exit within {timeout}s; stdout {served.seen}; stderr {served.stderr()}")
+
+
+def test_sigterm_answers_during_the_drain_and_every_call_in_flight_completes(
+    serve: Callable[..., Served], tmp_path: Path
+) -> None:
+    log_file = tmp_path / "requests.log"
+    served = serve("--port", "0", "--drain-seconds", "3", "--grace-seconds", "20", "--log-file", str(log_file))
+    _, port = _wait_ready(served)
+    rules = default_rule_book().get("classic-2p").rules
+    request = oracle_pb2.ReplayGameRequest(record=record_to_proto(simulate_game(rules, 5, max_hands=40).record))
+    callers = 16
+    start = threading.Barrier(callers + 1)
+    finished: list[tuple[str, float]] = []
+
+    def replay() -> None:
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = oracle_pb2_grpc.OracleServiceStub(channel)
+            grpc.channel_ready_future(channel).result(timeout=RPC_TIMEOUT)
+            start.wait(RPC_TIMEOUT)
+            try:
+                response = stub.ReplayGame(request, timeout=60)
+                finished.append(("OK" if response.report.ok else "report not ok", time.monotonic()))
+            except grpc.RpcError as exc:
+                finished.append((exc.code().name, time.monotonic()))
+
+    threads = [threading.Thread(target=replay) for _ in range(callers)]
+    for thread in threads:
+        thread.start()
+    start.wait(RPC_TIMEOUT)
+    time.sleep(0.05)  # the calls are on their way
+    signalled = time.monotonic()
+    served.proc.send_signal(signal.SIGTERM)
+
+    assert _health(port) == health_pb2.HealthCheckResponse.NOT_SERVING
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:  # a new call during the drain is still answered
+        assert oracle_pb2_grpc.OracleServiceStub(channel).ListRuleSets(oracle_pb2.ListRuleSetsRequest(), timeout=5)
+    for thread in threads:
+        thread.join(60)
+    assert [code for code, _ in finished] == ["OK"] * callers
+    assert any(at > signalled for _, at in finished), "no call was still in flight at SIGTERM"
+
+    assert _exit_code(served, 3 + 20 + EXIT_TIMEOUT) == 0, served.stderr()
+    stdout = served.rest_of_stdout(EXIT_TIMEOUT)
+    assert any(line.startswith("canasta-oracle: stopping") for line in stdout), stdout
+    assert stdout[-1] == "canasta-oracle: stopped", stdout
+    assert "Traceback" not in served.stderr(), served.stderr()
+    logged = [json.loads(line) for line in log_file.read_text(encoding="utf-8").splitlines()]
+    replays = [line["code"] for line in logged if line["method"].endswith("/ReplayGame")]
+    assert replays == ["OK"] * callers, logged
+
+
+def test_a_second_signal_exits_at_once_with_a_non_zero_status(serve: Callable[..., Served]) -> None:
+    served = serve("--port", "0", "--drain-seconds", "60", "--no-request-log")
+    _wait_ready(served)
+    served.proc.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + EXIT_TIMEOUT
+    while not any(line.startswith("canasta-oracle: stopping") for line in served.seen):
+        assert served.next_line(max(0.1, deadline - time.monotonic())) is not None, served.stderr()
+    started = time.monotonic()
+    served.proc.send_signal(signal.SIGTERM)
+    code = _exit_code(served, EXIT_TIMEOUT)
+    assert time.monotonic() - started < 3.0
+    assert code == 128 + signal.SIGTERM
+    stderr = served.stderr()
+    assert "canasta-oracle: second SIGTERM: exiting now" in stderr, stderr
+    assert "Traceback" not in stderr, stderr
+
+
+def test_a_second_serve_on_a_busy_port_fails_in_one_line_and_the_first_keeps_serving(
+    serve: Callable[..., Served],
+) -> None:
+    first = serve("--port", "0", "--no-request-log")
+    _, port = _wait_ready(first)
+    second = serve("--port", str(port), "--no-request-log")
+    assert _exit_code(second, START_TIMEOUT) == 2
+    stderr = second.stderr()
+    assert stderr.splitlines() == [
+        f"canasta-oracle: cannot listen on 127.0.0.1:{port}: address already in use (another process is listening"
+        " there)"
+    ], stderr
+    assert not any("serving" in line for line in second.rest_of_stdout(EXIT_TIMEOUT))
+    assert _health(port) == health_pb2.HealthCheckResponse.SERVING
+
+    shared = serve("--port", "0", "--reuse-port", "--no-request-log")  # asked for: two servers share a port
+    _, shared_port = _wait_ready(shared)
+    also = serve("--port", str(shared_port), "--reuse-port", env={"CANASTA_ORACLE_REQUEST_LOG": "false"})
+    assert _wait_ready(also)[1] == shared_port
+
+
+def test_serving_options_from_environment_variables(serve: Callable[..., Served], tmp_path: Path) -> None:
+    token = "from-the-environment-42"
+    log_file = tmp_path / "env.log"
+    env = {
+        "CANASTA_ORACLE_HOST": "127.0.0.1",
+        "CANASTA_ORACLE_PORT": "0",
+        "CANASTA_ORACLE_TOKEN": token,
+        "CANASTA_ORACLE_REFLECTION": "false",
+        "CANASTA_ORACLE_MAX_CALLS": "7",
+        "CANASTA_ORACLE_LOG_FILE": str(log_file),
+    }
+    served = serve(env=env)
+    _, port = _wait_ready(served)
+    posture = next(line for line in served.seen if "bearer token" in line)
+    assert "bearer token required; no reflection; at most 7 calls" in posture, posture
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        stub = oracle_pb2_grpc.OracleServiceStub(channel)
+        with pytest.raises(grpc.RpcError) as info:
+            stub.ListRuleSets(oracle_pb2.ListRuleSetsRequest(), timeout=RPC_TIMEOUT)
+        assert info.value.code() == grpc.StatusCode.UNAUTHENTICATED
+        metadata = (("authorization", f"Bearer {token}"),)
+        assert stub.ListRuleSets(oracle_pb2.ListRuleSetsRequest(), timeout=RPC_TIMEOUT, metadata=metadata).rule_sets
+    served.proc.send_signal(signal.SIGINT)
+    assert _exit_code(served, EXIT_TIMEOUT) == 0
+    codes = [json.loads(line)["code"] for line in log_file.read_text(encoding="utf-8").splitlines()]
+    assert codes == ["UNAUTHENTICATED", "OK"]
+    assert token not in log_file.read_text(encoding="utf-8")
