@@ -11,21 +11,30 @@ Order: by kind (draw, take-pile, meld, discard, ask, answer, finish as in
 ActionCounts), then ascending by the key: take-pile (with_cards, ((cards,
 onto), ...)), meld ((cards, onto), ...) over the groups, with onto = -1 when
 there is no onto_rank; discard the card; answer yes before no.
-"
+
+A bounded list (``legal_actions_upto``, what ListLegalActions serves) judges
+candidates in generation order and stops once it holds `limit` distinct legal
+actions and has seen that there is at least one more. A truncated list is
+therefore the first `limit` legal actions in this generator's (unspecified)
+generation order, then sorted in the canonical order above: a subset of the
+full list in the same relative order, not necessarily its first `limit`
+entries. An untruncated list is the full list, exactly as `legal_actions`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from oracle.model.actions import Action, AnswerPartner, AskPartner, Discard, Draw, Finish, Meld, MeldGroup, TakePile
+from oracle.model.interrupt import Checkpoint
 from oracle.model.state import GameState
 from oracle.rules.candidates import KINDS, candidates
 from oracle.rules.referee import check_action
 from oracle.rules.state_check import InvalidStateError, validate_state
 from oracle.ruleset.compiled import CompiledRules
 
-__all__ = ["KINDS", "count_actions", "legal_actions", "sort_key"]
+__all__ = ["KINDS", "LegalActions", "count_actions", "legal_actions", "legal_actions_upto", "sort_key"]
 
 
 def _group_key(groups: tuple[MeldGroup, ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
@@ -58,13 +67,43 @@ def sort_key(action: Action) -> tuple[object, ...]:
     return (kind,)
 
 
+@dataclass(frozen=True, slots=True)
+class LegalActions:
+    """A possibly bounded list of legal actions (see the module docstring for what a truncated list holds)."""
+
+    actions: list[Action]  #: distinct legal actions, in canonical order
+    truncated: bool  #: there are more legal actions than `actions` holds
+
+
 def legal_actions(rules: CompiledRules, state: GameState) -> list[Action]:
     """Every legal action of the canonical space, in canonical order; InvalidStateError for a bad state."""
+    return legal_actions_upto(rules, state).actions
+
+
+def legal_actions_upto(
+    rules: CompiledRules, state: GameState, limit: int | None = None, checkpoint: Checkpoint | None = None
+) -> LegalActions:
+    """At most `limit` legal actions (None: all), canonical order; InvalidStateError for a bad state.
+
+    Judges no more candidates than it takes to find `limit` + 1 legal ones;
+    `checkpoint` is called before each candidate is judged (what it raises
+    ends the work).
+    """
+    if limit is not None and limit < 0:
+        raise ValueError(f"limit must be at least 0, not {limit}")
     problems = validate_state(rules, state)
     if problems:
         raise InvalidStateError(problems)
-    legal = [a for a in candidates(rules, state) if check_action(rules, state, a, validate=False).legal]
-    return sorted(dict.fromkeys(legal), key=sort_key)
+    found: dict[Action, None] = {}
+    for action in candidates(rules, state):
+        if checkpoint is not None:
+            checkpoint()
+        if action in found or not check_action(rules, state, action, validate=False).legal:
+            continue
+        if limit is not None and len(found) >= limit:
+            return LegalActions(sorted(found, key=sort_key), truncated=True)
+        found[action] = None
+    return LegalActions(sorted(found, key=sort_key), truncated=False)
 
 
 def count_actions(actions: Iterable[Action]) -> dict[str, int]:

@@ -10,6 +10,7 @@ from oracle.games.match import DeckSource, Standing, after_hand, dealer_of_hand,
 from oracle.model.actions import Action, AnswerPartner, format_action
 from oracle.model.errors import FieldProblem, InvalidInputError
 from oracle.model.events import Event, HandEnded
+from oracle.model.interrupt import Checkpoint
 from oracle.model.score import SideScore
 from oracle.model.state import HandEnd, Phase
 from oracle.rules.facts import partner_seats
@@ -121,11 +122,14 @@ def replay(
     keep_actions: bool = True,
     validate: bool = False,
     progress: Callable[[int], None] | None = None,
+    checkpoint: Checkpoint | None = None,
 ) -> ReplayReport:
     """Replay `record` under `rules`; stops at the first illegal action or unusable hand.
 
     With `validate`, every state is also checked for consistency before its
     action is judged (card conservation and the rest): slower, for tests.
+    `checkpoint` is called before each hand and each action; what it raises
+    (a WorkStopped past a deadline, say) ends the replay.
     """
     check_record_shape(rules, record)
     report = ReplayReport()
@@ -134,6 +138,8 @@ def replay(
         if standing.over:
             report.problems.append(f"hand {h}: the game was already over after hand {h - 1}")
             break
+        if checkpoint is not None:
+            checkpoint()
         dealer = dealer_of_hand(rules, record.first_dealer, h)
         state = deal(
             rules,
@@ -146,6 +152,8 @@ def replay(
             if state.phase == Phase.HAND_OVER:
                 report.problems.append(f"hand {h}: {len(hand.actions) - i} action(s) after the hand ended")
                 break
+            if checkpoint is not None:
+                checkpoint()
             seat = state.seat_to_move
             if isinstance(action, AnswerPartner):
                 seat = (partner_seats(rules, seat) or [seat])[0]

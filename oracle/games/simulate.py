@@ -12,6 +12,7 @@ from oracle.games.movegen import legal_actions
 from oracle.games.replay import GameRecord, HandRecord
 from oracle.model.actions import Action, AnswerPartner, AskPartner, Discard, Draw, Finish, Meld, TakePile
 from oracle.model.events import HandEnded
+from oracle.model.interrupt import Checkpoint
 from oracle.model.state import GameState, Phase
 from oracle.rules.referee import check_action
 from oracle.ruleset.compiled import CompiledRules
@@ -58,9 +59,17 @@ def choose(state: GameState, actions: list[Action], rng: random.Random) -> Actio
 
 
 def simulate_game(
-    rules: CompiledRules, seed: int, *, max_hands: int = 40, on_hand: Callable[[], None] | None = None
+    rules: CompiledRules,
+    seed: int,
+    *,
+    max_hands: int = 40,
+    on_hand: Callable[[], None] | None = None,
+    checkpoint: Checkpoint | None = None,
 ) -> SimulatedGame:
-    """Play one game from `seed` (hand seeds and the bot's choices derive from it) until it ends or max_hands."""
+    """Play one game from `seed` (hand seeds and the bot's choices derive from it) until it ends or max_hands.
+
+    `checkpoint` is called before each action; what it raises (a WorkStopped past a deadline, say) ends the game.
+    """
     rng = random.Random(seed)
     first_dealer = rng.randrange(rules.seats)
     standing = start_standing(rules)
@@ -79,6 +88,8 @@ def simulate_game(
         while ended is None:
             if len(actions) >= MAX_ACTIONS_PER_HAND:
                 raise RuntimeError(f"seed {seed}: hand {len(hands)} did not end in {MAX_ACTIONS_PER_HAND} actions")
+            if checkpoint is not None:
+                checkpoint()
             action = choose(state, legal_actions(rules, state), rng)
             verdict = check_action(rules, state, action, validate=False)
             if not verdict.legal or verdict.next_state is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -24,6 +25,7 @@ from oracle.ruleset.validate import ID_PATTERN, check_rule_set, note_for
 Checker = Callable[[CompiledRules], list[tuple[str, str]]]
 
 INLINE_CACHE_SIZE = 256  #: inline rule sets kept compiled, least recently used evicted first
+_CHECKING = threading.Lock()  #: held while a checker runs (see resolve)
 
 SOURCES_FILE = "sources.textproto"
 SPEC_SUFFIX = ".textproto"
@@ -145,7 +147,9 @@ def resolve(
         raise SpecError(problems)
     rules = compile_rules(merged)
     if checker is not None:
-        problems = [_locate_problem(path, message, top, setter, note_origin) for path, message in checker(rules)]
+        with _CHECKING:  # a checker may use Z3, whose shared context is not thread-safe: one check at a time
+            found = checker(rules)
+        problems = [_locate_problem(path, message, top, setter, note_origin) for path, message in found]
         if problems:
             raise SpecError(problems)
     origins = {path: setter[path].origin for path in leaf_paths() if path in setter}
@@ -284,6 +288,7 @@ class RuleBook:
         self._files = dict(files or {})
         self.checker = checker  #: run on inline rule sets too
         self._inline: OrderedDict[bytes, LoadedRuleSet] = OrderedDict()
+        self._inline_lock = threading.Lock()  #: worker threads of the server share the cache
 
     def resolve_inline(
         self, spec: ruleset_pb2.RuleSet, origin: str = "rule_set.inline", maximums: Mapping[str, int] | None = None
@@ -297,10 +302,11 @@ class RuleBook:
         request pays for validation once.
         """
         key = spec.SerializeToString(deterministic=True)
-        cached = self._inline.get(key)
-        if cached is not None:
-            self._inline.move_to_end(key)
-            return cached
+        with self._inline_lock:
+            cached = self._inline.get(key)
+            if cached is not None:
+                self._inline.move_to_end(key)
+                return cached
         message = ruleset_pb2.RuleSet()
         message.CopyFrom(spec)
         if not message.id:
@@ -321,9 +327,10 @@ class RuleBook:
         files = dict(self._files)
         files[message.id] = SpecFile(origin, message, {})
         loaded = resolve(files, message.id, [s.id for s in self.sources.sources], self.checker, maximums)
-        self._inline[key] = loaded
-        if len(self._inline) > INLINE_CACHE_SIZE:
-            self._inline.popitem(last=False)
+        with self._inline_lock:
+            self._inline[key] = loaded
+            if len(self._inline) > INLINE_CACHE_SIZE:
+                self._inline.popitem(last=False)
         return loaded
 
     def get(self, rule_set_id: str) -> LoadedRuleSet:

@@ -10,10 +10,11 @@ from oracle.games.adjudicate import adjudicate
 from oracle.games.deal import deal
 from oracle.games.live import LiveGame
 from oracle.games.match import DeckSource, deck_order
-from oracle.games.movegen import count_actions, legal_actions
+from oracle.games.movegen import count_actions, legal_actions_upto
 from oracle.games.replay import replay
 from oracle.model.actions import Action
 from oracle.model.errors import FieldProblem, InvalidInputError
+from oracle.model.interrupt import Checkpoint
 from oracle.model.state import GameState
 from oracle.rules import referee
 from oracle.rules.scoring import score_hand
@@ -48,6 +49,9 @@ from oracle.service.sizes import (
     check_state,
     check_table,
 )
+
+_ANSWER_MARGIN = 64 * 1024  #: bytes of a ListLegalActions answer kept for everything but its actions
+_ENTRY_OVERHEAD = 6  #: bytes a repeated message field adds to each entry (tag and length)
 
 
 def bad_request_status(problems: list[FieldProblem], limits: Limits = DEFAULT_LIMITS) -> status_pb2.Status:
@@ -216,13 +220,32 @@ class OracleApi:
         state = deal(rules, order, dealer=request.dealer, running_totals=totals)
         return oracle_pb2.DealHandResponse(state=state_to_proto(state))
 
-    def ListLegalActions(self, request: oracle_pb2.ListLegalActionsRequest) -> oracle_pb2.ListLegalActionsResponse:
-        """Every legal action of the player to move, canonical and grouped."""
+    def ListLegalActions(
+        self, request: oracle_pb2.ListLegalActionsRequest, checkpoint: Checkpoint | None = None
+    ) -> oracle_pb2.ListLegalActionsResponse:
+        """The legal actions of the player to move, canonical and grouped: at most max_actions of them (0: the
+        default limit), and no more than fit in a message; `truncated` says the list was cut."""
+        ceiling = self.limits.max_legal_actions
+        if request.max_actions > ceiling:
+            raise InvalidInputError(
+                [FieldProblem("max_actions", f"{request.max_actions} is more than the limit of {ceiling}")]
+            )
+        limit = request.max_actions or min(self.limits.default_legal_actions, ceiling)
         loaded = self.rule_set(request.rule_set)
-        actions = legal_actions(loaded.rules, self.state(request.state, loaded.rules))
-        return oracle_pb2.ListLegalActionsResponse(
-            actions=[action_to_proto(a) for a in actions], counts=record_pb2.ActionCounts(**count_actions(actions))
-        )
+        found = legal_actions_upto(loaded.rules, self.state(request.state, loaded.rules), limit, checkpoint)
+        response = oracle_pb2.ListLegalActionsResponse(truncated=found.truncated)
+        room = self.limits.max_message_bytes - _ANSWER_MARGIN
+        listed = []
+        for action in found.actions:
+            message = action_to_proto(action)
+            room -= message.ByteSize() + _ENTRY_OVERHEAD
+            if room < 0:
+                response.truncated = True
+                break
+            listed.append(action)
+            response.actions.append(message)
+        response.counts.CopyFrom(record_pb2.ActionCounts(**count_actions(listed)))
+        return response
 
     def Adjudicate(self, request: oracle_pb2.AdjudicateRequest) -> oracle_pb2.AdjudicateResponse:
         """One action under several rule sets."""
@@ -250,8 +273,10 @@ class OracleApi:
             response.deciding_fields.add(field=deciding.field, values=deciding.values)
         return response
 
-    def ReplayGame(self, request: oracle_pb2.ReplayGameRequest) -> oracle_pb2.ReplayGameResponse:
-        """Replay a whole record (its length within the record limits)."""
+    def ReplayGame(
+        self, request: oracle_pb2.ReplayGameRequest, checkpoint: Checkpoint | None = None
+    ) -> oracle_pb2.ReplayGameResponse:
+        """Replay a whole record (its length within the record limits); `checkpoint` is called as it goes."""
         check = self.sizes()
         check_record(check, request.record)
         check.done()
@@ -260,5 +285,5 @@ class OracleApi:
             loaded = self.rule_set(request.rule_set)
         else:
             loaded = self.book.get(record.rule_set_id)
-        report = replay(loaded.rules, record, keep_actions=not request.summary_only)
+        report = replay(loaded.rules, record, keep_actions=not request.summary_only, checkpoint=checkpoint)
         return oracle_pb2.ReplayGameResponse(report=report_to_proto(report, self.limits.max_violations))

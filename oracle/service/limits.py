@@ -65,6 +65,19 @@ class Limits:
     """Messages one RefereeGame stream may send: a whole game is a few thousand; past it the stream ends with
     INVALID_ARGUMENT (start a new stream)."""
 
+    stream_idle_seconds: int = 300
+    """Seconds a RefereeGame stream may go without a client message: an open stream holds a game in memory; past
+    it the stream ends with DEADLINE_EXCEEDED."""
+
+    default_legal_actions: int = 10_000
+    """Actions ListLegalActions lists when the request's max_actions is 0: more than any dealt hand has; a longer
+    list is cut (truncated) rather than computed in full."""
+
+    max_legal_actions: int = 100_000
+    """The largest max_actions a ListLegalActions request may ask for: the list grows exponentially with the hand
+    (a 52-card hand has about 300,000 actions and takes minutes); the answer is also cut to fit
+    max_message_bytes."""
+
     max_message_bytes: int = 4 * 1024 * 1024
     """Bytes of one request message (gRPC's max_receive_message_length; the server sets it from here): a request
     larger than any valid one would still have to be read and decoded before it could be refused."""

@@ -1,10 +1,19 @@
-"""The gRPC servicer: converts requests, calls the pure core, converts answers and maps errors to status codes."""
+"""The gRPC servicer: runs each call's rule work in the worker pool and maps errors to status codes.
+
+The asyncio loop only moves bytes: every call's work (converting, judging,
+the inline rule-set lint) runs in a WorkerPool thread with a StopSignal
+carrying the call's deadline, so replay and legal-move listing stop with
+DEADLINE_EXCEEDED once it passes, and with CANCELLED when the caller leaves.
+RefereeGame streams have a message limit and an idle limit (Limits) and end
+through oracle.service.streams, so a client still writing reads the status.
+"""
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import AsyncIterator, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import grpc
 from google.protobuf.message import Message
@@ -14,120 +23,151 @@ from grpc_status import rpc_status
 from oracle.api.v1 import oracle_pb2, oracle_pb2_grpc
 from oracle.games.live import LiveGame, OutOfTurnError
 from oracle.model.errors import FieldProblem, InvalidInputError
+from oracle.model.interrupt import DeadlineExceeded, StopSignal, WorkCancelled
 from oracle.ruleset.loader import RuleBook
 from oracle.service.api import OracleApi, status_of
 from oracle.service.convert_game import state_to_proto, verdict_to_proto
 from oracle.service.limits import DEFAULT_LIMITS, Limits
+from oracle.service.streams import IdleTimeout, end_stream, next_request
+from oracle.service.workers import DEFAULT_WORKERS, WorkerPool
 
 log = logging.getLogger(__name__)
 Response = TypeVar("Response", bound=Message)
+Context = grpc.aio.ServicerContext[Any, Any]
 
 
-async def _answer(context: grpc.aio.ServicerContext, work: Callable[[], Response]) -> Response:
-    """Run the core; turn malformed input and unknown rule sets into status codes, anything else into INTERNAL."""
-    try:
-        return work()
-    except Exception as exc:
-        status = status_of(exc)
-        if status is None:
-            log.exception("internal error")
-            status = status_pb2.Status(code=code_pb2.INTERNAL, message="internal error in the oracle (a bug; logged)")
-    await context.abort_with_status(rpc_status.to_status(status))
-    raise AssertionError("abort_with_status returned")  # pragma: no cover
+def status_for(exc: Exception, limits: Limits = DEFAULT_LIMITS) -> status_pb2.Status:
+    """The status a call ends with after `exc`: work stopped by its deadline or by the caller, malformed input,
+    an unknown rule set or a bad state as status_of says, anything else INTERNAL (a bug: logged)."""
+    if isinstance(exc, DeadlineExceeded):
+        return status_pb2.Status(
+            code=code_pb2.DEADLINE_EXCEEDED, message="the call's deadline passed before the oracle finished the work"
+        )
+    if isinstance(exc, WorkCancelled):
+        return status_pb2.Status(code=code_pb2.CANCELLED, message="the call was cancelled; the work was stopped")
+    status = status_of(exc, limits)
+    if status is None:
+        log.error("internal error", exc_info=exc)
+        status = status_pb2.Status(code=code_pb2.INTERNAL, message="internal error in the oracle (a bug; logged)")
+    return status
 
 
 class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
-    """Implements oracle.api.v1.OracleService: each unary RPC delegates to OracleApi."""
+    """Implements oracle.api.v1.OracleService: each unary RPC delegates to OracleApi in the worker pool.
 
-    def __init__(self, book: RuleBook, limits: Limits = DEFAULT_LIMITS) -> None:
+    `workers` is the pool (or its size); `workers.queued()` is the depth of its queue, for metrics. `close()`
+    stops the pool once the server has stopped.
+    """
+
+    def __init__(
+        self, book: RuleBook, limits: Limits = DEFAULT_LIMITS, workers: WorkerPool | int = DEFAULT_WORKERS
+    ) -> None:
         self._book = book
         self._api = OracleApi(book, limits)
+        self.workers = workers if isinstance(workers, WorkerPool) else WorkerPool(workers)
+
+    def close(self) -> None:
+        """Start no more work (call after the server stopped)."""
+        self.workers.close()
+
+    async def _answer(self, context: Context, work: Callable[[StopSignal], Response]) -> Response:
+        """Run `work` in the pool under the call's deadline; end the call with the status of what it raises."""
+        try:
+            return await self.workers.run(work, StopSignal.after(context.time_remaining()))
+        except Exception as exc:
+            status = status_for(exc, self._api.limits)
+        await context.abort_with_status(rpc_status.to_status(status))
+        raise AssertionError("abort_with_status returned")  # pragma: no cover
 
     async def ListRuleSets(
-        self, request: oracle_pb2.ListRuleSetsRequest, context: grpc.aio.ServicerContext
+        self, request: oracle_pb2.ListRuleSetsRequest, context: Context
     ) -> oracle_pb2.ListRuleSetsResponse:
         """Every rule set, by id."""
-        return await _answer(context, lambda: self._api.ListRuleSets(request))
+        return await self._answer(context, lambda stop: self._api.ListRuleSets(request))
 
     async def GetRuleSet(
-        self, request: oracle_pb2.GetRuleSetRequest, context: grpc.aio.ServicerContext
+        self, request: oracle_pb2.GetRuleSetRequest, context: Context
     ) -> oracle_pb2.GetRuleSetResponse:
         """The resolved rule set."""
-        return await _answer(context, lambda: self._api.GetRuleSet(request))
+        return await self._answer(context, lambda stop: self._api.GetRuleSet(request))
 
-    async def ScoreHand(
-        self, request: oracle_pb2.ScoreHandRequest, context: grpc.aio.ServicerContext
-    ) -> oracle_pb2.ScoreHandResponse:
+    async def ScoreHand(self, request: oracle_pb2.ScoreHandRequest, context: Context) -> oracle_pb2.ScoreHandResponse:
         """Itemised score per side."""
-        return await _answer(context, lambda: self._api.ScoreHand(request))
+        return await self._answer(context, lambda stop: self._api.ScoreHand(request))
 
     async def GetMinimumInitialMeld(
-        self, request: oracle_pb2.GetMinimumInitialMeldRequest, context: grpc.aio.ServicerContext
+        self, request: oracle_pb2.GetMinimumInitialMeldRequest, context: Context
     ) -> oracle_pb2.GetMinimumInitialMeldResponse:
         """The minimum for a running total."""
-        return await _answer(context, lambda: self._api.GetMinimumInitialMeld(request))
+        return await self._answer(context, lambda stop: self._api.GetMinimumInitialMeld(request))
 
     async def ValidateState(
-        self, request: oracle_pb2.ValidateStateRequest, context: grpc.aio.ServicerContext
+        self, request: oracle_pb2.ValidateStateRequest, context: Context
     ) -> oracle_pb2.ValidateStateResponse:
         """Every inconsistency of a state."""
-        return await _answer(context, lambda: self._api.ValidateState(request))
+        return await self._answer(context, lambda stop: self._api.ValidateState(request))
 
     async def CheckAction(
-        self, request: oracle_pb2.CheckActionRequest, context: grpc.aio.ServicerContext
+        self, request: oracle_pb2.CheckActionRequest, context: Context
     ) -> oracle_pb2.CheckActionResponse:
         """The verdict on one action."""
-        return await _answer(context, lambda: self._api.CheckAction(request))
+        return await self._answer(context, lambda stop: self._api.CheckAction(request))
 
-    async def DealHand(
-        self, request: oracle_pb2.DealHandRequest, context: grpc.aio.ServicerContext
-    ) -> oracle_pb2.DealHandResponse:
+    async def DealHand(self, request: oracle_pb2.DealHandRequest, context: Context) -> oracle_pb2.DealHandResponse:
         """A new hand from a seed or a deck order."""
-        return await _answer(context, lambda: self._api.DealHand(request))
+        return await self._answer(context, lambda stop: self._api.DealHand(request))
 
     async def ListLegalActions(
-        self, request: oracle_pb2.ListLegalActionsRequest, context: grpc.aio.ServicerContext
+        self, request: oracle_pb2.ListLegalActionsRequest, context: Context
     ) -> oracle_pb2.ListLegalActionsResponse:
         """Every legal action of the player to move, canonical and grouped."""
-        return await _answer(context, lambda: self._api.ListLegalActions(request))
+        return await self._answer(context, lambda stop: self._api.ListLegalActions(request, stop))
 
     async def Adjudicate(
-        self, request: oracle_pb2.AdjudicateRequest, context: grpc.aio.ServicerContext
+        self, request: oracle_pb2.AdjudicateRequest, context: Context
     ) -> oracle_pb2.AdjudicateResponse:
         """One action under several rule sets."""
-        return await _answer(context, lambda: self._api.Adjudicate(request))
+        return await self._answer(context, lambda stop: self._api.Adjudicate(request))
 
     async def ReplayGame(
-        self, request: oracle_pb2.ReplayGameRequest, context: grpc.aio.ServicerContext
+        self, request: oracle_pb2.ReplayGameRequest, context: Context
     ) -> oracle_pb2.ReplayGameResponse:
         """Replay a whole record."""
-        return await _answer(context, lambda: self._api.ReplayGame(request))
+        return await self._answer(context, lambda stop: self._api.ReplayGame(request, stop))
 
     async def RefereeGame(
-        self, request_iterator: AsyncIterator[oracle_pb2.RefereeGameRequest], context: grpc.aio.ServicerContext
+        self, request_iterator: AsyncIterator[oracle_pb2.RefereeGameRequest], context: Context
     ) -> AsyncIterator[oracle_pb2.RefereeGameResponse]:
-        """Referee a live game for as long as the stream is open."""
+        """Referee a live game for as long as the stream is open (within the stream limits)."""
+        limits = self._api.limits
+        requests = aiter(request_iterator)
         game: LiveGame | None = None
         received = 0
-        async for request in request_iterator:
+        while True:
+            try:
+                request = await next_request(requests, limits.stream_idle_seconds)
+            except IdleTimeout as exc:
+                message = f"RefereeGame: {exc}; the limit is {limits.stream_idle_seconds} s (start a new stream)"
+                status = status_pb2.Status(code=code_pb2.DEADLINE_EXCEEDED, message=message)
+                await end_stream(context, status, requests, client_may_write=False)
+                return
+            if request is None:
+                return
             received += 1
             try:
-                if received > self._api.limits.max_stream_messages:
-                    limit = self._api.limits.max_stream_messages
+                if received > limits.max_stream_messages:
+                    limit = limits.max_stream_messages
                     raise InvalidInputError([FieldProblem("", f"message {received}: the limit is {limit} per stream")])
-                response, game = self._referee_step(game, request)
+                response, game = await self.workers.run(functools.partial(self._referee_step, game, request))
             except Exception as exc:
-                status = status_of(exc, self._api.limits)
-                if status is None:
-                    log.exception("internal error in RefereeGame")
-                    status = status_pb2.Status(code=code_pb2.INTERNAL, message="internal error in the oracle (a bug)")
-                await context.abort_with_status(rpc_status.to_status(status))
+                await end_stream(context, status_for(exc, limits), requests)
                 return
             yield response
 
     def _referee_step(
-        self, game: LiveGame | None, request: oracle_pb2.RefereeGameRequest
+        self, game: LiveGame | None, request: oracle_pb2.RefereeGameRequest, stop: StopSignal | None = None
     ) -> tuple[oracle_pb2.RefereeGameResponse, LiveGame | None]:
+        """Judge one message of the stream (in a worker thread): the answer and the game after it."""
         kind = request.WhichOneof("kind")
         response = oracle_pb2.RefereeGameResponse()
         try:

@@ -154,20 +154,24 @@ class DealHandResponse(_message.Message):
     def __init__(self, state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ...) -> None: ...
 
 class ListLegalActionsRequest(_message.Message):
-    __slots__ = ("rule_set", "state")
+    __slots__ = ("rule_set", "state", "max_actions")
     RULE_SET_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
+    MAX_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     rule_set: RuleSetRef
     state: _game_pb2.GameState
-    def __init__(self, rule_set: _Optional[_Union[RuleSetRef, _Mapping]] = ..., state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ...) -> None: ...
+    max_actions: int
+    def __init__(self, rule_set: _Optional[_Union[RuleSetRef, _Mapping]] = ..., state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ..., max_actions: _Optional[int] = ...) -> None: ...
 
 class ListLegalActionsResponse(_message.Message):
-    __slots__ = ("actions", "counts")
+    __slots__ = ("actions", "counts", "truncated")
     ACTIONS_FIELD_NUMBER: _ClassVar[int]
     COUNTS_FIELD_NUMBER: _ClassVar[int]
+    TRUNCATED_FIELD_NUMBER: _ClassVar[int]
     actions: _containers.RepeatedCompositeFieldContainer[_game_pb2.Action]
     counts: _record_pb2.ActionCounts
-    def __init__(self, actions: _Optional[_Iterable[_Union[_game_pb2.Action, _Mapping]]] = ..., counts: _Optional[_Union[_record_pb2.ActionCounts, _Mapping]] = ...) -> None: ...
+    truncated: bool
+    def __init__(self, actions: _Optional[_Iterable[_Union[_game_pb2.Action, _Mapping]]] = ..., counts: _Optional[_Union[_record_pb2.ActionCounts, _Mapping]] = ..., truncated: _Optional[bool] = ...) -> None: ...
 
 class ReplayGameRequest(_message.Message):
     __slots__ = ("record", "summary_only", "rule_set")

@@ -152,8 +152,10 @@ class OracleServiceServicer:
 
     def ListLegalActions(self, request, context):
         """Every legal action of the player to move, grouped canonically (see
-        oracle/movegen.py): melds by rank and by how many naturals, jokers and
-        twos, not every choice among identical cards.
+        oracle/rules/candidates.py): melds by rank and by how many naturals, jokers and
+        twos, not every choice among identical cards. The list is bounded by
+        max_actions; a longer one is cut and says so (truncated). Like every
+        long call, it ends with DEADLINE_EXCEEDED once the call's deadline passes.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -171,6 +173,17 @@ class OracleServiceServicer:
         """Referees a live game: the client sends the game's start, each hand's
         deal and each action; the server answers each message with a verdict and
         events. The stream holds the game only while it is open.
+
+        A stream is limited in the number of messages the client may send and in
+        how long it may stay silent (server options, with defaults). Past either
+        limit, or after a malformed message, the server stops reading and ends the
+        stream with a status: RESOURCE_EXHAUSTED (too many messages),
+        DEADLINE_EXCEEDED (idle too long), INVALID_ARGUMENT, NOT_FOUND or
+        FAILED_PRECONDITION (the message), each with a message saying why. The
+        server sends that status as the stream's normal end rather than aborting
+        it, so a client that is still writing reads the intended code (not the
+        INTERNAL some client libraries report for an abort while they write);
+        its writes after the end fail, and it should stop writing.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -1,0 +1,93 @@
+"""Rule work off the event loop: a bounded pool of worker threads, with its queue depth and busy count for metrics.
+
+Every OracleService call runs its rule work (decoding into the domain model,
+judging, replaying, the inline rule-set lint) in one of these threads, so the
+asyncio loop that gRPC serves on only moves bytes: health checks and cheap
+calls are answered while a long replay runs. A call's work gets a
+`StopSignal` with the call's deadline; when the call goes away (cancelled,
+or its deadline passed) the signal is cancelled too, so long work stops at
+its next checkpoint and the thread is free again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+from oracle.model.interrupt import StopSignal
+
+Result = TypeVar("Result")
+
+DEFAULT_WORKERS = min(8, os.cpu_count() or 1)
+"""Worker threads by default: rule work is pure Python, so more threads than cores only add waiting."""
+
+
+class WorkerPool:
+    """A fixed number of worker threads; `run` awaits one piece of work without blocking the event loop."""
+
+    def __init__(self, workers: int = DEFAULT_WORKERS) -> None:
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise ValueError(f"a worker pool needs at least 1 worker thread, not {workers!r}")
+        self.size = workers
+        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="oracle-worker")
+        self._lock = threading.Lock()
+        self._waiting = 0
+        self._running = 0
+
+    def queued(self) -> int:
+        """Pieces of work submitted and not yet started (the metric of a pool too small for its load)."""
+        with self._lock:
+            return self._waiting
+
+    def busy(self) -> int:
+        """Worker threads running a piece of work now."""
+        with self._lock:
+            return self._running
+
+    async def run(self, work: Callable[[StopSignal], Result], stop: StopSignal | None = None) -> Result:
+        """Run `work(stop)` in a worker thread and return (or raise) what it does.
+
+        If the awaiting task is cancelled (the call went away), `stop` is
+        cancelled so the work ends at its next checkpoint; work that has not
+        started yet never starts.
+        """
+        signal = stop if stop is not None else StopSignal()
+
+        def job() -> Result:
+            with self._lock:
+                self._waiting -= 1
+                self._running += 1
+            try:
+                return work(signal)
+            finally:
+                with self._lock:
+                    self._running -= 1
+
+        with self._lock:
+            self._waiting += 1
+        try:
+            future = self._executor.submit(job)
+        except BaseException:
+            with self._lock:
+                self._waiting -= 1
+            raise
+        try:
+            return await asyncio.wrap_future(future)
+        except asyncio.CancelledError:
+            signal.cancel()
+            raise
+        finally:
+            if future.cancel():  # never started (so `job` never counted it out): it leaves the queue here
+                with self._lock:
+                    self._waiting -= 1
+
+    def close(self) -> None:
+        """Start no more work (waiting work is dropped); work already running finishes in its thread."""
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+__all__ = ["DEFAULT_WORKERS", "WorkerPool"]
