@@ -264,7 +264,7 @@ def read_side(hand: SideHand, model: z3.ModelRef) -> ConcreteSide:
 
 @dataclass(frozen=True)
 class Extremes:
-    """The lowest and highest scoring side tables under a rule set, found by z3.Optimize."""
+    """The lowest and highest scoring side tables under a rule set (score_extremes)."""
 
     low: ConcreteSide
     high: ConcreteSide
@@ -311,36 +311,49 @@ _extremes_cache: dict[str, Extremes | None] = {}
 
 
 def score_extremes(model: RuleModel) -> Extremes | None:
-    """Minimise and maximise a side's score with z3.Optimize (box mode: both objectives in one call).
+    """The lowest and highest scoring side tables, each proved extreme by satisfiability checks alone.
 
-    An optimum z3.Optimize reports is proved: no side table scores below the
-    minimum or above the maximum. None when the optimiser gives up
+    For each direction a search (_extreme) finds a side table scoring T (sat:
+    the witness) while "a total beyond T" is unsatisfiable: that unsat answer
+    is the proof of the bound. None when a check gives up
     (budget.PROOF_BUDGET). Rule sets that agree on every scoring field share
     the answer (cached for the process).
     """
     key = repr([field_value(model.spec, path) for path in _SCORING_FIELDS])
     if key not in _extremes_cache:
-        _extremes_cache[key] = _optimise(model)
+        hand = side_hand(model, "side")
+        low, high = _extreme(hand, -1), _extreme(hand, 1)
+        _extremes_cache[key] = None if low is None or high is None else Extremes(low, high)
     return _extremes_cache[key]
 
 
-def _optimise(model: RuleModel) -> Extremes | None:
-    hand = side_hand(model, "side")
-    opt = z3.Optimize()
-    opt.set("random_seed", 0)
-    PROOF_BUDGET.apply(opt)
-    opt.set(priority="box")
-    opt.add(*hand.constraints)
-    low, high = opt.minimize(hand.total), opt.maximize(hand.total)
-    if opt.check() != z3.sat:
+def _extreme(hand: SideHand, sign: int) -> ConcreteSide | None:
+    """A highest (sign 1) or lowest (sign -1) scoring side table; None when a check gives up.
+
+    Galloping then bisection on one incremental solver: `reached` is the
+    objective (sign x total) of the last table a model showed, `beyond` the
+    least objective no table reaches (its check was unsat). The search ends
+    when they are neighbours, so "objective > reached" is unsatisfiable: the
+    bound is proved, not estimated, and the last model is its witness.
+    """
+    objective = hand.total if sign > 0 else -hand.total
+    solver = PROOF_BUDGET.solver()
+    solver.add(*hand.constraints)
+    if solver.check() != z3.sat:
         return None
-    # In box mode one model serves both objectives badly, so fix each optimum and ask for a table.
-    lowest, highest = low.value().as_long(), high.value().as_long()
-    sides = []
-    for value in (lowest, highest):
-        solver = PROOF_BUDGET.solver()
-        solver.add(*hand.constraints, hand.total == value)
-        if solver.check() != z3.sat:
+    witness = solver.model()
+    reached: int = witness.eval(objective, model_completion=True).as_long()
+    beyond: int | None = None
+    step = 1
+    while beyond is None or beyond - reached > 1:
+        target = reached + step if beyond is None else (reached + beyond) // 2
+        result = solver.check(objective >= target)
+        if result == z3.unknown:
             return None
-        sides.append(read_side(hand, solver.model()))
-    return Extremes(sides[0], sides[1])
+        if result == z3.sat:
+            witness = solver.model()
+            reached = witness.eval(objective, model_completion=True).as_long()
+            step *= 4
+        else:
+            beyond = target
+    return read_side(hand, witness)

@@ -139,8 +139,8 @@ PROPERTIES: list[Property] = [
     ),
     Property(
         "score-bounds",
-        "Every side's hand score lies between the lowest and highest totals z3.Optimize finds"
-        " over the deck's counts (reported).",
+        "Every side's hand score lies between the lowest and highest totals that side tables within the"
+        " deck's counts reach, each bound proved by an unsatisfiable 'beyond it' check (reported).",
         property_play.score_bounds,
     ),
     Property(

@@ -83,9 +83,7 @@ def _side_text(side: ConcreteSide) -> str:
 def score_bounds(rm: RuleModel) -> Outcome:
     extremes = score_extremes(rm)
     if extremes is None:
-        return Outcome(
-            False, f"z3.Optimize gave up before finding the lowest and highest scores, within {PROOF_BUDGET}"
-        )
+        return Outcome(False, f"the solver gave up before proving the lowest and highest scores, within {PROOF_BUDGET}")
     low, high = extremes.low.total, extremes.high.total
     return Outcome(True, f"lowest {low} ({_side_text(extremes.low)}), highest {high} ({_side_text(extremes.high)})")
 
