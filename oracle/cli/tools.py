@@ -14,13 +14,25 @@ from oracle.cli.support import EXIT_FAILED, CliError, clean_errors
 @click.command()
 @click.option("--rules", "rule_set_ids", default="", help="Comma-separated rule-set ids (default: every one).")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Verify rule sets in this many processes (default: the number of processors).",
+)
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Prove everything again instead of reading rule sets that verified cleanly before (same rule set, same code)"
+    " from the cache ($CANASTA_ORACLE_CACHE, default ~/.cache/canasta-oracle).",
+)
 @clean_errors
-def verify(rule_set_ids: str, as_json: bool) -> None:
+def verify(rule_set_ids: str, as_json: bool, jobs: int | None, no_cache: bool) -> None:
     """Prove the rule-set properties with Z3, lint every rule set, and check the engine against the model."""
-    from oracle.verify.report import verify_command_lines
+    from oracle.verify.report import default_jobs, verify_command_lines
 
     ids = [i.strip() for i in rule_set_ids.split(",") if i.strip()] or None
-    lines, ok = verify_command_lines(ids, as_json)
+    lines, ok = verify_command_lines(ids, as_json, jobs=jobs or default_jobs(), use_cache=not no_cache)
     click.echo("\n".join(lines))
     if not ok:
         raise SystemExit(EXIT_FAILED)

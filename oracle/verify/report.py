@@ -4,17 +4,28 @@
 whether everything passed: every property proved, no lint error (warnings are
 listed but do not fail), and no engine-against-model disagreement. An unknown
 rule-set id raises oracle.ruleset.loader.UnknownRuleSetError.
+
+Rule sets are independent, so with `jobs` above 1 they are verified in that
+many processes (concurrent.futures.ProcessPoolExecutor); the results are the
+serial run's, in the order asked. With `use_cache` a rule set that verified
+cleanly before, under the same code (cache.result_key), is read back from disk
+with no solver work and shown as "cached"; only clean results are stored.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.loader import RuleBook, default_rule_book
+from oracle.verify import cache
 from oracle.verify.boundary import EngineReport, check_engine
+from oracle.verify.cases import Case
 from oracle.verify.lint import ERROR, LintFinding, lint
 from oracle.verify.model import RuleModel
 from oracle.verify.properties import PROPERTIES, PropertyResult, check_properties
@@ -34,6 +45,8 @@ class RuleSetVerification:
     engine: EngineReport | None = None
     engine_ms: float = 0.0
 
+    cached: bool = False  #: read back from the verify cache: no solver work in this run, no timings
+
     @property
     def ok(self) -> bool:
         """Every property proved, no lint error, no disagreement."""
@@ -43,26 +56,138 @@ class RuleSetVerification:
             and (self.engine is None or not self.engine.disagreements)
         )
 
+    def to_document(self) -> dict[str, object]:
+        """The result as JSON for the cache (no timings)."""
+        return {
+            "ruleSetId": self.rule_set_id,
+            "properties": [{"property": p.property_id, "holds": p.holds, "detail": p.detail} for p in self.properties],
+            "findings": [
+                {"field": f.field, "message": f.message, "severity": f.severity, "rule": f.rule} for f in self.findings
+            ],
+            "cases": None if self.engine is None else [c.to_json() for c in self.engine.cases],
+        }
+
+    @classmethod
+    def from_document(cls, rule_set_id: str, doc: dict[str, Any]) -> RuleSetVerification | None:
+        """A cached result from to_document's JSON; None unless it is a clean result of the current property table."""
+        try:
+            result = cls(rule_set_id, cached=True)
+            result.properties = [
+                PropertyResult(str(p["property"]), rule_set_id, p["holds"] is True, str(p["detail"]), 0.0)
+                for p in doc["properties"]
+            ]
+            result.findings = [
+                LintFinding(str(f["field"]), str(f["message"]), str(f["severity"]), str(f["rule"]))
+                for f in doc["findings"]
+            ]
+            if doc["cases"] is not None:
+                result.engine = EngineReport(rule_set_id, [_case(c) for c in doc["cases"]])
+        except (KeyError, TypeError, AttributeError):
+            return None
+        expected = [p.id for p in PROPERTIES]
+        if doc["ruleSetId"] != rule_set_id or [p.property_id for p in result.properties] != expected:
+            return None
+        return result if result.ok else None
+
+
+def _case(doc: dict[str, Any]) -> Case:
+    return Case(
+        str(doc["id"]),
+        str(doc["description"]),
+        str(doc["ruleSetId"]),
+        str(doc["kind"]),
+        dict(doc["input"]),
+        dict(doc["expected"]),
+        dict(doc["engine"]),
+    )
+
+
+def default_jobs() -> int:
+    """How many processes verify uses unless told: the processors this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # no affinity on this platform
+        return os.cpu_count() or 1
+
+
+def verify_one(rule_set_id: str, rules: CompiledRules, case_dir: Path | None = None) -> RuleSetVerification:
+    """Prove the properties, lint, and check the engine against the model for one rule set (all solver work)."""
+    result = RuleSetVerification(rule_set_id)
+    result.properties = check_properties(RuleModel(rules))
+    start = time.perf_counter()
+    result.findings = lint(rules)
+    result.lint_ms = (time.perf_counter() - start) * 1000
+    start = time.perf_counter()
+    result.engine = check_engine(rules, case_dir)
+    result.engine_ms = (time.perf_counter() - start) * 1000
+    return result
+
+
+@dataclass
+class _Worker:
+    """What a worker process verifies against, set once by its initializer."""
+
+    book: RuleBook | None = None
+    case_dir: Path | None = None
+
+
+_WORKER = _Worker()
+
+
+def _start_worker(book: RuleBook | None, case_dir: Path | None) -> None:
+    _WORKER.book = book or default_rule_book()
+    _WORKER.case_dir = case_dir
+
+
+def _verify_in_worker(rule_set_id: str) -> RuleSetVerification:
+    book = _WORKER.book or default_rule_book()
+    return verify_one(rule_set_id, book.get(rule_set_id).rules, _WORKER.case_dir)
+
+
+def _verify_all(
+    ids: list[str], book: RuleBook, given: RuleBook | None, case_dir: Path | None, jobs: int
+) -> list[RuleSetVerification]:
+    """verify_one for each id, in order; in up to `jobs` processes when there is more than one to do."""
+    if jobs <= 1 or len(ids) <= 1:
+        return [verify_one(i, book.get(i).rules, case_dir) for i in ids]
+    from concurrent.futures import ProcessPoolExecutor  # only when there is work for a pool (a cached run has none)
+
+    # A worker gets the caller's book, or (None) loads the shipped one itself: nothing to pickle.
+    with ProcessPoolExecutor(min(jobs, len(ids)), initializer=_start_worker, initargs=(given, case_dir)) as pool:
+        return list(pool.map(_verify_in_worker, ids))
+
 
 def verify_rule_sets(
-    rule_set_ids: list[str] | None = None, *, book: RuleBook | None = None, case_dir: Path | None = None
+    rule_set_ids: list[str] | None = None,
+    *,
+    book: RuleBook | None = None,
+    case_dir: Path | None = None,
+    jobs: int = 1,
+    use_cache: bool = False,
 ) -> list[RuleSetVerification]:
-    """Prove the properties, lint, and check the engine against the model for each rule set (all when None)."""
+    """Prove the properties, lint, and check the engine against the model for each rule set (all when None).
+
+    `jobs` above 1 verifies rule sets in that many processes; `use_cache`
+    reads clean results back from the verify cache and stores new ones (see
+    the module docstring). The results come in the order of `rule_set_ids`.
+    """
+    given = book
     book = book or default_rule_book()
     ids = rule_set_ids or book.ids()
-    results = []
-    for rule_set_id in ids:
-        rules = book.get(rule_set_id).rules
-        result = RuleSetVerification(rule_set_id)
-        result.properties = check_properties(RuleModel(rules))
-        start = time.perf_counter()
-        result.findings = lint(rules)
-        result.lint_ms = (time.perf_counter() - start) * 1000
-        start = time.perf_counter()
-        result.engine = check_engine(rules, case_dir)
-        result.engine_ms = (time.perf_counter() - start) * 1000
-        results.append(result)
-    return results
+    rules = {i: book.get(i).rules for i in ids}  # an unknown id raises before any work
+    found: dict[str, RuleSetVerification] = {}
+    if use_cache:
+        for i in rules:
+            doc = cache.read(rules[i])
+            hit = None if doc is None else RuleSetVerification.from_document(i, doc)
+            if hit is not None:
+                found[i] = hit
+    todo = [i for i in rules if i not in found]
+    for i, result in zip(todo, _verify_all(todo, book, given, case_dir, jobs), strict=True):
+        found[i] = result
+        if use_cache and result.ok:  # a failure is never stored
+            cache.write(rules[i], result.to_document())
+    return [found[i] for i in ids]
 
 
 def _result_text(p: PropertyResult) -> str:
@@ -79,11 +204,12 @@ def _text_lines(results: list[RuleSetVerification], total_ms: float) -> list[str
     lines += ["", f"{'property':<{width}}  {'rule set':<{id_width}}  {'ms':>7}  result"]
     for r in results:
         for p in r.properties:
-            lines.append(f"{p.property_id:<{width}}  {p.rule_set_id:<{id_width}}  {p.ms:7.1f}  {_result_text(p)}")
+            ms = f"{'cached':>7}" if r.cached else f"{p.ms:7.1f}"
+            lines.append(f"{p.property_id:<{width}}  {p.rule_set_id:<{id_width}}  {ms}  {_result_text(p)}")
     lines += ["", "Lint"]
     for r in results:
         if not r.findings:
-            lines.append(f"{r.rule_set_id}: no findings ({r.lint_ms:.1f} ms)")
+            lines.append(f"{r.rule_set_id}: no findings ({'cached' if r.cached else f'{r.lint_ms:.1f} ms'})")
         for f in r.findings:
             lines.append(f"{r.rule_set_id}: {f.severity} {f.field} [{f.rule}]: {f.message}")
     lines += ["", "Engine against model"]
@@ -93,7 +219,7 @@ def _text_lines(results: list[RuleSetVerification], total_ms: float) -> list[str
         kinds = ", ".join(f"{k} {n}" for k, n in r.engine.by_kind().items())
         lines.append(
             f"{r.rule_set_id}: {len(r.engine.cases)} cases ({kinds}), {len(r.engine.disagreements)}"
-            f" disagreement(s) ({r.engine_ms:.0f} ms)"
+            f" disagreement(s) ({'cached' if r.cached else f'{r.engine_ms:.0f} ms'})"
         )
         for case in r.engine.disagreements:
             lines.append(f"  DISAGREEMENT {json.dumps(case.to_json(), sort_keys=True)}")
@@ -104,9 +230,11 @@ def _text_lines(results: list[RuleSetVerification], total_ms: float) -> list[str
     warnings = sum(f.severity != ERROR for r in results for f in r.findings)
     disagreements = sum(len(r.engine.disagreements) for r in results if r.engine)
     verdict = "OK" if all(r.ok for r in results) else "FAILED"
+    cached = sum(r.cached for r in results)
+    from_cache = f" ({cached} cached: no solver work)" if cached else ""
     lines += [
         "",
-        f"{verdict}: {len(results)} rule set(s), {proved}/{checked} properties proved, {errors} lint"
+        f"{verdict}: {len(results)} rule set(s){from_cache}, {proved}/{checked} properties proved, {errors} lint"
         f" error(s), {warnings} warning(s), {disagreements} disagreement(s); total {total_ms / 1000:.1f} s",
     ]
     return lines
@@ -117,6 +245,7 @@ def _json_doc(results: list[RuleSetVerification], total_ms: float) -> dict[str, 
         "ok": all(r.ok for r in results),
         "totalMs": round(total_ms, 1),
         "ruleSets": [r.rule_set_id for r in results],
+        "cached": [r.rule_set_id for r in results if r.cached],
         "propertyTable": [{"id": p.id, "sentence": p.sentence} for p in PROPERTIES],
         "properties": [
             {
@@ -149,16 +278,22 @@ def _json_doc(results: list[RuleSetVerification], total_ms: float) -> dict[str, 
 
 
 def verify_command_lines(
-    rule_set_ids: list[str] | None, as_json: bool, *, book: RuleBook | None = None, case_dir: Path | None = None
+    rule_set_ids: list[str] | None,
+    as_json: bool,
+    *,
+    book: RuleBook | None = None,
+    case_dir: Path | None = None,
+    jobs: int = 1,
+    use_cache: bool = False,
 ) -> tuple[list[str], bool]:
     """The lines `canasta-oracle verify` prints, and whether everything passed.
 
     `rule_set_ids` None (or empty) means every rule set of the book (the shipped
     ones by default). Disagreements are written as case files into `case_dir`
-    when it is given.
+    when it is given. `jobs` and `use_cache` are verify_rule_sets'.
     """
     start = time.perf_counter()
-    results = verify_rule_sets(rule_set_ids, book=book, case_dir=case_dir)
+    results = verify_rule_sets(rule_set_ids, book=book, case_dir=case_dir, jobs=jobs, use_cache=use_cache)
     total_ms = (time.perf_counter() - start) * 1000
     ok = all(r.ok for r in results)
     if as_json:
