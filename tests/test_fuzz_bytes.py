@@ -13,13 +13,12 @@ import grpc
 import pytest
 from fuzz_strategies import CALL_TIMEOUT, corpus, fuzz_channel
 
-from oracle.bench.fuzz_calls import call_stream, call_unary
+from oracle.bench.fuzz_calls import UNDECODABLE, call_stream, call_unary
 from oracle.bench.fuzz_mutate import mutate_bytes
 from oracle.bench.fuzz_seeds import UNARY_RPCS
 
 SEED = 20_240_612
 REQUESTS = 40  #: per RPC
-UNDECODABLE = "request bytes do not decode as"
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +33,7 @@ def test_mutated_request_bytes_get_a_code_a_client_can_act_on(channel, rpc: str)
     decoded = 0
     for _ in range(REQUESTS):
         payload = mutate_bytes(rnd.choice(seeds), rnd)
-        answer = call_unary(channel, rpc, payload, CALL_TIMEOUT, field_paths=False)
+        answer = call_unary(channel, rpc, payload, CALL_TIMEOUT)
         assert not answer.faults, f"{rpc}: {answer.faults}\nrequest bytes: {payload.hex()}"
         decoded += not answer.message.startswith(UNDECODABLE)
     assert decoded, "no mutated request got past decoding: the fuzz tests only the decoder"
@@ -47,7 +46,7 @@ def test_mutated_stream_messages_get_a_code_a_client_can_act_on(channel) -> None
         for _ in range(rnd.choice((1, 1, 2, 3))):
             at = rnd.randrange(len(payloads))
             payloads[at] = mutate_bytes(payloads[at], rnd)
-        answer = call_stream(channel, payloads, CALL_TIMEOUT, field_paths=False)
+        answer = call_stream(channel, payloads, CALL_TIMEOUT)
         assert not answer.faults, f"RefereeGame: {answer.faults}\nmessages: {[p.hex() for p in payloads]}"
 
 
@@ -62,6 +61,6 @@ def test_mutated_stream_messages_get_a_code_a_client_can_act_on(channel) -> None
     ],
 )
 def test_known_bad_bytes_are_invalid_argument(channel, rpc: str, payload: bytes) -> None:
-    answer = call_unary(channel, rpc, payload, CALL_TIMEOUT, field_paths=False)
+    answer = call_unary(channel, rpc, payload, CALL_TIMEOUT)
     assert not answer.faults, answer.faults
     assert answer.code == grpc.StatusCode.INVALID_ARGUMENT

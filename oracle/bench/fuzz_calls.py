@@ -36,6 +36,7 @@ DETAILED = frozenset({grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_P
 DEFAULT_CLIENT_TRAILERS = 8 * 1024  #: bytes of trailers a default client reads (half its 16 KiB of metadata)
 HEADER_OVERHEAD = 32  #: bytes HTTP/2 counts per header besides its name and value
 STATUS_DETAILS_KEY = "grpc-status-details-bin"
+UNDECODABLE = "request bytes do not decode as"  #: how the server's answer to undecodable bytes begins
 
 
 @dataclass(frozen=True)
@@ -83,8 +84,9 @@ def judge(
     """What is wrong with an answer (nothing: an empty tuple) and the size of its trailers.
 
     The code must be one of ALLOWED; INVALID_ARGUMENT and FAILED_PRECONDITION must carry a google.rpc.BadRequest
-    or PreconditionFailure naming at least one problem, at a non-empty field path when `field_paths` (bytes that
-    do not decode at all name the whole request: the path is empty); the trailers must fit a default client.
+    or PreconditionFailure naming at least one problem, at a non-empty field path when `field_paths` (except for
+    bytes that do not decode at all: they name the whole request, the empty path); the trailers must fit a default
+    client.
     """
     entries = list(metadata)
     size = trailer_size(details or "", entries)
@@ -100,7 +102,7 @@ def judge(
             faults.append(f"{code.name} without a BadRequest or PreconditionFailure detail: {details}")
         elif not paths:
             faults.append(f"{code.name} whose detail names no problem: {details}")
-        elif field_paths and not any(paths):
+        elif field_paths and not any(paths) and not details.startswith(UNDECODABLE):
             faults.append(f"{code.name} with no field path: {details}")
     return tuple(faults), size
 
@@ -161,6 +163,7 @@ def call_stream(channel: grpc.Channel, payloads: list[bytes], timeout: float, *,
 __all__ = [
     "ALLOWED",
     "DEFAULT_CLIENT_TRAILERS",
+    "UNDECODABLE",
     "Answer",
     "call_stream",
     "call_unary",
