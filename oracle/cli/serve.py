@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -210,6 +211,9 @@ def serve(
         asyncio.run(run(book, config))
     except ConfigError as exc:
         raise CliError(str(exc)) from None
+    except KeyboardInterrupt:  # SIGINT before serving began (while the rule sets load): no traceback
+        click.echo("canasta-oracle: interrupted before serving", err=True)
+        raise SystemExit(128 + signal.SIGINT) from None
 
 
 __all__ = ["serve"]

@@ -151,8 +151,9 @@ class LayeredInterceptor(grpc.aio.ServerInterceptor):
     def _unary(self, behaviour: Callable[..., Any], method: str, streamed: bool) -> Callable[..., Any]:
         async def unary(request: Any, context: Context) -> Any:
             call = Call(method, streamed, context)
+            requests = self._requests(request, call, streamed)
             async with self._around(call):
-                response = behaviour(self._requests(request, call, streamed), context)
+                response = behaviour(requests, context)
                 if inspect.isawaitable(response):
                     response = await response
                 call.sent(response)
@@ -179,8 +180,9 @@ class LayeredInterceptor(grpc.aio.ServerInterceptor):
 
         async def stream(request: Any, context: Context) -> None:
             call = Call(method, True, context)
+            requests = self._requests(request, call, streamed)
             async with self._around(call):
-                result = behaviour(self._requests(request, call, streamed), context)
+                result = behaviour(requests, context)
                 if inspect.isawaitable(result):
                     await result
                 elif isinstance(result, Iterable):

@@ -73,7 +73,7 @@ class OracleServer:
             await asyncio.sleep(drain)
         self.admission.close()
         closing = loop.time()
-        if not await self.admission.wait_quiet(grace):
+        if not await self.admission.wait_quiet(grace) and self.admission.calls + self.admission.streams:
             log.warning("grace period over: cancelling the calls still in flight")
         await self.server.stop(max(0.0, grace - (loop.time() - closing)))
         if self._endpoint is not None:
