@@ -1,0 +1,74 @@
+"""The long fuzz's tools do what docs/robustness.md says: a bug planted in a real server is found, minimised, saved
+and replayed by `python -m oracle.bench.fuzz`, and the minimiser keeps a failure while it shrinks the request."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from server_harness import ServerThread
+
+from oracle.api.v1 import game_pb2, oracle_pb2
+from oracle.bench import fuzz
+from oracle.bench.fuzz_minimise import Budget, minimise_bytes, minimise_list, minimise_message, signature
+from oracle.ruleset.loader import default_rule_book
+from oracle.service.api import OracleApi
+
+
+def test_a_failing_request_shrinks_to_what_makes_it_fail() -> None:
+    state = game_pb2.GameState(pile_upcards=-7, seat_to_move=3, stock=[1, 2, 3, 4])
+    state.seats.add(hand=[5, 6, 7])
+    request = oracle_pb2.CheckActionRequest(rule_set=oracle_pb2.RuleSetRef(id="classic-4p"), state=state)
+
+    def fails(candidate: oracle_pb2.CheckActionRequest) -> bool:
+        return candidate.state.pile_upcards < 0
+
+    smallest = minimise_message(request, fails, Budget(500, 60))
+    assert smallest == oracle_pb2.CheckActionRequest(state=game_pb2.GameState(pile_upcards=-7))
+    assert minimise_bytes(b"abcXdef", lambda b: b"X" in b, Budget(100, 60)) == b"X"
+    assert minimise_list(list(range(40)), lambda items: 30 in items, Budget(100, 60)) == [30]
+
+
+def test_a_budget_bounds_the_calls_a_minimisation_makes() -> None:
+    calls = []
+
+    def fails(candidate: bytes) -> bool:
+        calls.append(candidate)
+        return False  # nothing smaller fails: without a budget, every cut would be tried
+
+    assert minimise_bytes(bytes(range(200)), fails, Budget(10, 60)) == bytes(range(200))
+    assert len(calls) == 10
+
+
+def test_signature_leaves_out_numbers() -> None:
+    assert (
+        signature(("trailers of 9001 bytes (a default client reads 8192)",))
+        == "trailers of N bytes (a default client reads N)"
+    )
+    assert signature(("code INTERNAL: internal error",)) == "code INTERNAL"
+
+
+@pytest.mark.slow
+def test_the_fuzz_finds_minimises_saves_and_replays_a_planted_bug(monkeypatch, tmp_path: Path, capsys) -> None:
+    def broken(self: OracleApi, request: oracle_pb2.ScoreHandRequest) -> oracle_pb2.ScoreHandResponse:
+        raise ZeroDivisionError("a planted bug")
+
+    monkeypatch.setattr(OracleApi, "ScoreHand", broken)
+    server = ServerThread(default_rule_book())
+    try:
+        argv = ["--requests", "80", "--seed", "3", "--workers", "1", "--records", "1", "--target", server.address]
+        status = fuzz.main([*argv, "--save-dir", str(tmp_path), "--progress", "600"])
+        report = capsys.readouterr().out
+        assert status == 1, report
+        assert "ScoreHand: code INTERNAL" in report
+        assert "80 requests" in report
+        [saved, *_] = sorted((tmp_path / "findings").glob("ScoreHand-*.json"))
+        finding = json.loads(saved.read_text())
+        assert finding["code"] == "INTERNAL"
+        assert finding["messages_hex"] == [""]  # the empty request fails too: minimised to nothing
+        assert len(list((tmp_path / "slowest").glob("*.json"))) == 10
+        assert fuzz.main(["--target", server.address, "--replay", str(saved)]) == 1
+        assert "ScoreHand: INTERNAL" in capsys.readouterr().out
+    finally:
+        server.close()
