@@ -99,9 +99,9 @@ def test_an_engine_that_allows_four_wilds_fails_exactly_the_four_wild_cases(monk
 
     def four_wilds_allowed(shape, rules, *, going_out):  # a seeded bug: a fourth wild passes
         return [
-            (f, why)
-            for f, why in real(shape, rules, going_out=going_out)
-            if not (f == "melds.max_wilds" and shape.wilds == rules.limits.max_wilds + 1)
+            broken
+            for broken in real(shape, rules, going_out=going_out)
+            if not (broken.field == "melds.max_wilds" and shape.wilds == rules.melds.max_wilds + 1)
         ]
 
     for module in (

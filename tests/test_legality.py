@@ -27,7 +27,7 @@ from oracle.model.score import ScoreItem
 from oracle.model.state import GameState, HandEnd, PartnerAnswer, Phase, TurnStart
 from oracle.rules.referee import Verdict, check_action
 from oracle.rules.state_check import InvalidStateError, validate_state
-from oracle.rules.violations import KINDS
+from oracle.rules.violations import Code
 from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.loader import RuleBook, default_rule_book
 
@@ -852,10 +852,11 @@ def test_legal_counterpart(code: str) -> None:
 
 
 def test_every_code_has_a_case_and_a_counterpart() -> None:
+    codes = {code.value for code in Code}
     exercised = {code for build in ILLEGAL.values() for code, _ in build().expected}
-    assert exercised == set(KINDS)
-    assert set(ILLEGAL) == set(KINDS)
-    assert set(LEGAL) == set(KINDS)
+    assert exercised == codes
+    assert set(ILLEGAL) == codes
+    assert set(LEGAL) == codes
 
 
 def test_variants_override_their_field_with_a_cited_note() -> None:

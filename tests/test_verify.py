@@ -241,10 +241,10 @@ def test_a_seeded_one_wild_too_many_bug_is_caught_and_written_as_a_case(
 ) -> None:
     honest = melds.meld_rule_breaks
 
-    def buggy(shape: melds.MeldShape, rules: CompiledRules, *, going_out: bool) -> list[tuple[str, str]]:
+    def buggy(shape: melds.MeldShape, rules: CompiledRules, *, going_out: bool) -> list[melds.MeldBreak]:
         breaks = honest(shape, rules, going_out=going_out)
-        if shape.wilds == rules.limits.max_wilds + 1:
-            breaks = [b for b in breaks if b[0] != "melds.max_wilds"]
+        if shape.wilds == rules.melds.max_wilds + 1:
+            breaks = [b for b in breaks if b.field != "melds.max_wilds"]
         return breaks
 
     monkeypatch.setattr(melds, "meld_rule_breaks", buggy)
@@ -275,7 +275,7 @@ def test_a_seeded_one_wild_too_many_bug_is_caught_and_written_as_a_case(
 
 def test_a_compiled_limit_one_wild_too_loose_is_caught() -> None:
     rules = default_rule_book().get("classic-2p").rules
-    loose = replace(rules, limits=replace(rules.limits, max_wilds=rules.limits.max_wilds + 1))
+    loose = replace(rules, melds=replace(rules.melds, max_wilds=rules.melds.max_wilds + 1))
     report = check_engine(loose)
     assert report.disagreements and not report.written
     assert all(c.engine["legal"] and not c.expected["legal"] for c in report.disagreements)
@@ -283,8 +283,8 @@ def test_a_compiled_limit_one_wild_too_loose_is_caught() -> None:
 
 def test_a_seeded_minimum_boundary_bug_is_caught(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     def off_by_one(self: CompiledRules, running_total: int) -> tuple[int, int | None]:
-        minimum, row = self.minimum_below_table, None
-        for from_score, row_minimum in self.thresholds:
+        minimum, row = self.initial_meld.minimum_below_table, None
+        for from_score, row_minimum in self.initial_meld.thresholds:
             if running_total <= from_score:  # the bug: a total equal to from_score stays in the row below
                 break
             minimum, row = row_minimum, from_score

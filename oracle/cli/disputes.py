@@ -79,17 +79,17 @@ def adjudicate_command(state_file: Path, action_text: str, rule_set_ids: str, sp
 
 def explain_lines(book: RuleBook, key: str) -> list[str]:
     """What `explain` prints for a violation code or a rule-set field path."""
-    from oracle.rules.violations import KINDS
+    from oracle.rules.violations import RULES, find_rule
     from oracle.ruleset.paths import all_paths, format_field, leaf_paths
 
     lines: list[str] = []
     field = key
-    if key in KINDS:
-        kind = KINDS[key]
-        lines += [f"{kind.code}: {kind.summary}", f"rule-set field: {kind.field}"]
-        field = kind.field
+    rule = find_rule(key)
+    if rule is not None:
+        lines += [f"{rule.code}: {rule.summary}", f"rule-set field: {rule.field}"]
+        field = rule.field
     elif key not in all_paths():
-        raise CliError(f"'{key}' is neither a violation code nor a rule-set field; codes: {', '.join(sorted(KINDS))}")
+        raise CliError(f"'{key}' is neither a violation code nor a rule-set field; codes: {', '.join(sorted(RULES))}")
     paths = [field] if field in leaf_paths() else [p for p in leaf_paths() if p.startswith(field + ".")]
     lines.append("")
     lines.append("values:")

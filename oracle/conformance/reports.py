@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from oracle.conformance.cases import Case
-from oracle.rules.violations import KINDS
+from oracle.rules.violations import RULES, find_rule
 
 
 @dataclass
@@ -95,7 +95,7 @@ def coverage(cases: Iterable[Case]) -> tuple[dict[str, list[str]], dict[str, lis
     """(violation code -> case ids expecting it, rule-set field -> case ids exercising it)."""
     from oracle.ruleset.paths import leaf_paths
 
-    by_code: dict[str, list[str]] = {code: [] for code in KINDS}
+    by_code: dict[str, list[str]] = {code.value: [] for code in RULES}
     by_field: dict[str, list[str]] = {path: [] for path in leaf_paths()}
     for item in cases:
         case = item.case
@@ -103,9 +103,9 @@ def coverage(cases: Iterable[Case]) -> tuple[dict[str, list[str]], dict[str, lis
         if case.expect.WhichOneof("outcome") == "illegal":
             for code in case.expect.illegal.codes:
                 by_code.setdefault(code, []).append(case.id)
-                kind = KINDS.get(code)
-                if kind is not None:
-                    fields += [kind.field] if "." in kind.field else []
+                rule = find_rule(code)
+                if rule is not None:
+                    fields += [rule.field] if "." in rule.field else []
         for path in dict.fromkeys(fields):
             by_field.setdefault(path, []).append(case.id)
     return by_code, by_field

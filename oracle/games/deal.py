@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from oracle.model.cards import is_black_three, is_red_three, is_wild
+from oracle.model.cards import is_red_three
 from oracle.model.errors import FieldProblem, InvalidInputError
 from oracle.model.state import GameState, Phase, SeatState, SideState
 from oracle.rules.context import draw_from_stock
 from oracle.rules.facts import side_of
+from oracle.rules.upcards import must_cover
 from oracle.ruleset.compiled import CompiledRules
 
 
@@ -25,7 +26,6 @@ def deal(
     three dealt and draws a replacement (repeating while a replacement is a
     red three). The player left of the dealer moves first.
     """
-    spec = rules.spec
     if Counter(order) != rules.deck_counts:
         raise InvalidInputError(
             [FieldProblem("deck_order", f"is not exactly the {rules.deck_size}-card deck of rule set '{rules.id}'")]
@@ -39,13 +39,13 @@ def deal(
     seat_order = [(first + k) % rules.seats for k in range(rules.seats)]
     hands: list[list[int]] = [[] for _ in range(rules.seats)]
     position = 0
-    for _ in range(spec.deal.hand_size):
+    for _ in range(rules.deal.hand_size):
         for seat in seat_order:
             hands[seat].append(order[position])
             position += 1
     stock = list(reversed(order[position:]))  # bottom to top: the next card dealt is the top
     pile = [stock.pop()]
-    while stock and _covered(rules, pile[-1]) and (spec.deal.upcard_cover_repeats or len(pile) == 1):
+    while stock and must_cover(rules, pile):
         pile.append(stock.pop())
     reds: list[list[int]] = [[] for _ in range(rules.sides)]
     for seat in seat_order:
@@ -54,7 +54,7 @@ def deal(
             continue
         kept = tuple(c for c in hands[seat] if not is_red_three(c))
         reds[side_of(rules, seat)].extend(dealt_reds)
-        if spec.threes.red_three_replaced:  # replacements are drawn like any draw: a red three among them is laid too
+        if rules.threes.red_three_replaced:  # replacements are drawn like any draw: a red three among them is laid too
             drawn = draw_from_stock(rules, seat, kept, tuple(stock), len(dealt_reds))
             kept, stock = drawn.hand, list(drawn.stock)
             reds[side_of(rules, seat)].extend(drawn.red_threes)
@@ -67,13 +67,4 @@ def deal(
         pile_upcards=len(pile),
         seat_to_move=first,
         phase=Phase.DRAW,
-    )
-
-
-def _covered(rules: CompiledRules, card: int) -> bool:
-    d = rules.spec.deal
-    return (
-        (is_wild(card) and d.upcard_cover_wild)
-        or (is_red_three(card) and d.upcard_cover_red_three)
-        or (is_black_three(card) and d.upcard_cover_black_three)
     )

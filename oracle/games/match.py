@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from oracle.api.v1 import ruleset_pb2
 from oracle.games.shuffle import MASK, shuffled
 from oracle.model.cards import deck
 from oracle.model.errors import FieldProblem, InvalidInputError
 from oracle.ruleset.compiled import CompiledRules
+from oracle.ruleset.sections import Tie
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +28,7 @@ def deck_order(rules: CompiledRules, source: DeckSource, path: str = "deck") -> 
         raise InvalidInputError([FieldProblem(path, "give a seed or a deck order")])
     if not 0 <= source.seed <= MASK:
         raise InvalidInputError([FieldProblem(f"{path}.seed", f"{source.seed} is not an unsigned 64-bit integer")])
-    return shuffled(deck(rules.spec.deck.packs, rules.spec.deck.jokers), source.seed)
+    return shuffled(deck(rules.deck.packs, rules.deck.jokers), source.seed)
 
 
 def dealer_of_hand(rules: CompiledRules, first_dealer: int, hand_index: int) -> int:
@@ -57,12 +57,12 @@ def after_hand(rules: CompiledRules, standing: Standing, hand_scores: Sequence[i
     equal leading totals follow game.tie (play another hand).
     """
     totals = tuple(t + s for t, s in zip(standing.totals, hand_scores, strict=True))
-    if max(totals) < rules.spec.game.target_score:
+    if max(totals) < rules.game.target_score:
         return Standing(totals)
     best = max(totals)
     leaders = [i for i, t in enumerate(totals) if t == best]
     if len(leaders) == 1:
         return Standing(totals, True, leaders[0])
-    if rules.spec.game.tie == ruleset_pb2.TIE_PLAY_ANOTHER_HAND:
+    if rules.game.tie == Tie.PLAY_ANOTHER_HAND:
         return Standing(totals)
-    raise ValueError(f"unsupported tie rule {rules.spec.game.tie}")  # the loader refuses unknown values
+    raise ValueError(f"unsupported tie rule {rules.game.tie}")  # the loader refuses unknown values

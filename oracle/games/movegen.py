@@ -30,7 +30,7 @@ from oracle.model.actions import Action, AnswerPartner, AskPartner, Discard, Dra
 from oracle.model.interrupt import Checkpoint
 from oracle.model.state import GameState
 from oracle.rules.candidates import KINDS, candidates
-from oracle.rules.referee import check_action
+from oracle.rules.referee import is_legal
 from oracle.rules.state_check import InvalidStateError, validate_state
 from oracle.ruleset.compiled import CompiledRules
 
@@ -98,7 +98,7 @@ def legal_actions_upto(
     for action in candidates(rules, state):
         if checkpoint is not None:
             checkpoint()
-        if action in found or not check_action(rules, state, action, validate=False).legal:
+        if action in found or not is_legal(rules, state, action, validate=False):
             continue
         if limit is not None and len(found) >= limit:
             return LegalActions(sorted(found, key=sort_key), truncated=True)

@@ -14,7 +14,7 @@ from oracle.model.interrupt import Checkpoint
 from oracle.model.score import SideScore
 from oracle.model.state import HandEnd, Phase
 from oracle.rules.facts import partner_seats
-from oracle.rules.referee import check_action, check_action_shape
+from oracle.rules.referee import check_action, validate_action_shape
 from oracle.rules.violations import Violation
 from oracle.ruleset.compiled import CompiledRules
 
@@ -106,7 +106,7 @@ def check_record_shape(rules: CompiledRules, record: GameRecord) -> None:
                 )
         for i, action in enumerate(hand.actions):
             try:
-                check_action_shape(action, f"record.hands[{h}].actions[{i}]")
+                validate_action_shape(action, f"record.hands[{h}].actions[{i}]")
             except InvalidInputError as exc:
                 problems.extend(exc.problems)
     if record.claimed_winner is not None and not 0 <= record.claimed_winner < rules.sides:

@@ -111,7 +111,7 @@ def parse_action(text: str) -> Action:
     if verb in ("draw", "ask", "finish"):
         if rest:
             raise NotationError(f"'{verb}' takes nothing after it, got '{rest}'")
-        return {"draw": Draw, "ask": AskPartner, "finish": Finish}[verb]()
+        return Draw() if verb == "draw" else AskPartner() if verb == "ask" else Finish()
     if verb == "discard":
         cards = parse_cards(rest)
         if len(cards) != 1:

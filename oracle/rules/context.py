@@ -1,28 +1,28 @@
-"""What every action handler shares: the judging context, the outcome type, and the state changes they reuse."""
+"""What every rule check and state change shares: the judging context, the applied result, the hand check, the
+wrong-phase violation, and the state changes they reuse (drawing, ending the hand)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from oracle.model.cards import format_cards, is_red_three
 from oracle.model.events import CanastaMade, CardsDrawn, Event, HandEnded, RedThreeLaid
-from oracle.model.state import Cards, GameState, HandEnd, PartnerAnswer, Phase, SeatState, SideState, TurnState
+from oracle.model.state import Cards, GameState, HandEnd, Phase, SeatState, SideState, TurnStart, TurnState
 from oracle.rules.facts import end_table, side_of
 from oracle.rules.melds import meld_shape
 from oracle.rules.scoring import score_hand
-from oracle.rules.violations import Violation, violation
+from oracle.rules.violations import Code, Violation, violation
 from oracle.ruleset.compiled import CompiledRules
 
 
-@dataclass
-class Outcome:
-    """A handler's answer: the violations, or (when there are none) the next state and what happened."""
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """The result of applying a legal action: the next state and what happened."""
 
-    violations: list[Violation] = field(default_factory=list)
-    events: list[Event] = field(default_factory=list)
-    next_state: GameState | None = None
+    next_state: GameState
+    events: tuple[Event, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,14 +44,31 @@ class Ctx:
         """The mover's hand."""
         return self.state.seats[self.seat].hand
 
-    def fail(self, code: str, explanation: str, field_path: str | None = None) -> Violation:
-        """A violation of `code` under these rules."""
-        return violation(self.rules, code, explanation, field_path)
+    def fail(self, code: Code, /, *, variant: str = "", field: str | None = None, **params: object) -> Violation:
+        """A violation of `code` under these rules, explained by the registry's template (see violations)."""
+        return violation(self.rules, code, variant=variant, field=field, **params)
 
 
 def make_ctx(rules: CompiledRules, state: GameState) -> Ctx:
     """The context for judging an action of the player to move."""
     return Ctx(rules, state, state.seat_to_move, side_of(rules, state.seat_to_move))
+
+
+_PHASE_WHY = {
+    Phase.DRAW: "the player must draw or take the pile first",
+    Phase.AWAIT_ANSWER: "the partner must answer 'may I go out?' first",
+    Phase.FINAL_MELDS: "the last stock card was a red three: the player may only meld, then finish",
+}
+
+
+def wrong_phase(ctx: Ctx, action: str) -> Violation:
+    """WRONG_PHASE: `action` ('draw', 'meld', ...) is not possible in the current phase, and why."""
+    if ctx.state.phase == Phase.PLAY:
+        took = ctx.state.turn.start == TurnStart.TOOK_PILE
+        why = "the player already took the pile this turn" if took else "the player already drew this turn"
+    else:
+        why = _PHASE_WHY.get(ctx.state.phase, "not now")
+    return ctx.fail(Code.WRONG_PHASE, action=action, reason=why)
 
 
 def missing_from_hand(hand: Cards, cards: Iterable[int]) -> list[int]:
@@ -66,18 +83,13 @@ def missing_from_hand(hand: Cards, cards: Iterable[int]) -> list[int]:
     return missing
 
 
-def check_in_hand(ctx: Ctx, cards: Iterable[int], out: list[Violation]) -> bool:
-    """Add CARDS_NOT_IN_HAND if the mover lacks any of `cards`; True when all are held."""
+def check_in_hand(ctx: Ctx, cards: Iterable[int]) -> list[Violation]:
+    """CARDS_NOT_IN_HAND if the mover lacks any of `cards`."""
     missing = missing_from_hand(ctx.hand, cards)
-    if missing:
-        out.append(
-            ctx.fail(
-                "CARDS_NOT_IN_HAND",
-                f"seat {ctx.seat} does not hold {format_cards(missing)}"
-                f" (hand: {format_cards(sorted(ctx.hand)) or 'empty'})",
-            )
-        )
-    return not missing
+    if not missing:
+        return []
+    hand = format_cards(sorted(ctx.hand)) or "empty"
+    return [ctx.fail(Code.CARDS_NOT_IN_HAND, seat=ctx.seat, missing=format_cards(missing), hand=hand)]
 
 
 def remove_cards(hand: Cards, cards: Iterable[int]) -> Cards:
@@ -123,7 +135,7 @@ def draw_from_stock(rules: CompiledRules, seat: int, hand: Cards, stock: Cards, 
         pending -= 1
         emptied = not stock_list
         if is_red_three(card):
-            replaced = rules.spec.threes.red_three_replaced and bool(stock_list)
+            replaced = rules.threes.red_three_replaced and bool(stock_list)
             reds.append(card)
             events.append(RedThreeLaid(seat, card, replaced))
             if replaced:
@@ -157,43 +169,3 @@ def end_hand(
     )
     table = end_table(rules, over)
     return over, HandEnded(reason, table, tuple(score_hand(rules, table)))
-
-
-def check_keep(ctx: Ctx, hand_after: int, canastas: int, out: list[Violation]) -> None:
-    """The keep-cards rule when the side lacks its canastas."""
-    keep = ctx.rules.spec.going_out.min_hand_after_meld_without_canastas
-    required = ctx.rules.spec.going_out.canastas_required
-    if canastas < required and hand_after < keep:
-        out.append(
-            ctx.fail(
-                "MUST_KEEP_CARDS",
-                f"the side has {canastas} of the {required} canasta(s) needed to go"
-                f" out, so at least {keep} cards must stay in hand after melding, not {hand_after}",
-            )
-        )
-
-
-def going_out_checks(ctx: Ctx, canastas: int, out: list[Violation]) -> None:
-    """Rules for a player about to have no cards: canastas, and the partner's answer."""
-    required = ctx.rules.spec.going_out.canastas_required
-    if canastas < required:
-        out.append(
-            ctx.fail("GO_OUT_WITHOUT_CANASTAS", f"going out needs {required} canasta(s); the side has {canastas}")
-        )
-    if ctx.state.turn.partner_answer == PartnerAnswer.NO:
-        out.append(ctx.fail("GO_OUT_PARTNER_SAID_NO", "the partner answered no to 'may I go out?' this turn"))
-
-
-def is_concealed(ctx: Ctx, turn: TurnState) -> bool:
-    """Going out now is concealed: nothing melded before this turn, nothing added to older melds, a canasta made."""
-    return not ctx.state.seats[ctx.seat].melded_before and not turn.added_to_existing and turn.made_canasta
-
-
-def finish_melding(ctx: Ctx, next_state: GameState, turn: TurnState, events: list[Event]) -> Outcome:
-    """The outcome of a legal meld or pile take: the hand ends if the mover has no card left (went out)."""
-    if next_state.seats[ctx.seat].hand:
-        return Outcome(events=events, next_state=next_state)
-    over, ended = end_hand(
-        ctx.rules, next_state, HandEnd.WENT_OUT, went_out_seat=ctx.seat, concealed=is_concealed(ctx, turn)
-    )
-    return Outcome(events=[*events, ended], next_state=over)

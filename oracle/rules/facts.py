@@ -1,12 +1,11 @@
-"""Facts the rules derive from a state under a rule set: sides and partners, canastas, why the pile is frozen,
-the table to score."""
+"""Facts the rules derive from a state under a rule set: sides and partners, why the pile is frozen, the table
+to score."""
 
 from __future__ import annotations
 
 from oracle.model.cards import is_black_three, is_red_three, is_wild
-from oracle.model.state import Cards, GameState, HandEnd
+from oracle.model.state import GameState, HandEnd
 from oracle.model.table import HandTable, SideTable, WentOut
-from oracle.rules.melds import MalformedMeld, is_canasta, meld_shape
 from oracle.ruleset.compiled import CompiledRules
 
 
@@ -20,31 +19,19 @@ def partner_seats(rules: CompiledRules, seat: int) -> list[int]:
     return [s for s in rules.seats_of_side(side_of(rules, seat)) if s != seat]
 
 
-def canasta_count(rules: CompiledRules, melds: tuple[Cards, ...] | list[Cards]) -> int:
-    """How many of these melds are canastas."""
-    count = 0
-    for meld in melds:
-        try:
-            if is_canasta(meld_shape(meld), rules):
-                count += 1
-        except MalformedMeld:
-            continue
-    return count
-
-
 def pile_freezers(rules: CompiledRules, state: GameState) -> list[tuple[str, str]]:
     """Why the pile is frozen for everyone: (rule-set field, reason) pairs; empty when it is not."""
-    spec = rules.spec.discard_pile
+    pile_rules = rules.discard_pile
     reasons: list[tuple[str, str]] = []
     pile = state.discard_pile
     upcards = pile[: state.pile_upcards]
-    if spec.frozen_by_upcard and any(is_wild(c) or is_red_three(c) for c in upcards):
+    if pile_rules.frozen_by_upcard and any(is_wild(c) or is_red_three(c) for c in upcards):
         reasons.append(("discard_pile.frozen_by_upcard", "the pile started with a wild card or red three"))
-    if spec.frozen_by_wild and any(is_wild(c) for c in pile[state.pile_upcards :]):
+    if pile_rules.frozen_by_wild and any(is_wild(c) for c in pile[state.pile_upcards :]):
         reasons.append(("discard_pile.frozen_by_wild", "a wild card was discarded into it"))
-    elif spec.frozen_by_wild and not spec.frozen_by_upcard and any(is_wild(c) for c in upcards):
+    elif pile_rules.frozen_by_wild and not pile_rules.frozen_by_upcard and any(is_wild(c) for c in upcards):
         reasons.append(("discard_pile.frozen_by_wild", "it holds a wild card"))
-    if spec.frozen_by_black_three and any(is_black_three(c) for c in pile[state.pile_upcards :]):
+    if pile_rules.frozen_by_black_three and any(is_black_three(c) for c in pile[state.pile_upcards :]):
         reasons.append(("discard_pile.frozen_by_black_three", "a black three was discarded into it"))
     return reasons
 
@@ -52,7 +39,7 @@ def pile_freezers(rules: CompiledRules, state: GameState) -> list[tuple[str, str
 def frozen_reasons_for_side(rules: CompiledRules, state: GameState, side: int) -> list[tuple[str, str]]:
     """Why the pile is frozen to one side (adds the no-initial-meld rule to pile_freezers)."""
     reasons = pile_freezers(rules, state)
-    if rules.spec.discard_pile.frozen_until_initial_meld and not state.sides[side].melds:
+    if rules.discard_pile.frozen_until_initial_meld and not state.sides[side].melds:
         reasons.append(("discard_pile.frozen_until_initial_meld", "the side has not made its initial meld"))
     return reasons
 

@@ -1,4 +1,5 @@
-"""Laying groups of cards onto a side's melds: where each group goes, which meld rules break, what gets completed."""
+"""Laying groups of cards onto a side's melds: where each group goes (lay_groups), which meld rules the laying
+breaks (check_laid), and what it completes; plus the shape layer for the groups of an action."""
 
 from __future__ import annotations
 
@@ -10,22 +11,23 @@ from oracle.model.cards import describe_rank, format_cards, is_wild
 from oracle.model.errors import Problems
 from oracle.model.state import Cards, SideState, meld_index_of_rank
 from oracle.rules.melds import MalformedMeld, MeldShape, is_canasta, meld_rule_breaks, meld_shape
-from oracle.rules.violations import Violation, violation
+from oracle.rules.violations import Code, Violation, violation
 from oracle.ruleset.compiled import CompiledRules
 
-# Which violation code each meld-rule field maps to.
-CODE_OF_FIELD = {
-    "melds.min_size": "MELD_TOO_SMALL",
-    "melds.min_naturals": "MELD_TOO_FEW_NATURALS",
-    "melds.max_wilds": "MELD_TOO_MANY_WILDS",
-    "melds.wild_ratio": "MELD_WILDS_OUTNUMBER_NATURALS",
-    "melds.max_size": "MELD_TOO_LARGE",
-    "melds.wild_only_melds": "MELD_ALL_WILD",
-    "threes.black_three_meld_going_out_only": "BLACK_THREES_NOT_GOING_OUT",
-    "threes.black_three_meld_min": "BLACK_THREE_MELD_SIZE",
-    "threes.black_three_meld_max": "BLACK_THREE_MELD_SIZE",
-    "threes.black_three_meld_wilds": "BLACK_THREE_MELD_WILDS",
-}
+# An addition to a legal meld keeps its size and naturals: these limits apply to new melds only.
+NEW_MELD_ONLY = frozenset({"melds.min_size", "melds.min_naturals"})
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where one group went: a new meld, onto a meld of the side, or nowhere (no meld of its onto_rank)."""
+
+    group: MeldGroup
+    shape: MeldShape  #: the group's own shape
+    target: int | None  #: index of the meld it made or joined; None when there was no meld to join
+    before: MeldShape | None = None  #: the joined meld's shape before (None for a new meld)
+    after: MeldShape | None = None  #: the meld's shape after (the group's own for a new meld)
+    cards: Cards = ()  #: the meld's cards after
 
 
 @dataclass
@@ -33,13 +35,13 @@ class Laid:
     """The result of laying groups: the side's melds after, and what the laying did."""
 
     melds: list[Cards]  #: the side's melds after laying
-    violations: list[Violation] = field(default_factory=list)
+    placements: list[Placement] = field(default_factory=list)  #: one per group, in order
     added_to_existing: bool = False  #: a group joined a meld that was there before
     canastas_made: list[int] = field(default_factory=list)  #: indexes of melds completed (or turned mixed)
     points: int = 0  #: card points of everything laid
 
 
-def check_group_shapes(groups: Sequence[MeldGroup], path: str, problems: Problems) -> list[MeldShape | None]:
+def validate_group_shapes(groups: Sequence[MeldGroup], path: str, problems: Problems) -> list[MeldShape | None]:
     """The shape layer: each group must be cards of one rank (plus wilds) with no red three; one group per rank."""
     shapes: list[MeldShape | None] = []
     seen: dict[int, int] = {}
@@ -68,22 +70,15 @@ def check_group_shapes(groups: Sequence[MeldGroup], path: str, problems: Problem
 
 
 def lay_groups(
-    rules: CompiledRules,
-    side: SideState,
-    groups: Sequence[tuple[MeldGroup, MeldShape]],
-    *,
-    going_out: bool,
-    melds_before_turn: int,
+    rules: CompiledRules, side: SideState, groups: Sequence[tuple[MeldGroup, MeldShape]], *, melds_before_turn: int
 ) -> Laid:
-    """Lay well-shaped groups on a side's melds and collect every meld rule they break.
+    """Lay well-shaped groups on a side's melds (no rule is judged here: see check_laid).
 
-    A group of a rank the side has melded joins that meld (the limits then
-    apply to the whole meld); a group of wild cards only joins the meld of its
-    onto_rank. `going_out` says whether the player ends the turn with at most
-    one card (black-three melds are legal only then). Melds at indexes below
-    `melds_before_turn` were on the table when the turn began.
+    A group of a rank the side has melded joins that meld (where melds.one_meld_per_rank);
+    a group of wild cards only joins the meld of its onto_rank (and is not laid when the
+    side has none). Melds at indexes below `melds_before_turn` were on the table when
+    the turn began.
     """
-    spec = rules.spec
     laid = Laid(list(side.melds))
     for group, shape in groups:
         laid.points += sum(rules.card_points[c] for c in group.cards)
@@ -94,59 +89,55 @@ def lay_groups(
             if group.onto_rank is not None:
                 target = meld_index_of_rank(SideState(tuple(laid.melds)), group.onto_rank)
                 if target is None:
-                    laid.violations.append(
-                        violation(
-                            rules,
-                            "MELD_NO_SUCH_MELD",
-                            f"{format_cards(group.cards)} cannot join the side's"
-                            f" {describe_rank(group.onto_rank)}: the side has no meld of that rank",
-                        )
-                    )
+                    laid.placements.append(Placement(group, shape, None))
                     continue
-        elif spec.melds.one_meld_per_rank:
+        elif rules.melds.one_meld_per_rank:
             target = meld_index_of_rank(SideState(tuple(laid.melds)), shape.rank)
         if target is None:
-            _check_meld(rules, group.cards, shape, going_out, laid, new=True)
             laid.melds.append(group.cards)
+            index = len(laid.melds) - 1
+            laid.placements.append(Placement(group, shape, index, None, shape, group.cards))
             if is_canasta(shape, rules):
-                laid.canastas_made.append(len(laid.melds) - 1)
+                laid.canastas_made.append(index)
             continue
         old = laid.melds[target]
         combined = old + group.cards
-        combined_shape = meld_shape(combined)
-        old_shape = meld_shape(old)
+        before, after = meld_shape(old), meld_shape(combined)
         if target < melds_before_turn:
             laid.added_to_existing = True
-        if (
-            is_canasta(old_shape, rules)
-            and old_shape.wilds == 0
-            and combined_shape.wilds > 0
-            and not spec.canastas.wild_may_join_natural
-        ):
-            laid.violations.append(
-                violation(
-                    rules,
-                    "WILD_ON_NATURAL_CANASTA",
-                    f"{format_cards(c for c in group.cards if is_wild(c))} would"
-                    f" turn the natural canasta of {describe_rank(old_shape.rank)} mixed",
-                )
-            )
-        _check_meld(rules, combined, combined_shape, going_out, laid, new=False)
         laid.melds[target] = combined
-        completed = is_canasta(combined_shape, rules) and not is_canasta(old_shape, rules)
-        turned_mixed = is_canasta(old_shape, rules) and old_shape.wilds == 0 and combined_shape.wilds > 0
-        if (completed or turned_mixed) and target not in laid.canastas_made:
+        laid.placements.append(Placement(group, shape, target, before, after, combined))
+        completed = is_canasta(after, rules) and not is_canasta(before, rules)
+        if (completed or _turns_mixed(rules, before, after)) and target not in laid.canastas_made:
             laid.canastas_made.append(target)
     return laid
 
 
-def _check_meld(
-    rules: CompiledRules, cards: Cards, shape: MeldShape, going_out: bool, laid: Laid, *, new: bool
-) -> None:
-    for rule_field, why in meld_rule_breaks(shape, rules, going_out=going_out):
-        if not new and rule_field in ("melds.min_size", "melds.min_naturals"):
-            continue  # an addition to a legal meld keeps its size and naturals
+def _turns_mixed(rules: CompiledRules, before: MeldShape, after: MeldShape) -> bool:
+    return is_canasta(before, rules) and before.wilds == 0 and after.wilds > 0
+
+
+def check_laid(rules: CompiledRules, laid: Laid, *, going_out: bool) -> list[Violation]:
+    """Every meld rule the laying breaks, group by group.
+
+    `going_out` says whether the player ends the turn with at most one card (black-three melds are legal only then).
+    """
+    out: list[Violation] = []
+    for placed in laid.placements:
+        group = placed.group
+        if placed.after is None:  # wild cards naming a rank the side has no meld of
+            rank = describe_rank(placed.shape.rank if group.onto_rank is None else group.onto_rank)
+            out.append(violation(rules, Code.MELD_NO_SUCH_MELD, cards=format_cards(group.cards), rank=rank))
+            continue
+        new = placed.before is None
+        if placed.before is not None and _turns_mixed(rules, placed.before, placed.after):
+            if not rules.canastas.wild_may_join_natural:
+                wilds = format_cards(c for c in group.cards if is_wild(c))
+                rank = describe_rank(placed.before.rank)
+                out.append(violation(rules, Code.WILD_ON_NATURAL_CANASTA, wilds=wilds, rank=rank))
         what = "new meld" if new else "meld (with the cards added)"
-        laid.violations.append(
-            violation(rules, CODE_OF_FIELD[rule_field], f"{why}: {what} {format_cards(cards)}", rule_field)
-        )
+        for broken in meld_rule_breaks(placed.after, rules, going_out=going_out):
+            if not new and broken.field in NEW_MELD_ONLY:
+                continue
+            out.append(broken.violation(rules, f"{what} {format_cards(placed.cards)}"))
+    return out

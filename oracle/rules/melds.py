@@ -1,13 +1,14 @@
-"""What a group of cards is as a meld (rank, naturals, wilds, canasta kind) and which meld rules it breaks."""
+"""What a group of cards is as a meld (rank, naturals, wilds), which meld rules it breaks, and what a canasta is."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from oracle.api.v1 import ruleset_pb2
 from oracle.model.cards import RANK_JOKER, RANK_THREE, describe_rank, format_cards, is_red_three, is_wild, rank_of
+from oracle.rules.violations import RULES, Code, Violation, violation
 from oracle.ruleset.compiled import CompiledRules
+from oracle.ruleset.sections import WildRatio
 
 # Rank of a meld made only of wild cards (allowed only by melds.wild_only_melds).
 WILD_MELD_RANK = RANK_JOKER
@@ -64,78 +65,98 @@ def _raise_malformed(cards: Sequence[int]) -> None:
     raise MalformedMeld(f"cards of different ranks ({names}) in one meld: {format_cards(cards)}")
 
 
-def meld_rule_breaks(shape: MeldShape, rules: CompiledRules, *, going_out: bool) -> list[tuple[str, str]]:
-    """Which meld rules a complete meld breaks: (rule-set field, explanation) pairs; empty if legal.
+@dataclass(frozen=True, slots=True)
+class MeldBreak:
+    """One meld rule a meld breaks: the registry code, the rule-set field, and the template's parameters."""
+
+    code: Code
+    field: str  #: the rule-set field broken (a more specific one than the registry's, for a black-three maximum)
+    params: tuple[tuple[str, object], ...] = ()  #: the template's parameters but `meld`
+    variant: str = ""  #: the registry template variant
+
+    @property
+    def why(self) -> str:
+        """The reason in words, without the meld."""
+        return RULES[self.code].reason(self.variant, **dict(self.params))
+
+    def violation(self, rules: CompiledRules, meld: str) -> Violation:
+        """The violation of laying `meld` (its description: 'new meld 9H 9S', ...)."""
+        return violation(rules, self.code, variant=self.variant, field=self.field, meld=meld, **dict(self.params))
+
+
+def meld_rule_breaks(shape: MeldShape, rules: CompiledRules, *, going_out: bool) -> list[MeldBreak]:
+    """Which meld rules a complete meld breaks; empty if legal.
 
     `going_out` says whether the meld is laid on a turn the player goes out
     (black-three melds are legal only then, where the rule set says so).
     """
-    lim = rules.limits
-    breaks: list[tuple[str, str]] = []
+    m, t = rules.melds, rules.threes
+    breaks: list[MeldBreak] = []
+    params: tuple[tuple[str, object], ...]
     if shape.black_threes:
-        if lim.black_three_going_out_only and not going_out:
-            breaks.append(
-                (
-                    "threes.black_three_meld_going_out_only",
-                    "black threes may be melded only as the last meld when going out",
-                )
-            )
-        if shape.naturals < lim.black_three_min:
-            breaks.append(
-                (
-                    "threes.black_three_meld_min",
-                    f"a black-three meld needs at least {lim.black_three_min} black threes, not {shape.naturals}",
-                )
-            )
-        if shape.naturals > lim.black_three_max:
-            breaks.append(
-                (
-                    "threes.black_three_meld_max",
-                    f"a black-three meld holds at most {lim.black_three_max} black threes, not {shape.naturals}",
-                )
-            )
-        if shape.wilds and not lim.black_three_wilds:
-            breaks.append(("threes.black_three_meld_wilds", "no wild card may go in a black-three meld"))
+        if t.black_three_meld_going_out_only and not going_out:
+            breaks.append(MeldBreak(Code.BLACK_THREES_NOT_GOING_OUT, "threes.black_three_meld_going_out_only"))
+        count = shape.naturals
+        if count < t.black_three_meld_min:
+            params = (("min", t.black_three_meld_min), ("count", count))
+            breaks.append(MeldBreak(Code.BLACK_THREE_MELD_SIZE, "threes.black_three_meld_min", params))
+        if count > t.black_three_meld_max:
+            params = (("max", t.black_three_meld_max), ("count", count))
+            breaks.append(MeldBreak(Code.BLACK_THREE_MELD_SIZE, "threes.black_three_meld_max", params, "too_many"))
+        if shape.wilds and not t.black_three_meld_wilds:
+            breaks.append(MeldBreak(Code.BLACK_THREE_MELD_WILDS, "threes.black_three_meld_wilds"))
         return breaks
     if (
-        shape.size >= lim.min_size
-        and shape.naturals >= lim.min_naturals
-        and shape.wilds <= lim.max_wilds
-        and lim.wild_ratio == ruleset_pb2.WILD_RATIO_ANY
-        and not lim.max_size
+        shape.size >= m.min_size
+        and shape.naturals >= m.min_naturals
+        and shape.wilds <= m.max_wilds
+        and m.wild_ratio == WildRatio.ANY
+        and not m.max_size
     ):
         return breaks  # the common case: nothing to explain
     name = describe_rank(shape.rank)
     if shape.all_wild:
-        if not lim.wild_only:
-            breaks.append(("melds.wild_only_melds", "wild cards alone cannot make a meld"))
-    elif shape.naturals < lim.min_naturals:
+        if not m.wild_only_melds:
+            breaks.append(MeldBreak(Code.MELD_ALL_WILD, "melds.wild_only_melds"))
+    elif shape.naturals < m.min_naturals:
+        params = (("min_naturals", m.min_naturals), ("rank", name), ("naturals", shape.naturals))
+        breaks.append(MeldBreak(Code.MELD_TOO_FEW_NATURALS, "melds.min_naturals", params))
+    if shape.size < m.min_size:
         breaks.append(
-            (
-                "melds.min_naturals",
-                f"a meld needs at least {lim.min_naturals} natural cards; these {name} have {shape.naturals}",
-            )
+            MeldBreak(Code.MELD_TOO_SMALL, "melds.min_size", (("min_size", m.min_size), ("size", shape.size)))
         )
-    if shape.size < lim.min_size:
-        breaks.append(("melds.min_size", f"a meld needs at least {lim.min_size} cards, not {shape.size}"))
-    if shape.wilds > lim.max_wilds and not shape.all_wild:
-        breaks.append(
-            ("melds.max_wilds", f"a meld may hold at most {lim.max_wilds} wild cards; these {name} have {shape.wilds}")
-        )
+    if shape.wilds > m.max_wilds and not shape.all_wild:
+        params = (("max_wilds", m.max_wilds), ("rank", name), ("wilds", shape.wilds))
+        breaks.append(MeldBreak(Code.MELD_TOO_MANY_WILDS, "melds.max_wilds", params))
     if not shape.all_wild:
-        if lim.wild_ratio == ruleset_pb2.WILD_RATIO_AT_MOST_NATURALS and shape.wilds > shape.naturals:
-            breaks.append(
-                ("melds.wild_ratio", f"wild cards ({shape.wilds}) may not outnumber naturals ({shape.naturals})")
-            )
-        if lim.wild_ratio == ruleset_pb2.WILD_RATIO_FEWER_THAN_NATURALS and shape.wilds >= shape.naturals:
-            breaks.append(
-                ("melds.wild_ratio", f"naturals ({shape.naturals}) must outnumber wild cards ({shape.wilds})")
-            )
-    if lim.max_size and shape.size > lim.max_size:
-        breaks.append(("melds.max_size", f"a meld may hold at most {lim.max_size} cards, not {shape.size}"))
+        ratio = (("wilds", shape.wilds), ("naturals", shape.naturals))
+        if m.wild_ratio == WildRatio.AT_MOST_NATURALS and shape.wilds > shape.naturals:
+            breaks.append(MeldBreak(Code.MELD_WILDS_OUTNUMBER_NATURALS, "melds.wild_ratio", ratio))
+        if m.wild_ratio == WildRatio.FEWER_THAN_NATURALS and shape.wilds >= shape.naturals:
+            breaks.append(MeldBreak(Code.MELD_WILDS_OUTNUMBER_NATURALS, "melds.wild_ratio", ratio, "fewer"))
+    if m.max_size and shape.size > m.max_size:
+        breaks.append(
+            MeldBreak(Code.MELD_TOO_LARGE, "melds.max_size", (("max_size", m.max_size), ("size", shape.size)))
+        )
     return breaks
 
 
 def is_canasta(shape: MeldShape, rules: CompiledRules) -> bool:
-    """A meld of at least canastas.min_size cards (black-three melds never are)."""
-    return not shape.black_threes and shape.size >= rules.limits.canasta_size
+    """A meld of at least canastas.min_size cards (black-three melds never are): the one definition of a canasta."""
+    return not shape.black_threes and shape.size >= rules.canastas.min_size
+
+
+def shapes_of(melds: Iterable[Sequence[int]]) -> list[MeldShape]:
+    """The shapes of the well-formed melds among `melds` (malformed ones are skipped: the state check names them)."""
+    shapes: list[MeldShape] = []
+    for meld in melds:
+        try:
+            shapes.append(meld_shape(meld))
+        except MalformedMeld:
+            continue
+    return shapes
+
+
+def canasta_count(rules: CompiledRules, shapes: Iterable[MeldShape]) -> int:
+    """How many of these melds are canastas (the one place canastas are counted)."""
+    return sum(1 for shape in shapes if is_canasta(shape, rules))

@@ -1,4 +1,5 @@
-"""The public predicate: judge one action on one state (shape layer, then rule checks), with no side effects."""
+"""The public predicate: judge one action on one state (shape layer, then the rule checks) and, when it breaks no
+rule, apply it — with no side effects."""
 
 from __future__ import annotations
 
@@ -9,12 +10,23 @@ from oracle.model.cards import is_valid
 from oracle.model.errors import Problems
 from oracle.model.events import Event
 from oracle.model.state import GameState, Phase
-from oracle.rules.context import Outcome, make_ctx
-from oracle.rules.draw import check_take_pile, do_draw
-from oracle.rules.meld_play import check_group_shapes
-from oracle.rules.play import check_answer, check_ask, check_discard, check_finish, check_meld
+from oracle.rules.context import Applied, Ctx, make_ctx
+from oracle.rules.draw import apply_draw, apply_take_pile, check_draw, check_take_pile
+from oracle.rules.meld_play import validate_group_shapes
+from oracle.rules.play import (
+    apply_answer,
+    apply_ask,
+    apply_discard,
+    apply_finish,
+    apply_meld,
+    check_answer,
+    check_ask,
+    check_discard,
+    check_finish,
+    check_meld,
+)
 from oracle.rules.state_check import InvalidStateError, validate_state
-from oracle.rules.violations import Violation
+from oracle.rules.violations import Code, Violation
 from oracle.ruleset.compiled import CompiledRules
 
 
@@ -28,7 +40,7 @@ class Verdict:
     next_state: GameState | None  #: the state after the action (legal actions only)
 
 
-def check_action_shape(action: Action, prefix: str = "action") -> None:
+def validate_action_shape(action: Action, prefix: str = "action") -> None:
     """The shape layer: raise InvalidInputError for an action that is malformed whatever the state."""
     problems = Problems()
 
@@ -47,48 +59,86 @@ def check_action_shape(action: Action, prefix: str = "action") -> None:
             for i, group in enumerate(groups):
                 cards_ok(f"{prefix}.meld.groups[{i}].cards", group.cards)
             problems.raise_if_any()
-            check_group_shapes(groups, f"{prefix}.meld.groups", problems)
+            validate_group_shapes(groups, f"{prefix}.meld.groups", problems)
         case TakePile(with_cards, melds):
             cards_ok(f"{prefix}.take_pile.with", with_cards)
             for i, group in enumerate(melds):
                 cards_ok(f"{prefix}.take_pile.melds[{i}].cards", group.cards)
             problems.raise_if_any()
-            check_group_shapes(melds, f"{prefix}.take_pile.melds", problems)
+            validate_group_shapes(melds, f"{prefix}.take_pile.melds", problems)
         case _:
             pass
     problems.raise_if_any()
 
 
-def check_action(rules: CompiledRules, state: GameState, action: Action, *, validate: bool = True) -> Verdict:
-    """Judge `action` by the player to move; InvalidStateError for an inconsistent state (unless validate=False,
-    for callers that already validated it), InvalidInputError for a malformed action.
+def action_violations(ctx: Ctx, action: Action) -> list[Violation]:
+    """Every rule `action` breaks in ctx's state (a well-shaped action); empty when it is legal."""
+    if ctx.state.phase == Phase.HAND_OVER:
+        return [ctx.fail(Code.HAND_IS_OVER, hand_end=ctx.state.hand_end.name.lower())]
+    match action:
+        case Draw():
+            return check_draw(ctx)
+        case TakePile():
+            return check_take_pile(ctx, action)
+        case Meld():
+            return check_meld(ctx, action)
+        case Discard():
+            return check_discard(ctx, action)
+        case AskPartner():
+            return check_ask(ctx)
+        case AnswerPartner():
+            return check_answer(ctx)
+        case Finish():
+            return check_finish(ctx)
+    raise TypeError(f"not an action: {action!r}")
+
+
+def apply_action(ctx: Ctx, action: Action) -> Applied:
+    """The next state and events of a legal action (one action_violations found nothing in)."""
+    match action:
+        case Draw():
+            return apply_draw(ctx)
+        case TakePile():
+            return apply_take_pile(ctx, action)
+        case Meld():
+            return apply_meld(ctx, action)
+        case Discard():
+            return apply_discard(ctx, action)
+        case AskPartner():
+            return apply_ask(ctx)
+        case AnswerPartner():
+            return apply_answer(ctx, action)
+        case Finish():
+            return apply_finish(ctx)
+    raise TypeError(f"not an action: {action!r}")
+
+
+def is_legal(rules: CompiledRules, state: GameState, action: Action, *, validate: bool = True) -> bool:
+    """Whether the player to move may do `action` (check_action's `legal`, without computing the next state);
+    the same errors as check_action for an inconsistent state or a malformed action.
     """
     if validate:
         problems = validate_state(rules, state)
         if problems:
             raise InvalidStateError(problems)
-    check_action_shape(action)
+    validate_action_shape(action)
+    return not action_violations(make_ctx(rules, state), action)
+
+
+def check_action(rules: CompiledRules, state: GameState, action: Action, *, validate: bool = True) -> Verdict:
+    """Judge `action` by the player to move and, when legal, apply it.
+
+    InvalidStateError for an inconsistent state (unless validate=False, for callers
+    that already validated it), InvalidInputError for a malformed action.
+    """
+    if validate:
+        problems = validate_state(rules, state)
+        if problems:
+            raise InvalidStateError(problems)
+    validate_action_shape(action)
     ctx = make_ctx(rules, state)
-    if state.phase == Phase.HAND_OVER:
-        outcome = Outcome([ctx.fail("HAND_IS_OVER", f"the hand is over ({state.hand_end.name.lower()})")])
-    else:
-        match action:
-            case Draw():
-                outcome = do_draw(ctx)
-            case TakePile():
-                outcome = check_take_pile(ctx, action)
-            case Meld():
-                outcome = check_meld(ctx, action)
-            case Discard():
-                outcome = check_discard(ctx, action)
-            case AskPartner():
-                outcome = check_ask(ctx)
-            case AnswerPartner():
-                outcome = check_answer(ctx, action)
-            case Finish():
-                outcome = check_finish(ctx)
-            case _:
-                raise TypeError(f"not an action: {action!r}")
-    if outcome.violations:
-        return Verdict(False, tuple(outcome.violations), (), None)
-    return Verdict(True, (), tuple(outcome.events), outcome.next_state)
+    violations = action_violations(ctx, action)
+    if violations:
+        return Verdict(False, tuple(violations), (), None)
+    applied = apply_action(ctx, action)
+    return Verdict(True, (), applied.events, applied.next_state)

@@ -6,18 +6,17 @@ from oracle.model.cards import describe_rank, format_cards
 from oracle.model.score import ScoreItem, ScoreLine, SideScore
 from oracle.model.table import HandTable, SideTable, WentOut
 from oracle.rules.melds import MeldShape, is_canasta
-from oracle.rules.table_check import check_table
+from oracle.rules.table_check import validate_table
 from oracle.ruleset.compiled import CompiledRules
 
 
 def score_hand(rules: CompiledRules, table: HandTable) -> list[SideScore]:
     """Score every side; InvalidInputError if the table could not have come from a hand under `rules`."""
-    shapes = check_table(table, rules)
+    shapes = validate_table(table, rules)
     return [_score_side(rules, side, side_shapes) for side, side_shapes in zip(table.sides, shapes, strict=True)]
 
 
 def _score_side(rules: CompiledRules, side: SideTable, shapes: list[MeldShape]) -> SideScore:
-    spec = rules.spec
     points = rules.card_points
     lines: list[ScoreLine] = []
     for meld, shape in zip(side.melds, shapes, strict=True):
@@ -37,7 +36,7 @@ def _score_side(rules: CompiledRules, side: SideTable, shapes: list[MeldShape]) 
             lines.append(
                 ScoreLine(
                     ScoreItem.NATURAL_CANASTA,
-                    spec.canastas.natural_bonus,
+                    rules.canastas.natural_bonus,
                     f"natural canasta of {describe_rank(shape.rank)}",
                     "canastas.natural_bonus",
                 )
@@ -46,19 +45,19 @@ def _score_side(rules: CompiledRules, side: SideTable, shapes: list[MeldShape]) 
             lines.append(
                 ScoreLine(
                     ScoreItem.MIXED_CANASTA,
-                    spec.canastas.mixed_bonus,
+                    rules.canastas.mixed_bonus,
                     f"mixed canasta of {describe_rank(shape.rank)} ({shape.wilds} wild)",
                     "canastas.mixed_bonus",
                 )
             )
     lines.extend(_red_three_lines(rules, side))
     if side.went_out == WentOut.NORMAL:
-        lines.append(ScoreLine(ScoreItem.GOING_OUT, spec.going_out.bonus, "went out", "going_out.bonus"))
+        lines.append(ScoreLine(ScoreItem.GOING_OUT, rules.going_out.bonus, "went out", "going_out.bonus"))
     elif side.went_out == WentOut.CONCEALED:
         lines.append(
             ScoreLine(
                 ScoreItem.GOING_OUT_CONCEALED,
-                spec.going_out.concealed_bonus,
+                rules.going_out.concealed_bonus,
                 "went out concealed",
                 "going_out.concealed_bonus",
             )
@@ -70,11 +69,11 @@ def _score_side(rules: CompiledRules, side: SideTable, shapes: list[MeldShape]) 
 
 
 def _red_three_lines(rules: CompiledRules, side: SideTable) -> list[ScoreLine]:
-    t = rules.spec.threes
+    t = rules.threes
     count = len(side.red_threes)
     if not count:
         return []
-    in_deck = 2 * rules.spec.deck.packs
+    in_deck = 2 * rules.deck.packs
     each = count * t.red_three_bonus
     extra = t.all_red_threes_bonus - each if count == in_deck else 0
     cards = format_cards(side.red_threes)

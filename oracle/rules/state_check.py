@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from oracle.api.v1 import ruleset_pb2
-from oracle.model.cards import ALL_CARDS, format_card, is_black_three, is_red_three, is_valid, is_wild
+from oracle.model.cards import ALL_CARDS, format_card, is_red_three, is_valid
 from oracle.model.errors import FieldProblem
 from oracle.model.state import GameState, HandEnd, PartnerAnswer, Phase, TurnStart, TurnState
-from oracle.rules.facts import canasta_count, side_of
-from oracle.rules.melds import MalformedMeld, is_canasta, meld_rule_breaks, meld_shape
+from oracle.rules.facts import side_of
+from oracle.rules.melds import MalformedMeld, canasta_count, meld_rule_breaks, meld_shape, shapes_of
+from oracle.rules.upcards import is_covered_kind, must_cover
 from oracle.ruleset.compiled import CompiledRules
+from oracle.ruleset.sections import AskPartner, LastRedThree
 
 Add = Callable[[str, str], None]  # (path under the state, what is wrong)
 
@@ -151,9 +152,9 @@ def _check_melds(rules: CompiledRules, state: GameState, add: Add) -> None:
                 add(path, str(exc))
                 continue
             going_out = i in (over_side, closing_side)
-            for rule_field, why in meld_rule_breaks(shape, rules, going_out=going_out):
-                add(path, f"{why} (rule-set field {rule_field})")
-            if rules.spec.melds.one_meld_per_rank and not shape.black_threes:
+            for broken in meld_rule_breaks(shape, rules, going_out=going_out):
+                add(path, f"{broken.why} (rule-set field {broken.field})")
+            if rules.melds.one_meld_per_rank and not shape.black_threes:
                 if shape.rank in ranks:
                     add(path, f"a second meld of one rank (melds[{ranks[shape.rank]}]); a side has one per rank")
                 ranks.setdefault(shape.rank, j)
@@ -189,18 +190,18 @@ def _check_turn(rules: CompiledRules, state: GameState, add: Add) -> None:
         a("turn.start", f"phase {state.phase.name} comes after drawing or taking the pile")
     if (state.phase == Phase.AWAIT_ANSWER) != (turn.partner_answer == PartnerAnswer.PENDING):
         a("turn.partner_answer", f"is {turn.partner_answer.name} in phase {state.phase.name}")
-    if turn.partner_answer != PartnerAnswer.NONE and rules.spec.going_out.ask_partner == ruleset_pb2.ASK_PARTNER_NONE:
+    if turn.partner_answer != PartnerAnswer.NONE and rules.going_out.ask_partner == AskPartner.NONE:
         a("turn.partner_answer", f"rule set '{rules.id}' has no partner to ask")
     if state.phase == Phase.FINAL_MELDS:
         if state.stock:
             a("phase", "FINAL_MELDS follows a last-card red three, but the stock is not empty")
-        if rules.spec.stock_exhaustion.last_red_three != ruleset_pb2.LAST_RED_THREE_MAY_MELD_THEN_ENDS:
+        if rules.stock_exhaustion.last_red_three != LastRedThree.MAY_MELD_THEN_ENDS:
             a("phase", f"rule set '{rules.id}' ends the hand at once on a last-card red three")
     if turn.melds_before_turn > len(mover_side.melds) or turn.melds_before_turn < 0:
         a("turn.melds_before_turn", f"{turn.melds_before_turn}, but the side has {len(mover_side.melds)} melds")
     if (turn.melded or turn.start == TurnStart.TOOK_PILE or turn.added_to_existing) and not mover_side.melds:
         a("turn", "the player melded this turn but the side has no melds")
-    if turn.made_canasta and not any(is_canasta(meld_shape(m), rules) for m in mover_side.melds if _shaped(m)):
+    if turn.made_canasta and not canasta_count(rules, shapes_of(mover_side.melds)):
         a("turn.made_canasta", "the side has no canasta")
     for i, seat in enumerate(state.seats):
         if seat.melded_before and not state.sides[side_of(rules, i)].melds:
@@ -212,8 +213,8 @@ def _check_turn(rules: CompiledRules, state: GameState, add: Add) -> None:
         if state.seats[state.went_out_seat].hand:
             a("went_out_seat", f"seat {state.went_out_seat} went out but still holds cards")
         side = state.sides[side_of(rules, state.went_out_seat)]
-        required = rules.spec.going_out.canastas_required
-        if canasta_count(rules, side.melds) < required:
+        required = rules.going_out.canastas_required
+        if canasta_count(rules, shapes_of(side.melds)) < required:
             a("went_out_seat", f"the side went out without the {required} canasta(s) required")
     elif state.went_out_concealed:
         a("went_out_concealed", "set but nobody went out")
@@ -224,42 +225,24 @@ def _check_upcards(rules: CompiledRules, upcards: tuple[int, ...], add: Add) -> 
     covering stops at the first card it does not cover (or after one card when covering does not repeat)."""
     if not upcards:
         return
-    d = rules.spec.deal
-
-    def covered(card: int) -> bool:
-        return (
-            (is_wild(card) and d.upcard_cover_wild)
-            or (is_red_three(card) and d.upcard_cover_red_three)
-            or (is_black_three(card) and d.upcard_cover_black_three)
-        )
-
     for i, card in enumerate(upcards[:-1]):
-        if not covered(card):
+        if not is_covered_kind(rules, card):
             add(
                 "pile_upcards",
                 f"upcard {i + 1} ({format_card(card)}) is covered, but rule set '{rules.id}' does not"
                 " cover such a first upcard (deal.upcard_cover_*)",
             )
             return
-        if i > 0 and not d.upcard_cover_repeats:
+        if not must_cover(rules, upcards[: i + 1]):  # a covered kind, so covering stopped: it does not repeat
             add(
                 "pile_upcards",
                 f"{len(upcards)} upcards, but rule set '{rules.id}' covers the first upcard only once"
                 " (deal.upcard_cover_repeats)",
             )
             return
-    last = upcards[-1]
-    if covered(last) and (d.upcard_cover_repeats or len(upcards) == 1):
+    if must_cover(rules, upcards):
         add(
             "pile_upcards",
-            f"the last upcard {format_card(last)} should have been covered under rule set"
+            f"the last upcard {format_card(upcards[-1])} should have been covered under rule set"
             f" '{rules.id}' (deal.upcard_cover_*)",
         )
-
-
-def _shaped(meld: tuple[int, ...]) -> bool:
-    try:
-        meld_shape(meld)
-    except MalformedMeld:
-        return False
-    return True

@@ -5,11 +5,11 @@ from __future__ import annotations
 from oracle.model.cards import copies_allowed, count_copies, format_card, is_red_three, is_valid
 from oracle.model.errors import Problems
 from oracle.model.table import HandTable, SideTable, WentOut
-from oracle.rules.melds import MalformedMeld, MeldShape, is_canasta, meld_rule_breaks, meld_shape
+from oracle.rules.melds import MalformedMeld, MeldShape, canasta_count, meld_rule_breaks, meld_shape
 from oracle.ruleset.compiled import CompiledRules
 
 
-def check_table(table: HandTable, rules: CompiledRules, prefix: str = "table") -> list[list[MeldShape]]:
+def validate_table(table: HandTable, rules: CompiledRules, prefix: str = "table") -> list[list[MeldShape]]:
     """Raise InvalidInputError listing every way the table cannot have come from a hand under `rules`.
 
     Returns each side's meld shapes when the table is well formed.
@@ -45,9 +45,9 @@ def _check_side(
         except MalformedMeld as exc:
             problems.add(meld_path, str(exc))
             continue
-        for field, why in meld_rule_breaks(shape, rules, going_out=going_out):
-            problems.add(meld_path, f"{why} (rule-set field {field})")
-        if rules.spec.melds.one_meld_per_rank and not shape.black_threes and shape.rank in ranks_seen:
+        for broken in meld_rule_breaks(shape, rules, going_out=going_out):
+            problems.add(meld_path, f"{broken.why} (rule-set field {broken.field})")
+        if rules.melds.one_meld_per_rank and not shape.black_threes and shape.rank in ranks_seen:
             problems.add(
                 meld_path,
                 f"a second meld of the same rank as melds[{ranks_seen[shape.rank]}]; a side has"
@@ -68,8 +68,8 @@ def _check_side(
                 if is_red_three(card):
                     problems.add(f"{hand_path}[{m}]", "a red three is never kept in hand: it is laid at once")
     if going_out:
-        canastas = sum(1 for s in shapes if is_canasta(s, rules))
-        required = rules.spec.going_out.canastas_required
+        canastas = canasta_count(rules, shapes)
+        required = rules.going_out.canastas_required
         if canastas < required:
             problems.add(
                 f"{path}.went_out",
@@ -94,9 +94,8 @@ def _cards_valid(cards: tuple[int, ...], path: str, problems: Problems, all_card
 
 def _check_copies(all_cards: list[tuple[str, int]], rules: CompiledRules, problems: Problems) -> None:
     counts = count_copies([c for _, c in all_cards])
-    d = rules.spec.deck
     for card, n in sorted(counts.items()):
-        allowed = copies_allowed(card, d.packs, d.jokers)
+        allowed = copies_allowed(card, rules.deck.packs, rules.deck.jokers)
         if n > allowed:
             where = sorted({p for p, c in all_cards if c == card})
             problems.add(

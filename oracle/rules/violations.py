@@ -1,157 +1,375 @@
-"""The catalogue of violation codes (stable, append-only), and violations with their citations."""
+"""The registry of violation codes (stable, append-only) and the one way to build a Violation from it.
+
+Each code has one Rule: the rule-set field it comes from, the rule in one sentence, and the message that
+explains a breach, a ``str.format`` template with named parameters (plus named variants for the other
+situations the same rule is broken in). The citation comes from the rule set's note for the field
+(``CompiledRules.cites``). Every rule check, the ``explain`` command and the coverage table read this table.
+
+Codes are never renamed or removed, and a template's wording only changes on purpose: tests and conformance
+cases compare explanations. The meld-rule templates end in ``": {meld}"`` (the meld judged); the state and
+table checks, which judge melds already on the table, print the reason before it (``Rule.reason``).
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
+from string import Formatter
+from types import MappingProxyType
 
 from oracle.ruleset.compiled import CompiledRules
 
+#: How every meld-rule template ends: the meld it judges ("new meld 9H 9S", "meld (with the cards added) ...").
+MELD_SUFFIX = ": {meld}"
+
+
+class Code(StrEnum):
+    """The stable violation codes (UPPER_SNAKE; append-only, never renamed)."""
+
+    WRONG_PHASE = "WRONG_PHASE"
+    HAND_IS_OVER = "HAND_IS_OVER"
+    CARDS_NOT_IN_HAND = "CARDS_NOT_IN_HAND"
+    MUST_TAKE_PILE = "MUST_TAKE_PILE"
+    PILE_EMPTY = "PILE_EMPTY"
+    PILE_TOP_WILD = "PILE_TOP_WILD"
+    PILE_TOP_BLACK_THREE = "PILE_TOP_BLACK_THREE"
+    PILE_TOP_RED_THREE = "PILE_TOP_RED_THREE"
+    PILE_FROZEN_NEEDS_NATURAL_PAIR = "PILE_FROZEN_NEEDS_NATURAL_PAIR"
+    PILE_TOP_NOT_MELDED = "PILE_TOP_NOT_MELDED"
+    PILE_NATURAL_AND_WILD_NOT_ALLOWED = "PILE_NATURAL_AND_WILD_NOT_ALLOWED"
+    PILE_ONTO_MELD_NOT_ALLOWED = "PILE_ONTO_MELD_NOT_ALLOWED"
+    PILE_ONE_CARD_WITH_ONE_CARD = "PILE_ONE_CARD_WITH_ONE_CARD"
+    MELD_TOO_SMALL = "MELD_TOO_SMALL"
+    MELD_TOO_FEW_NATURALS = "MELD_TOO_FEW_NATURALS"
+    MELD_TOO_MANY_WILDS = "MELD_TOO_MANY_WILDS"
+    MELD_WILDS_OUTNUMBER_NATURALS = "MELD_WILDS_OUTNUMBER_NATURALS"
+    MELD_TOO_LARGE = "MELD_TOO_LARGE"
+    MELD_ALL_WILD = "MELD_ALL_WILD"
+    MELD_NO_SUCH_MELD = "MELD_NO_SUCH_MELD"
+    BLACK_THREES_NOT_GOING_OUT = "BLACK_THREES_NOT_GOING_OUT"
+    BLACK_THREE_MELD_SIZE = "BLACK_THREE_MELD_SIZE"
+    BLACK_THREE_MELD_WILDS = "BLACK_THREE_MELD_WILDS"
+    WILD_ON_NATURAL_CANASTA = "WILD_ON_NATURAL_CANASTA"
+    INITIAL_MELD_BELOW_MINIMUM = "INITIAL_MELD_BELOW_MINIMUM"
+    MUST_KEEP_CARDS = "MUST_KEEP_CARDS"
+    GO_OUT_WITHOUT_CANASTAS = "GO_OUT_WITHOUT_CANASTAS"
+    GO_OUT_NEEDS_DISCARD = "GO_OUT_NEEDS_DISCARD"
+    GO_OUT_PARTNER_SAID_NO = "GO_OUT_PARTNER_SAID_NO"
+    MUST_GO_OUT_PARTNER_SAID_YES = "MUST_GO_OUT_PARTNER_SAID_YES"
+    ASK_NOT_ALLOWED = "ASK_NOT_ALLOWED"
+    ASK_AFTER_MELDING = "ASK_AFTER_MELDING"
+    ASK_ALREADY_ANSWERED = "ASK_ALREADY_ANSWERED"
+    LAST_RED_THREE_NO_DISCARD = "LAST_RED_THREE_NO_DISCARD"
+
+
+@functools.cache
+def template_params(template: str) -> frozenset[str]:
+    """The named parameters of a template."""
+    return frozenset(name for _, name, _, _ in Formatter().parse(template) if name is not None)
+
+
+def _format(text: str, label: str, params: dict[str, object]) -> str:
+    expected = template_params(text)
+    if params.keys() != expected:
+        raise TypeError(f"{label} takes {sorted(expected)}, got {sorted(params)}")
+    return text.format(**params)
+
 
 @dataclass(frozen=True, slots=True)
-class ViolationKind:
-    """A rule an action can break: its stable code, the rule-set field it comes from, and what it means."""
+class Rule:
+    """A rule an action can break: its code, the rule-set field it comes from, what it means, how a breach reads."""
 
-    code: str  #: UPPER_SNAKE, never renamed
-    field: str  #: rule-set field (or section) path
+    code: Code
+    field: str  #: rule-set field (or section) path; a check may name a more specific field of the same rule
     summary: str  #: the rule in one sentence
+    template: str  #: the explanation of a breach, with named parameters
+    variants: Mapping[str, str] = dataclasses.field(default_factory=dict)  #: other wordings, by name (read only)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "variants", MappingProxyType(dict(self.variants)))
+
+    def text(self, variant: str = "") -> str:
+        """The template of a variant ('' for the main one); KeyError for an unknown variant."""
+        return self.variants[variant] if variant else self.template
+
+    def format(self, variant: str = "", **params: object) -> str:
+        """The explanation; TypeError unless `params` are exactly the template's parameters."""
+        return _format(self.text(variant), f"{self.code}{'/' + variant if variant else ''}", params)
+
+    def reason(self, variant: str = "", **params: object) -> str:
+        """A meld rule's explanation without the meld it judges (the template up to MELD_SUFFIX)."""
+        text = self.text(variant)
+        if not text.endswith(MELD_SUFFIX):
+            raise ValueError(f"{self.code} is not a meld rule: its template does not end in {MELD_SUFFIX!r}")
+        return _format(text.removesuffix(MELD_SUFFIX), f"{self.code}{'/' + variant if variant else ''}", params)
 
 
 @dataclass(frozen=True, slots=True)
 class Violation:
     """One rule an action breaks, explained for this action."""
 
-    code: str  #: the stable code
+    code: Code  #: the stable code
     field: str  #: the rule-set field the rule comes from
     explanation: str  #: what is wrong, naming the cards
     cite: tuple[tuple[str, str], ...] = ()  #: (source, section) pairs
 
 
-_KINDS = [
+_ASK_FIELD = "going_out.ask_partner"
+
+_RULES = (
     # Turn structure.
-    ViolationKind("WRONG_PHASE", "turn", "Each turn is: draw or take the pile, then meld if you like, then discard."),
-    ViolationKind("HAND_IS_OVER", "game", "No action is possible once the hand has ended."),
-    ViolationKind("CARDS_NOT_IN_HAND", "turn", "A player can only play cards they hold."),
+    Rule(
+        Code.WRONG_PHASE,
+        "turn",
+        "Each turn is: draw or take the pile, then meld if you like, then discard.",
+        "cannot {action}: {reason}",
+        {
+            "no_question": "nobody asked 'may I go out?'",
+            "no_final_melds": "finish ends the hand only after a last-card red three",
+        },
+    ),
+    Rule(Code.HAND_IS_OVER, "game", "No action is possible once the hand has ended.", "the hand is over ({hand_end})"),
+    Rule(
+        Code.CARDS_NOT_IN_HAND,
+        "turn",
+        "A player can only play cards they hold.",
+        "seat {seat} does not hold {missing} (hand: {hand})",
+    ),
     # Drawing.
-    ViolationKind(
-        "MUST_TAKE_PILE",
+    Rule(
+        Code.MUST_TAKE_PILE,
         "stock_exhaustion.must_take_pile",
         "With the stock empty, the player must take the pile in the cases the rule set names.",
+        "the stock is empty and the pile can be taken ({how}), so the player must take the pile",
+        {
+            "top_fits": "the stock is empty and the pile is not frozen and its top card {top} goes on the side's"
+            " meld, so the player must take the pile",
+        },
     ),
     # Taking the pile.
-    ViolationKind("PILE_EMPTY", "discard_pile", "There is no pile to take."),
-    ViolationKind(
-        "PILE_TOP_WILD", "discard_pile.wild_top_blocks", "Nobody takes the pile while a wild card is on top."
+    Rule(Code.PILE_EMPTY, "discard_pile", "There is no pile to take.", "the discard pile is empty"),
+    Rule(
+        Code.PILE_TOP_WILD,
+        "discard_pile.wild_top_blocks",
+        "Nobody takes the pile while a wild card is on top.",
+        "the top card {top} is wild",
     ),
-    ViolationKind(
-        "PILE_TOP_BLACK_THREE",
+    Rule(
+        Code.PILE_TOP_BLACK_THREE,
         "discard_pile.black_three_top_blocks",
         "A black three on top stops the next player taking the pile.",
+        "the top card {top} is a black three",
     ),
-    ViolationKind("PILE_TOP_RED_THREE", "threes", "A red three on top cannot be melded, so the pile cannot be taken."),
-    ViolationKind(
-        "PILE_FROZEN_NEEDS_NATURAL_PAIR",
+    Rule(
+        Code.PILE_TOP_RED_THREE,
+        "threes",
+        "A red three on top cannot be melded, so the pile cannot be taken.",
+        "the top card {top} is a red three",
+    ),
+    Rule(
+        Code.PILE_FROZEN_NEEDS_NATURAL_PAIR,
         "discard_pile",
         "A frozen pile is taken only with two natural cards of the top card's rank from the hand.",
+        "the pile is frozen to this side ({reasons}): taking it needs two natural {rank} from the hand with the"
+        " top card {top}",
+        {
+            "offered": "the pile is frozen to this side ({reasons}): taking it needs two natural {rank} from the"
+            " hand with the top card {top}; {offered} will not do",
+        },
     ),
-    ViolationKind(
-        "PILE_TOP_NOT_MELDED",
+    Rule(
+        Code.PILE_TOP_NOT_MELDED,
         "discard_pile",
         "The top card must be melded at once: with cards from the hand or onto the side's meld.",
+        "the side has no meld of {rank} for the top card {top}, and no hand cards were named to meld it with",
+        {
+            "no_natural": "{offered} holds no natural {rank} to meld with the top card",
+            "other_ranks": "{others} cannot be melded with the top card {top}: a meld is of one rank",
+            "cannot_start": "the top card {top} cannot start a meld",
+        },
     ),
-    ViolationKind(
-        "PILE_NATURAL_AND_WILD_NOT_ALLOWED",
+    Rule(
+        Code.PILE_NATURAL_AND_WILD_NOT_ALLOWED,
         "discard_pile.unfrozen_natural_and_wild",
         "This rule set does not let a natural and a wild take the pile.",
+        "{offered} is a natural and a wild; this rule set needs a natural pair",
     ),
-    ViolationKind(
-        "PILE_ONTO_MELD_NOT_ALLOWED",
+    Rule(
+        Code.PILE_ONTO_MELD_NOT_ALLOWED,
         "discard_pile.unfrozen_onto_existing_meld",
         "This rule set does not let the top card go onto an existing meld to take the pile.",
+        "the top card {top} may not simply go onto the side's meld to take the pile",
     ),
-    ViolationKind(
-        "PILE_ONE_CARD_WITH_ONE_CARD",
+    Rule(
+        Code.PILE_ONE_CARD_WITH_ONE_CARD,
         "discard_pile.one_card_hand_no_one_card_pile",
         "A player holding one card may not take a pile of one card.",
+        "the player holds one card and the pile is one card",
     ),
-    # Melds.
-    ViolationKind("MELD_TOO_SMALL", "melds.min_size", "A new meld needs the minimum number of cards."),
-    ViolationKind("MELD_TOO_FEW_NATURALS", "melds.min_naturals", "A meld needs the minimum number of natural cards."),
-    ViolationKind("MELD_TOO_MANY_WILDS", "melds.max_wilds", "A meld may hold only so many wild cards."),
-    ViolationKind(
-        "MELD_WILDS_OUTNUMBER_NATURALS", "melds.wild_ratio", "This rule set limits wild cards relative to naturals."
+    # Melds (the templates end in MELD_SUFFIX).
+    Rule(
+        Code.MELD_TOO_SMALL,
+        "melds.min_size",
+        "A new meld needs the minimum number of cards.",
+        "a meld needs at least {min_size} cards, not {size}: {meld}",
     ),
-    ViolationKind("MELD_TOO_LARGE", "melds.max_size", "This rule set caps the size of a meld."),
-    ViolationKind("MELD_ALL_WILD", "melds.wild_only_melds", "Wild cards alone do not make a meld."),
-    ViolationKind(
-        "MELD_NO_SUCH_MELD",
+    Rule(
+        Code.MELD_TOO_FEW_NATURALS,
+        "melds.min_naturals",
+        "A meld needs the minimum number of natural cards.",
+        "a meld needs at least {min_naturals} natural cards; these {rank} have {naturals}: {meld}",
+    ),
+    Rule(
+        Code.MELD_TOO_MANY_WILDS,
+        "melds.max_wilds",
+        "A meld may hold only so many wild cards.",
+        "a meld may hold at most {max_wilds} wild cards; these {rank} have {wilds}: {meld}",
+    ),
+    Rule(
+        Code.MELD_WILDS_OUTNUMBER_NATURALS,
+        "melds.wild_ratio",
+        "This rule set limits wild cards relative to naturals.",
+        "wild cards ({wilds}) may not outnumber naturals ({naturals}): {meld}",
+        {"fewer": "naturals ({naturals}) must outnumber wild cards ({wilds}): {meld}"},
+    ),
+    Rule(
+        Code.MELD_TOO_LARGE,
+        "melds.max_size",
+        "This rule set caps the size of a meld.",
+        "a meld may hold at most {max_size} cards, not {size}: {meld}",
+    ),
+    Rule(
+        Code.MELD_ALL_WILD,
+        "melds.wild_only_melds",
+        "Wild cards alone do not make a meld.",
+        "wild cards alone cannot make a meld: {meld}",
+    ),
+    Rule(
+        Code.MELD_NO_SUCH_MELD,
         "melds.one_meld_per_rank",
         "Wild cards added on their own must join a meld the side already has.",
+        "{cards} cannot join the side's {rank}: the side has no meld of that rank",
     ),
-    ViolationKind(
-        "BLACK_THREES_NOT_GOING_OUT",
+    Rule(
+        Code.BLACK_THREES_NOT_GOING_OUT,
         "threes.black_three_meld_going_out_only",
         "Black threes are melded only as the last meld when going out.",
+        "black threes may be melded only as the last meld when going out: {meld}",
     ),
-    ViolationKind(
-        "BLACK_THREE_MELD_SIZE",
+    Rule(
+        Code.BLACK_THREE_MELD_SIZE,
         "threes.black_three_meld_min",
         "A black-three meld holds the number of black threes the rule set allows.",
+        "a black-three meld needs at least {min} black threes, not {count}: {meld}",
+        {"too_many": "a black-three meld holds at most {max} black threes, not {count}: {meld}"},
     ),
-    ViolationKind(
-        "BLACK_THREE_MELD_WILDS", "threes.black_three_meld_wilds", "No wild card goes in a black-three meld."
+    Rule(
+        Code.BLACK_THREE_MELD_WILDS,
+        "threes.black_three_meld_wilds",
+        "No wild card goes in a black-three meld.",
+        "no wild card may go in a black-three meld: {meld}",
     ),
-    ViolationKind(
-        "WILD_ON_NATURAL_CANASTA",
+    Rule(
+        Code.WILD_ON_NATURAL_CANASTA,
         "canastas.wild_may_join_natural",
         "This rule set does not let a wild card join a natural canasta.",
+        "{wilds} would turn the natural canasta of {rank} mixed",
     ),
-    ViolationKind(
-        "INITIAL_MELD_BELOW_MINIMUM",
+    Rule(
+        Code.INITIAL_MELD_BELOW_MINIMUM,
         "initial_meld.thresholds",
         "A side's first melds together must reach the minimum for its running total.",
+        "the side's first melds count {points}; a running total of {total} needs {minimum}",
+        {
+            "pile": "the side's first melds count {points} (the top card counts, the rest of the pile does not);"
+            " a running total of {total} needs {minimum}",
+        },
     ),
-    ViolationKind(
-        "MUST_KEEP_CARDS",
+    Rule(
+        Code.MUST_KEEP_CARDS,
         "going_out.min_hand_after_meld_without_canastas",
         "Until the side has its canastas, a player keeps enough cards to discard and hold one.",
+        "the side has {canastas} of the {required} canasta(s) needed to go out, so at least {keep} cards must"
+        " stay in hand after melding, not {left}",
     ),
     # Going out.
-    ViolationKind(
-        "GO_OUT_WITHOUT_CANASTAS", "going_out.canastas_required", "A side needs the required canastas to go out."
+    Rule(
+        Code.GO_OUT_WITHOUT_CANASTAS,
+        "going_out.canastas_required",
+        "A side needs the required canastas to go out.",
+        "going out needs {required} canasta(s); the side has {canastas}",
     ),
-    ViolationKind(
-        "GO_OUT_NEEDS_DISCARD", "going_out.discard_optional", "This rule set requires a final discard to go out."
+    Rule(
+        Code.GO_OUT_NEEDS_DISCARD,
+        "going_out.discard_optional",
+        "This rule set requires a final discard to go out.",
+        "the last card must be discarded, not melded",
+        {"pile": "taking the pile would leave no card to discard"},
     ),
-    ViolationKind(
-        "GO_OUT_PARTNER_SAID_NO",
-        "going_out.ask_partner",
+    Rule(
+        Code.GO_OUT_PARTNER_SAID_NO,
+        _ASK_FIELD,
         "After the partner answers no, the player may not go out this turn.",
+        "the partner answered no to 'may I go out?' this turn",
+        {
+            "one_left": "one card would be left, and discarding it would go out, which the partner's 'no' forbids"
+            " this turn",
+        },
     ),
-    ViolationKind(
-        "MUST_GO_OUT_PARTNER_SAID_YES",
-        "going_out.ask_partner",
+    Rule(
+        Code.MUST_GO_OUT_PARTNER_SAID_YES,
+        _ASK_FIELD,
         "After the partner answers yes, the player must go out this turn.",
+        "the partner answered yes, so the player must go out this turn; {left} card(s) would be left",
     ),
-    ViolationKind("ASK_NOT_ALLOWED", "going_out.ask_partner", "This rule set has no partner to ask."),
-    ViolationKind(
-        "ASK_AFTER_MELDING",
-        "going_out.ask_partner",
+    Rule(
+        Code.ASK_NOT_ALLOWED,
+        _ASK_FIELD,
+        "This rule set has no partner to ask.",
+        "rule set '{rule_set}' has no partner to ask",
+    ),
+    Rule(
+        Code.ASK_AFTER_MELDING,
+        _ASK_FIELD,
         "The partner is asked right after drawing, before anything is melded.",
+        "the partner is asked right after drawing, before melding",
     ),
-    ViolationKind("ASK_ALREADY_ANSWERED", "going_out.ask_partner", "The partner is asked at most once a turn."),
+    Rule(
+        Code.ASK_ALREADY_ANSWERED,
+        _ASK_FIELD,
+        "The partner is asked at most once a turn.",
+        "the partner was already asked this turn",
+    ),
     # The last stock card a red three.
-    ViolationKind(
-        "LAST_RED_THREE_NO_DISCARD",
+    Rule(
+        Code.LAST_RED_THREE_NO_DISCARD,
         "stock_exhaustion.last_red_three",
         "After a last-card red three the hand ends without a discard.",
+        "the last stock card was a red three: the hand ends without a discard (use finish)",
     ),
-]
+)
 
-KINDS: dict[str, ViolationKind] = {k.code: k for k in _KINDS}
+#: Code -> Rule, in registry order (every code exactly once).
+RULES: Mapping[Code, Rule] = MappingProxyType({rule.code: rule for rule in _RULES})
+if len(RULES) != len(_RULES) or set(RULES) != set(Code):
+    raise AssertionError("the violation registry needs exactly one Rule per Code")
 
 
-def violation(rules: CompiledRules, code: str, explanation: str, field: str | None = None) -> Violation:
-    """A Violation of a catalogued code; `field` overrides the catalogue's field where a specific one applies."""
-    kind = KINDS[code]
-    where = field or kind.field
-    return Violation(code, where, explanation, rules.cites.get(where, ()))
+def violation(
+    rules: CompiledRules, code: Code, /, *, variant: str = "", field: str | None = None, **params: object
+) -> Violation:
+    """A Violation of a registered code, explained by its template; `field` names a more specific field of the rule."""
+    rule = RULES[code]
+    where = field or rule.field
+    return Violation(code, where, rule.format(variant, **params), rules.cites.get(where, ()))
+
+
+def find_rule(code: str) -> Rule | None:
+    """The Rule of a code given as text (from a request, a case file, the command line), or None if unknown."""
+    try:
+        return RULES[Code(code)]
+    except ValueError:
+        return None

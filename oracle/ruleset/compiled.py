@@ -1,4 +1,10 @@
-"""The compiled, immutable form of a resolved RuleSet that the rules engine reads (compile once, use per request)."""
+"""The compiled, immutable form of a resolved RuleSet: a typed, frozen view of every field the engine reads
+(one small dataclass per section, oracle.ruleset.sections, named as in the schema: ``rules.melds.max_wilds`` is
+the rule-set field ``melds.max_wilds``), plus the tables derived from it. Compile once, use per request.
+
+The rules and games layers read rule-set values only through this view; ``spec`` (the resolved message) is
+kept for the service (GetRuleSet) and for oracle.verify, which reads fields generically by path.
+"""
 
 from __future__ import annotations
 
@@ -19,43 +25,55 @@ from oracle.model.cards import (
     is_red_three,
     rank_of,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class MeldLimits:
-    """The meld and canasta numbers as plain values (read on every check; proto access is slower)."""
-
-    min_size: int
-    min_naturals: int
-    max_wilds: int
-    wild_ratio: int  #: a ruleset_pb2.WildRatio value
-    max_size: int  #: 0 = no limit
-    wild_only: bool
-    one_per_rank: bool
-    black_three_going_out_only: bool
-    black_three_min: int
-    black_three_max: int
-    black_three_wilds: bool
-    canasta_size: int
+from oracle.ruleset.sections import (
+    AskPartner,
+    CanastaRules,
+    CardValueRules,
+    DealRules,
+    DeckRules,
+    DiscardPileRules,
+    FirstPlayer,
+    GameRules,
+    GoingOutRules,
+    InitialMeldRules,
+    LastRedThree,
+    MeldRules,
+    MustTakePile,
+    StockExhaustionRules,
+    ThreesRules,
+    Tie,
+    TurnRules,
+    WildRatio,
+)
 
 
 @dataclass(frozen=True, slots=True)
 class CompiledRules:
-    """A resolved rule set plus the tables derived from it. Never mutate `spec`."""
+    """A resolved rule set: its typed view, per section, and the tables derived from it. Never mutate `spec`."""
 
-    spec: ruleset_pb2.RuleSet  #: the resolved message (every field set)
+    spec: ruleset_pb2.RuleSet  #: the resolved message (for the service and oracle.verify; the engine reads the view)
     id: str  #: rule-set id
-    seats: int  #: players at the table
-    side_size: int  #: players per side
+    seats: int  #: players.seats
+    side_size: int  #: players.side_size
+    deck: DeckRules
+    deal: DealRules
+    turn: TurnRules
+    card_values: CardValueRules
+    melds: MeldRules
+    canastas: CanastaRules
+    initial_meld: InitialMeldRules
+    discard_pile: DiscardPileRules
+    threes: ThreesRules
+    going_out: GoingOutRules
+    stock_exhaustion: StockExhaustionRules
+    game: GameRules
+    # Derived tables.
     sides: int  #: number of sides
     deck_size: int  #: cards in the whole deck
     card_points: tuple[int, ...]  #: points of each card number (index 0 unused; red threes 0)
-    thresholds: tuple[tuple[int, int], ...]  #: (from_score, minimum) rows, ascending
-    minimum_below_table: int  #: minimum for totals below the first row
     cites: dict[str, tuple[tuple[str, str], ...]]  #: field or section path -> (source, section) citations
     deck_counts: Counter[int]  #: copies of each card in the deck (read only)
     sorted_deck: tuple[int, ...]  #: every card of the deck, sorted (for the conservation check)
-    limits: MeldLimits  #: meld and canasta numbers
 
     def seats_of_side(self, side: int) -> list[int]:
         """The seats of one side, in seat order."""
@@ -63,19 +81,20 @@ class CompiledRules:
 
     def copies_of(self, card: int) -> int:
         """How many copies of a card the deck holds."""
-        return self.spec.deck.jokers if card == JOKER else self.spec.deck.packs
+        return self.deck.jokers if card == JOKER else self.deck.packs
 
     def minimum_initial_meld(self, running_total: int) -> tuple[int, int | None]:
         """The minimum for a running total, and the from_score of the row used (None: below the table)."""
-        minimum, row = self.minimum_below_table, None
-        for from_score, row_minimum in self.thresholds:
+        table = self.initial_meld
+        minimum, row = table.minimum_below_table, None
+        for from_score, row_minimum in table.thresholds:
             if running_total < from_score:
                 break
             minimum, row = row_minimum, from_score
         return minimum, row
 
 
-def _card_points(values: ruleset_pb2.CardValues) -> tuple[int, ...]:
+def _card_points(values: CardValueRules) -> tuple[int, ...]:
     points = [0] * (max(ALL_CARDS) + 1)
     for card in ALL_CARDS:
         rank = rank_of(card)
@@ -97,38 +116,91 @@ def _card_points(values: ruleset_pb2.CardValues) -> tuple[int, ...]:
 
 
 def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
-    """Derive the engine's tables from a resolved, validated rule set."""
+    """Derive the typed view and the engine's tables from a resolved, validated rule set.
+
+    ValueError if an enum field holds a number the schema does not define (validation refuses those).
+    """
     frozen = ruleset_pb2.RuleSet()
     frozen.CopyFrom(spec)
     seats, side_size = frozen.players.seats, frozen.players.side_size
-    m, t = frozen.melds, frozen.threes
+    d, t, m, c, im = frozen.deal, frozen.threes, frozen.melds, frozen.canastas, frozen.initial_meld
+    p, g, v = frozen.discard_pile, frozen.going_out, frozen.card_values
+    card_values = CardValueRules(v.joker, v.two, v.ace, v.eight_to_king, v.four_to_seven, v.black_three)
+    packs, jokers = frozen.deck.packs, frozen.deck.jokers
     return CompiledRules(
         spec=frozen,
         id=frozen.id,
         seats=seats,
         side_size=side_size,
-        sides=seats // side_size,
-        deck_size=52 * frozen.deck.packs + frozen.deck.jokers,
-        card_points=_card_points(frozen.card_values),
-        thresholds=tuple((t.from_score, t.minimum) for t in frozen.initial_meld.thresholds),
-        minimum_below_table=frozen.initial_meld.minimum_below_table,
-        cites=_citations(frozen),
-        deck_counts=Counter(deck(frozen.deck.packs, frozen.deck.jokers)),
-        sorted_deck=tuple(sorted(deck(frozen.deck.packs, frozen.deck.jokers))),
-        limits=MeldLimits(
-            min_size=m.min_size,
-            min_naturals=m.min_naturals,
-            max_wilds=m.max_wilds,
-            wild_ratio=m.wild_ratio,
-            max_size=m.max_size,
-            wild_only=m.wild_only_melds,
-            one_per_rank=m.one_meld_per_rank,
-            black_three_going_out_only=t.black_three_meld_going_out_only,
-            black_three_min=t.black_three_meld_min,
-            black_three_max=t.black_three_meld_max,
-            black_three_wilds=t.black_three_meld_wilds,
-            canasta_size=frozen.canastas.min_size,
+        deck=DeckRules(packs, jokers),
+        deal=DealRules(
+            d.hand_size,
+            d.upcard_cover_wild,
+            d.upcard_cover_red_three,
+            d.upcard_cover_black_three,
+            d.upcard_cover_repeats,
+            FirstPlayer(d.first_player),
         ),
+        turn=TurnRules(frozen.turn.draw_count, frozen.turn.short_stock_draws_remaining),
+        card_values=card_values,
+        melds=MeldRules(
+            m.min_size,
+            m.min_naturals,
+            m.max_wilds,
+            WildRatio(m.wild_ratio),
+            m.max_size,
+            m.one_meld_per_rank,
+            m.wild_only_melds,
+            m.add_to_opponent_melds,
+        ),
+        canastas=CanastaRules(c.min_size, c.natural_bonus, c.mixed_bonus, c.wild_may_join_natural),
+        initial_meld=InitialMeldRules(
+            im.minimum_below_table,
+            tuple((row.from_score, row.minimum) for row in im.thresholds),
+            im.pile_top_card_only_counts,
+            im.waived_for_concealed_going_out,
+        ),
+        discard_pile=DiscardPileRules(
+            p.take_limit,
+            p.unfrozen_natural_and_wild,
+            p.unfrozen_onto_existing_meld,
+            p.frozen_by_wild,
+            p.frozen_by_upcard,
+            p.frozen_by_black_three,
+            p.frozen_until_initial_meld,
+            p.wild_top_blocks,
+            p.black_three_top_blocks,
+            p.one_card_hand_no_one_card_pile,
+        ),
+        threes=ThreesRules(
+            t.red_three_bonus,
+            t.all_red_threes_bonus,
+            t.red_threes_negative_without_meld,
+            t.red_three_replaced,
+            t.red_three_from_pile_replaced,
+            t.black_three_meld_going_out_only,
+            t.black_three_meld_min,
+            t.black_three_meld_max,
+            t.black_three_meld_wilds,
+        ),
+        going_out=GoingOutRules(
+            g.canastas_required,
+            g.min_hand_after_meld_without_canastas,
+            g.bonus,
+            g.concealed_bonus,
+            g.discard_optional,
+            AskPartner(g.ask_partner),
+        ),
+        stock_exhaustion=StockExhaustionRules(
+            MustTakePile(frozen.stock_exhaustion.must_take_pile), LastRedThree(frozen.stock_exhaustion.last_red_three)
+        ),
+        game=GameRules(frozen.game.target_score, Tie(frozen.game.tie)),
+        sides=seats // side_size,
+        deck_size=52 * packs + jokers,
+        card_points=_card_points(card_values),
+        cites=_citations(frozen),
+        deck_counts=Counter(deck(packs, jokers)),
+        sorted_deck=tuple(sorted(deck(packs, jokers))),
     )
 
 

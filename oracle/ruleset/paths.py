@@ -12,17 +12,26 @@ from oracle.api.v1 import ruleset_pb2
 # Top-level RuleSet fields that are metadata, not rules.
 META_FIELDS = frozenset({"id", "extends", "title", "description", "rules"})
 
+RULE_SET: Descriptor = ruleset_pb2.DESCRIPTOR.message_types_by_name["RuleSet"]  #: the RuleSet message's descriptor
 
-def rule_sections(descriptor: Descriptor = ruleset_pb2.RuleSet.DESCRIPTOR) -> list[FieldDescriptor]:
+
+def rule_sections(descriptor: Descriptor = RULE_SET) -> list[FieldDescriptor]:
     """The RuleSet's rule submessages (players, deck, ...), in declaration order."""
     return [f for f in descriptor.fields if f.name not in META_FIELDS]
+
+
+def section_type(section: FieldDescriptor) -> Descriptor:
+    """The message type of a rule section (KeyError if `section` is not a submessage field)."""
+    if section.message_type is None:
+        raise KeyError(f"{section.name} is not a rule section")
+    return section.message_type
 
 
 def leaf_paths() -> list[str]:
     """Every rule field path: 'melds.max_wilds', ..., and 'initial_meld.thresholds' as one leaf."""
     paths: list[str] = []
     for section in rule_sections():
-        for field in section.message_type.fields:
+        for field in section_type(section).fields:
             paths.append(f"{section.name}.{field.name}")
     return paths
 
@@ -35,10 +44,10 @@ def all_paths() -> set[str]:
 def field_at(path: str) -> FieldDescriptor:
     """The descriptor of a 'section.field' path (KeyError if there is none)."""
     section_name, _, field_name = path.partition(".")
-    section = ruleset_pb2.RuleSet.DESCRIPTOR.fields_by_name[section_name]
+    section = RULE_SET.fields_by_name[section_name]
     if not field_name:
         return section
-    return section.message_type.fields_by_name[field_name]
+    return section_type(section).fields_by_name[field_name]
 
 
 def get_value(rule_set: ruleset_pb2.RuleSet, path: str) -> object:
@@ -75,7 +84,7 @@ def set_paths(rule_set: ruleset_pb2.RuleSet) -> Iterator[str]:
     for section in rule_sections():
         if not rule_set.HasField(section.name):
             continue
-        for path in (f"{section.name}.{f.name}" for f in section.message_type.fields):
+        for path in (f"{section.name}.{f.name}" for f in section_type(section).fields):
             if has_value(rule_set, path):
                 yield path
 

@@ -93,6 +93,11 @@ def _check_presence(spec: ruleset_pb2.RuleSet, problems: list[Problem]) -> set[s
         elif field.enum_type is not None and get_value(spec, path) == 0:
             missing.add(path)
             problems.append((path, f"is {field.enum_type.values_by_number[0].name}: choose a value"))
+        elif field.enum_type is not None and get_value(spec, path) not in field.enum_type.values_by_number:
+            missing.add(path)
+            names = ", ".join(v.name for v in field.enum_type.values if v.number)
+            value, enum = get_value(spec, path), field.enum_type.name
+            problems.append((path, f"is {value}: no {enum} value has that number (one of {names})"))
     for i, row in enumerate(spec.initial_meld.thresholds):
         for name in ("from_score", "minimum"):
             if not row.HasField(name):

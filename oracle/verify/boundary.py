@@ -140,7 +140,7 @@ def _wild_cards(rm: RuleModel, pool: _Pool, wilds: int) -> list[int]:
 
 def _meld_answer(rules: CompiledRules, cards: list[int], going_out: bool) -> dict[str, object]:
     shape = melds.meld_shape(cards)
-    breaks = [f for f, _ in melds.meld_rule_breaks(shape, rules, going_out=going_out)]
+    breaks = [b.field for b in melds.meld_rule_breaks(shape, rules, going_out=going_out)]
     canasta = melds.is_canasta(shape, rules)
     return {"legal": not breaks, "canasta": canasta, "naturalCanasta": canasta and shape.wilds == 0, "breaks": breaks}
 

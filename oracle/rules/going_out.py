@@ -1,0 +1,52 @@
+"""Going out: the canastas it needs, the cards a player keeps until then, the final discard, the partner's answer,
+whether it is concealed, and ending the hand when a meld or a take empties the hand."""
+
+from __future__ import annotations
+
+from oracle.model.events import Event
+from oracle.model.state import GameState, HandEnd, PartnerAnswer, TurnState
+from oracle.rules.context import Applied, Ctx, end_hand
+from oracle.rules.violations import Code, Violation
+
+
+def check_keep_cards(ctx: Ctx, hand_after: int, canastas: int) -> list[Violation]:
+    """MUST_KEEP_CARDS: until the side has its canastas, a meld leaves enough cards to discard and keep one."""
+    keep = ctx.rules.going_out.min_hand_after_meld_without_canastas
+    required = ctx.rules.going_out.canastas_required
+    if canastas < required and hand_after < keep:
+        return [ctx.fail(Code.MUST_KEEP_CARDS, canastas=canastas, required=required, keep=keep, left=hand_after)]
+    return []
+
+
+def check_going_out(ctx: Ctx, canastas: int) -> list[Violation]:
+    """A player about to have no cards: the side's canastas, and the partner's answer."""
+    out: list[Violation] = []
+    required = ctx.rules.going_out.canastas_required
+    if canastas < required:
+        out.append(ctx.fail(Code.GO_OUT_WITHOUT_CANASTAS, required=required, canastas=canastas))
+    if ctx.state.turn.partner_answer == PartnerAnswer.NO:
+        out.append(ctx.fail(Code.GO_OUT_PARTNER_SAID_NO))
+    return out
+
+
+def check_melding_out(ctx: Ctx, canastas: int, *, took_pile: bool) -> list[Violation]:
+    """A meld or a pile take that leaves no card: going out with no final discard (going_out.discard_optional)."""
+    out = check_going_out(ctx, canastas)
+    if not ctx.rules.going_out.discard_optional:
+        out.append(ctx.fail(Code.GO_OUT_NEEDS_DISCARD, variant="pile" if took_pile else ""))
+    return out
+
+
+def is_concealed(ctx: Ctx, turn: TurnState) -> bool:
+    """Going out now is concealed: nothing melded before this turn, nothing added to older melds, a canasta made."""
+    return not ctx.state.seats[ctx.seat].melded_before and not turn.added_to_existing and turn.made_canasta
+
+
+def after_melding(ctx: Ctx, next_state: GameState, turn: TurnState, events: list[Event]) -> Applied:
+    """The result of a legal meld or pile take: the hand ends if the mover has no card left (went out)."""
+    if next_state.seats[ctx.seat].hand:
+        return Applied(next_state, tuple(events))
+    over, ended = end_hand(
+        ctx.rules, next_state, HandEnd.WENT_OUT, went_out_seat=ctx.seat, concealed=is_concealed(ctx, turn)
+    )
+    return Applied(over, (*events, ended))

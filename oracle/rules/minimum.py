@@ -1,0 +1,47 @@
+"""The initial meld: the minimum a side's first melds must reach (by its running total), whether they reach it,
+and when the rule set waives it (going out concealed after drawing)."""
+
+from __future__ import annotations
+
+from oracle.model.state import SideState, TurnStart, TurnState
+from oracle.rules.context import Ctx
+from oracle.rules.going_out import is_concealed
+from oracle.rules.violations import Code, Violation
+from oracle.ruleset.compiled import CompiledRules
+
+
+def needs_initial_meld(side: SideState) -> bool:
+    """The side has no meld yet, so its next melds are its initial meld (and the minimum applies)."""
+    return not side.melds
+
+
+def side_minimum(rules: CompiledRules, side: SideState) -> int:
+    """The points the side's initial meld must reach this hand (the row of initial_meld.thresholds for its total)."""
+    return rules.minimum_initial_meld(side.running_total)[0]
+
+
+def is_minimum_waived(ctx: Ctx, turn: TurnState, *, going_out: bool, canastas: int) -> bool:
+    """initial_meld.waived_for_concealed_going_out: after drawing, a meld that goes out concealed (with the
+    canastas going out needs) owes no minimum."""
+    return (
+        ctx.rules.initial_meld.waived_for_concealed_going_out
+        and ctx.state.turn.start == TurnStart.DREW
+        and going_out
+        and canastas >= ctx.rules.going_out.canastas_required
+        and is_concealed(ctx, turn)
+    )
+
+
+def check_initial_meld(ctx: Ctx, points: int, *, took_pile: bool, waived: bool = False) -> list[Violation]:
+    """INITIAL_MELD_BELOW_MINIMUM when these are the side's first melds and their `points` fall short.
+
+    Taking the pile, `points` count the top card and the melds laid with it, not the rest of the pile.
+    """
+    if not needs_initial_meld(ctx.side):
+        return []
+    minimum = side_minimum(ctx.rules, ctx.side)
+    if points >= minimum or waived:
+        return []
+    variant = "pile" if took_pile else ""
+    total = ctx.side.running_total
+    return [ctx.fail(Code.INITIAL_MELD_BELOW_MINIMUM, variant=variant, points=points, total=total, minimum=minimum)]

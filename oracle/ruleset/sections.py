@@ -1,0 +1,215 @@
+"""The typed, frozen view of a rule set's sections: one small dataclass per RuleSet section, with the fields named
+as in proto/oracle/api/v1/ruleset.proto, and the schema's enums as Python enums (same numbers).
+
+``CompiledRules`` (oracle.ruleset.compiled) holds one of each: ``rules.melds.max_wilds`` is the rule-set field
+``melds.max_wilds``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+# --- the schema's enums, as Python enums (same names without the prefix, same numbers) ----------------------------
+
+
+class FirstPlayer(IntEnum):
+    """deal.first_player (ruleset_pb2.FirstPlayer)."""
+
+    UNSPECIFIED = 0
+    LEFT_OF_DEALER = 1
+
+
+class WildRatio(IntEnum):
+    """melds.wild_ratio (ruleset_pb2.WildRatio)."""
+
+    UNSPECIFIED = 0
+    ANY = 1
+    AT_MOST_NATURALS = 2
+    FEWER_THAN_NATURALS = 3
+
+
+class MustTakePile(IntEnum):
+    """stock_exhaustion.must_take_pile (ruleset_pb2.MustTakePile)."""
+
+    UNSPECIFIED = 0
+    NEVER = 1
+    WHEN_TOP_FITS_MELD = 2
+    WHENEVER_ALLOWED = 3
+
+
+class LastRedThree(IntEnum):
+    """stock_exhaustion.last_red_three (ruleset_pb2.LastRedThree)."""
+
+    UNSPECIFIED = 0
+    ENDS_HAND = 1
+    MAY_MELD_THEN_ENDS = 2
+
+
+class AskPartner(IntEnum):
+    """going_out.ask_partner (ruleset_pb2.AskPartner)."""
+
+    UNSPECIFIED = 0
+    NONE = 1
+    OPTIONAL_BINDING = 2
+
+
+class Tie(IntEnum):
+    """game.tie (ruleset_pb2.Tie)."""
+
+    UNSPECIFIED = 0
+    PLAY_ANOTHER_HAND = 1
+
+
+# --- one frozen view per section (field names as in proto/oracle/api/v1/ruleset.proto) ---------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DeckRules:
+    """deck.*"""
+
+    packs: int
+    jokers: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealRules:
+    """deal.*"""
+
+    hand_size: int
+    upcard_cover_wild: bool
+    upcard_cover_red_three: bool
+    upcard_cover_black_three: bool
+    upcard_cover_repeats: bool
+    first_player: FirstPlayer
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRules:
+    """turn.*"""
+
+    draw_count: int
+    short_stock_draws_remaining: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CardValueRules:
+    """card_values.* (the engine reads them through CompiledRules.card_points)."""
+
+    joker: int
+    two: int
+    ace: int
+    eight_to_king: int
+    four_to_seven: int
+    black_three: int
+
+
+@dataclass(frozen=True, slots=True)
+class MeldRules:
+    """melds.*"""
+
+    min_size: int
+    min_naturals: int
+    max_wilds: int
+    wild_ratio: WildRatio
+    max_size: int  #: 0 = no limit
+    one_meld_per_rank: bool
+    wild_only_melds: bool
+    add_to_opponent_melds: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CanastaRules:
+    """canastas.*"""
+
+    min_size: int
+    natural_bonus: int
+    mixed_bonus: int
+    wild_may_join_natural: bool
+
+
+@dataclass(frozen=True, slots=True)
+class InitialMeldRules:
+    """initial_meld.* (thresholds as (from_score, minimum) rows, ascending)."""
+
+    minimum_below_table: int
+    thresholds: tuple[tuple[int, int], ...]
+    pile_top_card_only_counts: bool
+    waived_for_concealed_going_out: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardPileRules:
+    """discard_pile.*"""
+
+    take_limit: int  #: 0 = the whole pile
+    unfrozen_natural_and_wild: bool
+    unfrozen_onto_existing_meld: bool
+    frozen_by_wild: bool
+    frozen_by_upcard: bool
+    frozen_by_black_three: bool
+    frozen_until_initial_meld: bool
+    wild_top_blocks: bool
+    black_three_top_blocks: bool
+    one_card_hand_no_one_card_pile: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ThreesRules:
+    """threes.*"""
+
+    red_three_bonus: int
+    all_red_threes_bonus: int
+    red_threes_negative_without_meld: bool
+    red_three_replaced: bool
+    red_three_from_pile_replaced: bool
+    black_three_meld_going_out_only: bool
+    black_three_meld_min: int
+    black_three_meld_max: int
+    black_three_meld_wilds: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GoingOutRules:
+    """going_out.*"""
+
+    canastas_required: int
+    min_hand_after_meld_without_canastas: int
+    bonus: int
+    concealed_bonus: int
+    discard_optional: bool
+    ask_partner: AskPartner
+
+
+@dataclass(frozen=True, slots=True)
+class StockExhaustionRules:
+    """stock_exhaustion.*"""
+
+    must_take_pile: MustTakePile
+    last_red_three: LastRedThree
+
+
+@dataclass(frozen=True, slots=True)
+class GameRules:
+    """game.*"""
+
+    target_score: int
+    tie: Tie
+
+
+#: The sections of the view: CompiledRules attribute -> its dataclass (players.* are CompiledRules.seats and
+#: CompiledRules.side_size).
+SECTIONS: dict[str, type] = {
+    "deck": DeckRules,
+    "deal": DealRules,
+    "turn": TurnRules,
+    "card_values": CardValueRules,
+    "melds": MeldRules,
+    "canastas": CanastaRules,
+    "initial_meld": InitialMeldRules,
+    "discard_pile": DiscardPileRules,
+    "threes": ThreesRules,
+    "going_out": GoingOutRules,
+    "stock_exhaustion": StockExhaustionRules,
+    "game": GameRules,
+}
