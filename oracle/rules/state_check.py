@@ -201,7 +201,7 @@ def _check_turn(rules: CompiledRules, state: GameState, add: Add) -> None:
         a("turn.melds_before_turn", f"{turn.melds_before_turn}, but the side has {len(mover_side.melds)} melds")
     if (turn.melded or turn.start == TurnStart.TOOK_PILE or turn.added_to_existing) and not mover_side.melds:
         a("turn", "the player melded this turn but the side has no melds")
-    if turn.made_canasta and not canasta_count(rules, shapes_of(mover_side.melds)):
+    if turn.made_canasta and not canasta_count(rules, shapes_of(_valid_melds(mover_side.melds))):
         a("turn.made_canasta", "the side has no canasta")
     for i, seat in enumerate(state.seats):
         if seat.melded_before and not state.sides[side_of(rules, i)].melds:
@@ -214,10 +214,15 @@ def _check_turn(rules: CompiledRules, state: GameState, add: Add) -> None:
             a("went_out_seat", f"seat {state.went_out_seat} went out but still holds cards")
         side = state.sides[side_of(rules, state.went_out_seat)]
         required = rules.going_out.canastas_required
-        if canasta_count(rules, shapes_of(side.melds)) < required:
+        if canasta_count(rules, shapes_of(_valid_melds(side.melds))) < required:
             a("went_out_seat", f"the side went out without the {required} canasta(s) required")
     elif state.went_out_concealed:
         a("went_out_concealed", "set but nobody went out")
+
+
+def _valid_melds(melds: tuple[tuple[int, ...], ...]) -> list[tuple[int, ...]]:
+    """The melds whose card numbers are all cards (the others are reported card by card, never shaped)."""
+    return [meld for meld in melds if all(is_valid(card) for card in meld)]
 
 
 def _check_upcards(rules: CompiledRules, upcards: tuple[int, ...], add: Add) -> None:
