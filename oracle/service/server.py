@@ -15,11 +15,12 @@ from typing import TextIO
 import grpc
 from grpc_health.v1 import health_pb2_grpc
 
-from oracle.api.v1 import oracle_pb2, oracle_pb2_grpc
+from oracle.api.v1 import oracle_pb2
 from oracle.ruleset.loader import RuleBook
 from oracle.service.admission import Admission
 from oracle.service.calls import CallLayer, LayeredInterceptor
 from oracle.service.config import ServeConfig
+from oracle.service.decoding import add_oracle_service
 from oracle.service.health import HEALTH_SERVICE, SERVING, HealthService
 from oracle.service.limits import DEFAULT_LIMITS
 from oracle.service.observability import Metrics, MetricsEndpoint, RequestLog
@@ -114,7 +115,7 @@ async def start_server(book: RuleBook, config: ServeConfig | None = None) -> Ora
                 ("grpc.max_receive_message_length", DEFAULT_LIMITS.max_message_bytes),
             ],
         )
-        oracle_pb2_grpc.add_OracleServiceServicer_to_server(OracleServicer(book), server)
+        add_oracle_service(OracleServicer(book), server)  # undecodable request bytes: INVALID_ARGUMENT
         health = HealthService([SERVICE_NAME])
         health_pb2_grpc.add_HealthServicer_to_server(health, server)
         if config.reflection:
