@@ -74,18 +74,21 @@ def load_book(specs: Path | None, *, lint: bool = False) -> RuleBook:
     rule set is refused, naming file, line and field); the shipped rule sets
     are proved by the test suite and `canasta-oracle verify`, so a CLI verb
     does not pay for linting them again unless `lint` asks (the server does).
-    Lint results are cached by content hash (oracle.verify.gate).
+    Lint results are cached by content hash (oracle.verify.gate), and so is
+    the compiled book (oracle.ruleset.cache): an unchanged directory loads
+    without parsing a spec or starting the solver.
     """
-    from oracle.ruleset.loader import RuleBook, default_rule_book
+    from oracle.ruleset.loader import default_rule_book
 
     if specs is None and not lint:
         return default_rule_book()
     from importlib import resources
 
+    from oracle.ruleset.cache import cached_rule_book
     from oracle.verify.gate import contradictions
 
     directory = specs if specs is not None else resources.files("oracle.specs")
-    return RuleBook.from_directory(directory, checker=contradictions)
+    return cached_rule_book(directory, checker=contradictions)
 
 
 def load_rule_set(specs: Path | None, rule_set_id: str) -> LoadedRuleSet:

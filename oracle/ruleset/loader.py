@@ -344,6 +344,10 @@ class RuleBook:
         """Every id, sorted."""
         return list(self._rule_sets)
 
+    def spec_files(self) -> dict[str, SpecFile]:
+        """The parsed spec files by id: what an inline rule set may extend (oracle.ruleset.cache stores them)."""
+        return dict(self._files)
+
     def __iter__(self) -> Iterator[LoadedRuleSet]:
         return iter(self._rule_sets.values())
 
