@@ -23,6 +23,7 @@ DEFAULTS = SimpleNamespace(
     drain_seconds=2.0,
     grace_seconds=10.0,
     request_log=True,
+    workers=None,
 )
 TOKEN_ENV = "CANASTA_ORACLE_TOKEN"  #: the bearer token itself (as oracle.service.config.TOKEN_ENV)
 FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
@@ -158,7 +159,19 @@ def env(name: str) -> str:
     show_envvar=True,
     type=click.IntRange(0, 65535),
     default=None,
-    help="Serve Prometheus metrics at http://HOST:PORT/metrics (default off; 0: a free port).",
+    help="Serve Prometheus metrics at http://HOST:PORT/metrics (default off; 0: a free port). With --workers N"
+    " above 1, worker i (from 0) serves its own on PORT+i (0: each on a free port); each URL is printed.",
+)
+@click.option(
+    "--workers",
+    envvar=env("WORKERS"),
+    show_envvar=True,
+    type=click.IntRange(1),
+    default=DEFAULTS.workers,
+    help="Server processes, each with its own event loop and worker threads, sharing the port by SO_REUSEPORT"
+    " (only this mode turns it on; a port someone listens on is still refused). They are forked once the rule"
+    " sets are loaded; signals go to the parent, which stops them all together. Default: one per available"
+    " processor; 1: this process serves alone.",
 )
 @clean_errors
 def serve(
@@ -178,6 +191,7 @@ def serve(
     request_log: bool,
     log_file: Path | None,
     metrics_port: int | None,
+    workers: int | None,
 ) -> None:
     """Start the gRPC server (health SERVING once the rule sets load).
 
@@ -187,7 +201,6 @@ def serve(
     import asyncio
 
     from oracle.service.config import ConfigError, ServeConfig, load_token
-    from oracle.service.server import serve as run  # grpc loads only for this verb
 
     try:
         config = ServeConfig(
@@ -206,9 +219,19 @@ def serve(
             request_log=request_log,
             log_file=log_file,
             metrics_port=metrics_port,
+            workers=workers,
         )
         book = load_book(specs, lint=True)
-        asyncio.run(run(book, config))
+        from oracle.service.multiproc import serve_workers, worker_count  # grpc loads only for this verb
+        from oracle.service.server import serve as run
+
+        count = worker_count(config)
+        if count == 1:
+            asyncio.run(run(book, config))
+        else:
+            status = serve_workers(book, config, count)
+            if status:
+                raise SystemExit(status)
     except ConfigError as exc:
         raise CliError(str(exc)) from None
     except KeyboardInterrupt:  # SIGINT before serving began (while the rule sets load): no traceback

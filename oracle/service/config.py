@@ -34,6 +34,7 @@ class ServeConfig:
     request_log: bool = True  #: one JSON line per call
     log_file: Path | None = None  #: where the request log goes (None: stderr)
     metrics_port: int | None = None  #: Prometheus metrics over HTTP on host:metrics_port (None: off; 0: a free port)
+    workers: int | None = None  #: `serve` processes sharing the port (None: one per processor; start_server is one)
 
     def __post_init__(self) -> None:
         problems = _problems(self)
@@ -59,8 +60,9 @@ def _problems(config: ServeConfig) -> list[str]:
         problems.append("--tls-cert and --tls-key go together: give both or neither")
     if config.tls_client_ca is not None and config.tls_cert is None:
         problems.append("--tls-client-ca (mutual TLS) needs --tls-cert and --tls-key")
-    for name, count in (("--max-calls", config.max_calls), ("--max-streams", config.max_streams)):
-        if count < 1:
+    counts = (("--max-calls", config.max_calls), ("--max-streams", config.max_streams), ("--workers", config.workers))
+    for name, count in counts:
+        if count is not None and count < 1:
             problems.append(f"{name} {count} must be at least 1")
     for name, seconds in (("--drain-seconds", config.drain_seconds), ("--grace-seconds", config.grace_seconds)):
         if not seconds >= 0:  # also refuses NaN
