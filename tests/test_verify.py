@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
 import pytest
 import z3
+from click.testing import CliRunner
 
 from oracle.api.v1 import ruleset_pb2
+from oracle.cli.main import main
 from oracle.conformance.runner import InProcessTarget, RunOptions, load_cases, run_cases
 from oracle.rules import melds
 from oracle.ruleset.compiled import CompiledRules, compile_rules
 from oracle.ruleset.loader import RuleBook, SpecError, UnknownRuleSetError, default_rule_book
+from oracle.verify import cache as verify_cache
 from oracle.verify.boundary import check_engine
 from oracle.verify.gate import contradictions
 from oracle.verify.lint import ERROR, WARNING, LintFinding, lint
@@ -330,3 +334,133 @@ def test_verify_command_text_and_json(tmp_path: Path) -> None:
 def test_verify_command_unknown_rule_set() -> None:
     with pytest.raises(UnknownRuleSetError):
         verify_command_lines(["no-such-rules"], False)
+
+
+# ----- parallel runs and the cache ----------------------------------------------------------------------------
+
+
+def outcome(result: RuleSetVerification) -> tuple[object, ...]:
+    """What a verification found, without its timings: properties, lint findings and every engine case."""
+    cases = None if result.engine is None else [c.to_json() for c in result.engine.cases]
+    return (
+        result.rule_set_id,
+        [(p.property_id, p.holds, p.detail) for p in result.properties],
+        result.findings,
+        cases,
+    )
+
+
+def timeless(output: str) -> list[str]:
+    """verify's text output without timings and without what says a rule set came from the cache."""
+    output = re.sub(r"(?m)^(\S+\s+\S+\s+)(\d+\.\d|cached)(\s+(proved|FAILED))", r"\1\3", output)
+    output = re.sub(
+        r" \((\d+(\.\d)? ms|cached)\)$| \(\d+ cached: no solver work\)|; total \d+\.\d s$", "", output, flags=re.M
+    )
+    return [" ".join(line.split()) for line in output.splitlines()]
+
+
+def cache_files(root: Path) -> list[Path]:
+    return sorted((root / "verify").glob("*.json")) if (root / "verify").is_dir() else []
+
+
+@pytest.fixture
+def solver_checks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts every z3 Solver and Optimize check made in this process (one entry per check)."""
+    calls: list[int] = []
+    for kind in (z3.Solver, z3.Optimize):
+        monkeypatch.setattr(kind, "check", counting(kind.check, calls))
+    return calls
+
+
+def counting(honest: Callable[..., z3.CheckSatResult], calls: list[int]) -> Callable[..., z3.CheckSatResult]:
+    """`honest`, also noting each call in `calls`."""
+
+    def counted(*args: object) -> z3.CheckSatResult:
+        calls.append(1)
+        return honest(*args)
+
+    return counted
+
+
+def test_parallel_verification_equals_the_serial_run_in_the_order_asked(
+    shipped: dict[str, RuleSetVerification],
+) -> None:
+    ids = ["wild-melds-4p", "classic-2p", "six-2x3", "quickref-strict-4p"]
+    parallel = verify_rule_sets(ids, jobs=2)
+    assert [r.rule_set_id for r in parallel] == ids
+    assert [outcome(r) for r in parallel] == [outcome(shipped[i]) for i in ids]
+    assert not any(r.cached for r in parallel)
+
+
+def test_a_second_verify_reads_the_cache_without_solver_work_and_no_cache_proves_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, solver_checks: list[int]
+) -> None:
+    monkeypatch.setenv("CANASTA_ORACLE_CACHE", str(tmp_path))
+    runner = CliRunner()
+    first = runner.invoke(main, ["verify", "--rules", "classic-2p"])
+    assert first.exit_code == 0, first.output
+    assert "cached" not in first.output and len(cache_files(tmp_path)) == 1
+    assert solver_checks
+
+    solver_checks.clear()
+    second = runner.invoke(main, ["verify", "--rules", "classic-2p"])
+    assert second.exit_code == 0, second.output
+    assert not solver_checks  # a cache hit asks the solver nothing
+    rows = [line for line in second.output.splitlines() if re.match(r"\S+\s+classic-2p\s+cached\s+proved", line)]
+    assert len(rows) == len(PROPERTIES)
+    assert "classic-2p: no findings (cached)" in second.output
+    assert re.search(r"classic-2p: \d+ cases \(.*\), 0 disagreement\(s\) \(cached\)", second.output)
+    assert second.output.splitlines()[-1].startswith("OK: 1 rule set(s) (1 cached: no solver work), ")
+    assert timeless(second.output) == timeless(first.output)
+
+    doc = json.loads(runner.invoke(main, ["verify", "--rules", "classic-2p", "--json"]).output)
+    assert doc["ok"] and doc["cached"] == ["classic-2p"] and not solver_checks
+
+    again = runner.invoke(main, ["verify", "--rules", "classic-2p", "--no-cache"])
+    assert again.exit_code == 0 and "cached" not in again.output
+    assert solver_checks
+
+
+def test_the_cached_result_is_the_fresh_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CANASTA_ORACLE_CACHE", str(tmp_path))
+    (fresh,) = verify_rule_sets(["six-3x2"], use_cache=True)
+    (cached,) = verify_rule_sets(["six-3x2"], use_cache=True)
+    assert not fresh.cached and cached.cached
+    assert outcome(cached) == outcome(fresh)
+
+
+def test_a_changed_rule_set_or_changed_verify_code_misses_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CANASTA_ORACLE_CACHE", str(tmp_path))
+    original, changed = classic_4p_book(), classic_4p_book(bonus="150")  # going_out.bonus
+    (first,) = verify_rule_sets(book=original, use_cache=True)
+    (other,) = verify_rule_sets(book=changed, use_cache=True)
+    assert first.ok and other.ok and not first.cached and not other.cached
+    assert len(cache_files(tmp_path)) == 2
+    (hit,) = verify_rule_sets(book=original, use_cache=True)
+    assert hit.cached
+    monkeypatch.setattr(verify_cache, "code_hash", lambda: "a property was edited")
+    (after_edit,) = verify_rule_sets(book=original, use_cache=True)
+    assert not after_edit.cached and len(cache_files(tmp_path)) == 3
+
+
+def test_a_failing_property_is_never_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CANASTA_ORACLE_CACHE", str(tmp_path))
+    spec = ruleset_pb2.RuleSet()
+    spec.CopyFrom(default_rule_book().get("classic-4p").spec)
+    spec.melds.max_wilds = 5  # canasta-mostly-natural fails (see above)
+    rules = compile_rules(spec)
+    book = RuleBook(
+        {"classic-4p": replace(default_rule_book().get("classic-4p"), spec=spec, rules=rules)},
+        default_rule_book().sources,
+    )
+    (first,) = verify_rule_sets(book=book, use_cache=True)
+    assert not first.ok and not cache_files(tmp_path)
+    # even a document of that failure put in the cache by hand is not read as a result
+    verify_cache.write(rules, first.to_document())
+    (second,) = verify_rule_sets(book=book, use_cache=True)
+    assert not second.ok and not second.cached
+    assert outcome(second) == outcome(first)
+    lines, ok = verify_command_lines(None, False, book=book, use_cache=True)
+    assert not ok and lines[-1].startswith("FAILED: 1 rule set(s), ")
