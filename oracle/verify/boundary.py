@@ -307,8 +307,8 @@ def _score_targets(rm: RuleModel) -> Iterator[tuple[str, str, ConcreteSide]]:
         solver.pop()
     extremes = score_extremes(rm)
     if extremes is not None:
-        yield "lowest", "the lowest-scoring side table z3.Optimize finds", extremes.low
-        yield "highest", "the highest-scoring side table z3.Optimize finds", extremes.high
+        yield "lowest", "a side table of the lowest score (proved lowest)", extremes.low
+        yield "highest", "a side table of the highest score (proved highest)", extremes.high
 
 
 def _side_cards(rm: RuleModel, side: ConcreteSide) -> SideTable:

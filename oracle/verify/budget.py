@@ -55,8 +55,9 @@ class Budget:
 #: uses about 15,000 resource units (tens of milliseconds); the limit is over 300 times that, a second or two.
 LINT_BUDGET = Budget(rlimit=5_000_000, timeout_ms=60_000)
 
-#: One property proof, boundary search or score optimisation of `canasta-oracle verify`. The costliest of the
-#: shipped rule sets (z3.Optimize's score bounds) uses about 5.5 million resource units.
+#: One property proof, boundary search or score-extremes search step of `canasta-oracle verify`. The costliest of the
+#: shipped rule sets (a step of the search for the score extremes, hand.score_extremes) uses about 220,000
+#: resource units.
 PROOF_BUDGET = Budget(rlimit=200_000_000, timeout_ms=30_000)
 
 
