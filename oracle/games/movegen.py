@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from oracle.model.actions import Action, AnswerPartner, AskPartner, Discard, Draw, Finish, Meld, MeldGroup, TakePile
 from oracle.model.interrupt import Checkpoint
 from oracle.model.state import GameState
-from oracle.rules.candidates import KINDS, candidates
+from oracle.rules.candidates import KINDS, iter_candidates
 from oracle.rules.referee import is_legal
 from oracle.rules.state_check import InvalidStateError, validate_state
 from oracle.ruleset.compiled import CompiledRules
@@ -85,9 +85,9 @@ def legal_actions_upto(
 ) -> LegalActions:
     """At most `limit` legal actions (None: all), canonical order; InvalidStateError for a bad state.
 
-    Judges no more candidates than it takes to find `limit` + 1 legal ones;
-    `checkpoint` is called before each candidate is judged (what it raises
-    ends the work).
+    Generates and judges no more candidates than it takes to find `limit` + 1
+    legal ones; `checkpoint` is called before each candidate is judged and as
+    the generator searches (what it raises ends the work).
     """
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be at least 0, not {limit}")
@@ -95,7 +95,7 @@ def legal_actions_upto(
     if problems:
         raise InvalidStateError(problems)
     found: dict[Action, None] = {}
-    for action in candidates(rules, state):
+    for action in iter_candidates(rules, state, checkpoint):
         if checkpoint is not None:
             checkpoint()
         if action in found or not is_legal(rules, state, action, validate=False):

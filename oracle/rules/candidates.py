@@ -68,10 +68,14 @@ there is no onto_rank; discard the card; answer yes before no.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from itertools import chain
+
 from oracle.model.actions import Action, AnswerPartner, AskPartner, Discard, Draw, Finish, Meld, TakePile
 from oracle.model.cards import is_natural, rank_of
+from oracle.model.interrupt import Checkpoint
 from oracle.model.state import GameState, Phase
-from oracle.rules.canonical_groups import GroupBuilder
+from oracle.rules.canonical_groups import GroupBuilder, Spec
 from oracle.rules.minimum import needs_initial_meld
 from oracle.ruleset.compiled import CompiledRules
 
@@ -82,15 +86,15 @@ KINDS = ("draw", "take_pile", "meld", "discard", "ask_partner", "answer_partner"
 # --- the candidates of each kind -----------------------------------------------------------------------------------
 
 
-def _take_pile_candidates(gen: GroupBuilder) -> list[Action]:
+def _take_pile_candidates(gen: GroupBuilder) -> Iterator[TakePile]:
     pile = gen.state.discard_pile
     if not pile or not is_natural(pile[-1]):
-        return []  # an empty pile, or a wild or three on top, is never taken
+        return  # an empty pile, or a wild or three on top, is never taken
     rank = rank_of(pile[-1])
     hand = gen.hand
     held = len(hand.by_rank.get(rank, ()))
     old = gen.target_shape(rank)
-    candidates: list[Action] = [TakePile()]
+    yield TakePile()
     pool = gen.new_meld_pool(exclude=rank) if needs_initial_meld(gen.side) else None
     for n in range(1, held + 1):
         for j, t in gen.wild_splits(hand.jokers, len(hand.twos)):
@@ -100,38 +104,50 @@ def _take_pile_candidates(gen: GroupBuilder) -> list[Action]:
             top = gen.spec(rank, n, j, t)
             with_cards = gen.groups((top,))[0].cards
             if pool is None:
-                candidates.append(TakePile(with_cards))
+                yield TakePile(with_cards)
                 continue
             base = top.points + gen.rank_points[rank]
             for extra in gen.minimal_sets(pool, base, hand.jokers - j, len(hand.twos) - t):
-                candidates.append(TakePile(with_cards, gen.groups(extra, first_two=t)))
-    return candidates
+                yield TakePile(with_cards, gen.groups(extra, first_two=t))
 
 
 def take_pile_candidates(rules: CompiledRules, state: GameState) -> list[TakePile]:
     """The canonical ways to take the pile in this state, not yet judged (the duty to take it uses them)."""
-    return [c for c in _take_pile_candidates(GroupBuilder(rules, state)) if isinstance(c, TakePile)]
+    return list(_take_pile_candidates(GroupBuilder(rules, state)))
 
 
-def _meld_candidates(gen: GroupBuilder) -> list[Action]:
+def _meld_candidates(gen: GroupBuilder) -> Iterator[Meld]:
     if not needs_initial_meld(gen.side):
-        return [Meld(gen.groups((s,))) for s in gen.single_groups()]
+        yield from (Meld(gen.groups((s,))) for s in gen.single_groups())
+        return
     pool = gen.new_meld_pool()
-    sets = gen.minimal_sets(pool, 0, gen.hand.jokers, len(gen.hand.twos), meld_action=True) if pool else []
-    sets += gen.going_out_sets()
-    return [Meld(gen.groups(s)) for s in dict.fromkeys(sets) if s]
+    minimal = gen.minimal_sets(pool, 0, gen.hand.jokers, len(gen.hand.twos), meld_action=True) if pool else ()
+    seen: set[tuple[Spec, ...]] = set()  # a set both minimal and going out is listed once, where first found
+    for specs in chain(minimal, gen.going_out_sets()):
+        if specs and specs not in seen:
+            seen.add(specs)
+            yield Meld(gen.groups(specs))
+
+
+def iter_candidates(rules: CompiledRules, state: GameState, checkpoint: Checkpoint | None = None) -> Iterator[Action]:
+    """Every candidate of the space the phase allows, one at a time in a fixed order (the referee still judges
+    each); `checkpoint` is called as the searches for sets of groups go (what it raises ends the generation)."""
+    phase = state.phase
+    if phase == Phase.DRAW:
+        yield Draw()
+        yield from _take_pile_candidates(GroupBuilder(rules, state, checkpoint))
+    elif phase == Phase.PLAY:
+        hand = state.seats[state.seat_to_move].hand
+        yield from _meld_candidates(GroupBuilder(rules, state, checkpoint))
+        yield from (Discard(c) for c in sorted(set(hand)))
+        yield AskPartner()
+    elif phase == Phase.AWAIT_ANSWER:
+        yield from (AnswerPartner(True), AnswerPartner(False))
+    elif phase == Phase.FINAL_MELDS:
+        yield from _meld_candidates(GroupBuilder(rules, state, checkpoint))
+        yield Finish()
 
 
 def candidates(rules: CompiledRules, state: GameState) -> list[Action]:
-    """Every candidate of the space the phase allows (the referee still judges each)."""
-    phase = state.phase
-    if phase == Phase.DRAW:
-        return [Draw(), *_take_pile_candidates(GroupBuilder(rules, state))]
-    if phase == Phase.PLAY:
-        hand = state.seats[state.seat_to_move].hand
-        return [*_meld_candidates(GroupBuilder(rules, state)), *(Discard(c) for c in sorted(set(hand))), AskPartner()]
-    if phase == Phase.AWAIT_ANSWER:
-        return [AnswerPartner(True), AnswerPartner(False)]
-    if phase == Phase.FINAL_MELDS:
-        return [*_meld_candidates(GroupBuilder(rules, state)), Finish()]
-    return []
+    """Every candidate of the space the phase allows, in a fixed order (the referee still judges each)."""
+    return list(iter_candidates(rules, state))

@@ -10,6 +10,7 @@ from itertools import product
 
 from oracle.model.actions import MeldGroup
 from oracle.model.cards import JOKER, RANK_ACE, RANK_FOUR, RANK_THREE, is_black_three, is_natural, make_card, rank_of
+from oracle.model.interrupt import Checkpoint
 from oracle.model.state import GameState, SideState, meld_index_of_rank
 from oracle.rules.facts import side_of
 from oracle.rules.meld_play import NEW_MELD_ONLY
@@ -62,11 +63,17 @@ def _sort_hand(hand: tuple[int, ...]) -> _Hand:
 
 
 class GroupBuilder:
-    """Canonical groups for one state (rules, the mover's sorted hand, side, card points)."""
+    """Canonical groups for one state (rules, the mover's sorted hand, side, card points).
 
-    def __init__(self, rules: CompiledRules, state: GameState) -> None:
+    The sets of groups are generated lazily, in a fixed order; `checkpoint` (if any) is called at every step of
+    their searches, so a caller can stop a search that finds little (what it raises ends the generation).
+    """
+
+    def __init__(self, rules: CompiledRules, state: GameState, checkpoint: Checkpoint | None = None) -> None:
         self.rules = rules
         self.state = state
+        self.checkpoint = checkpoint
+        self._new_ok: dict[tuple[int, int, int], bool] = {}
         self.side: SideState = state.sides[side_of(rules, state.seat_to_move)]
         self.hand = _sort_hand(state.seats[state.seat_to_move].hand)
         points = rules.card_points
@@ -84,8 +91,12 @@ class GroupBuilder:
 
     def new_ok(self, rank: int, naturals: int, wilds: int) -> bool:
         """A new meld of this make-up breaks no meld rule (black-three melds judged as if going out)."""
-        shape = MeldShape(rank, naturals + wilds, naturals, wilds, rank == RANK_THREE)
-        return not meld_rule_breaks(shape, self.rules, going_out=True)
+        key = (rank, naturals, wilds)
+        ok = self._new_ok.get(key)
+        if ok is None:  # the searches ask the same few make-ups again and again: each is judged once
+            shape = MeldShape(rank, naturals + wilds, naturals, wilds, rank == RANK_THREE)
+            ok = self._new_ok[key] = not meld_rule_breaks(shape, self.rules, going_out=True)
+        return ok
 
     def added_ok(self, old: MeldShape, naturals: int, wilds: int) -> bool:
         """Adding to a meld of shape `old` breaks no meld rule that applies to additions."""
@@ -168,18 +179,24 @@ class GroupBuilder:
 
     def minimal_sets(
         self, pool: list[list[Spec]], base: int, jokers: int, twos: int, *, meld_action: bool = False
-    ) -> list[tuple[Spec, ...]]:
+    ) -> Iterator[tuple[Spec, ...]]:
         """Sets of at most one group per pool entry, within the wild budgets, minimal for reaching the minimum."""
         minimum = self.minimum
         if meld_action and minimum <= 0:  # no set is minimal: a meld action then lists single groups
-            return [(s,) for options in pool for s in options if s.jokers <= jokers and s.twos <= twos]
+            yield from ((s,) for options in pool for s in options if s.jokers <= jokers and s.twos <= twos)
+            return
         if base >= minimum:
-            return [()]
+            yield ()
+            return
         best = [max(s.points for s in options) for options in pool]
         rest = [sum(best[k:]) for k in range(len(pool) + 1)]
-        found: list[tuple[Spec, ...]] = []
+        checkpoint = self.checkpoint
 
-        def walk(start: int, chosen: tuple[Spec, ...], total: int, weakest: int, j: int, t: int) -> None:
+        def walk(
+            start: int, chosen: tuple[Spec, ...], total: int, weakest: int, j: int, t: int
+        ) -> Iterator[tuple[Spec, ...]]:
+            if checkpoint is not None:
+                checkpoint()
             for k in range(start, len(pool)):
                 if total + rest[k] < minimum:
                     return
@@ -189,19 +206,19 @@ class GroupBuilder:
                     reached = total + spec.points
                     if reached >= minimum:
                         if reached - min(weakest, spec.points) < minimum:
-                            found.append((*chosen, spec))
+                            yield (*chosen, spec)
                     else:
-                        walk(k + 1, (*chosen, spec), reached, min(weakest, spec.points), j - spec.jokers, t - spec.twos)
+                        yield from walk(
+                            k + 1, (*chosen, spec), reached, min(weakest, spec.points), j - spec.jokers, t - spec.twos
+                        )
 
-        walk(0, (), base, 1 << 62, jokers, twos)  # no weakest group yet
-        return found
+        yield from walk(0, (), base, 1 << 62, jokers, twos)  # no weakest group yet
 
-    def going_out_sets(self) -> list[tuple[Spec, ...]]:
+    def going_out_sets(self) -> Iterator[tuple[Spec, ...]]:
         """Sets of new-meld groups that meld all the hand but at most one card (side without melds)."""
         hand = self.hand
         counts = {r: len(c) for r, c in hand.by_rank.items()}
         leftovers: list[str | int | None] = [None, *sorted(counts), "two", "joker"]
-        found: list[tuple[Spec, ...]] = []
         for leftover in leftovers:
             left = dict(counts)
             jokers, twos = hand.jokers, len(hand.twos)
@@ -215,14 +232,13 @@ class GroupBuilder:
                 jokers -= 1
             elif isinstance(leftover, int):
                 left[leftover] -= 1
-            found += self._partitions(left, jokers, twos, cards_left=0 if leftover is None else 1)
-        return found
+            yield from self._partitions(left, jokers, twos, cards_left=0 if leftover is None else 1)
 
-    def _partitions(self, left: dict[int, int], jokers: int, twos: int, cards_left: int) -> list[tuple[Spec, ...]]:
+    def _partitions(self, left: dict[int, int], jokers: int, twos: int, cards_left: int) -> Iterator[tuple[Spec, ...]]:
         melds, threes, going_out = self.rules.melds, self.rules.threes, self.rules.going_out
         blacks = left.pop(RANK_THREE, 0)
         if blacks and not threes.black_three_meld_min <= blacks <= threes.black_three_meld_max:
-            return []
+            return
         ranks = [r for r in sorted(left) if left[r]]
         wild_targets = list(ranks)
         if blacks and threes.black_three_meld_wilds:
@@ -231,7 +247,7 @@ class GroupBuilder:
             wild_targets.append(WILD_MELD_RANK)
         wilds = jokers + twos
         if (not ranks and not blacks and not wilds) or (wilds and not wild_targets):
-            return []
+            return
         need_canastas = cards_left == 0 or cards_left < going_out.min_hand_after_meld_without_canastas
         required = going_out.canastas_required if need_canastas else 0
         most = min(wilds, melds.max_wilds)  # a natural meld holds at most max_wilds wilds
@@ -239,14 +255,16 @@ class GroupBuilder:
         if melds.wild_only_melds:
             largest.append(MeldShape(WILD_MELD_RANK, wilds, 0, wilds, False))
         if canasta_count(self.rules, largest) < required:
-            return []  # not enough canastas even with every wild on each meld (black-three melds never are)
+            return  # not enough canastas even with every wild on each meld (black-three melds never are)
         room = [melds.max_wilds if r in ranks else wilds for r in wild_targets]  # wilds each target may take
         room_after = [sum(room[k:]) for k in range(len(room) + 1)]
         naturals = {r: left[r] for r in ranks}
         naturals[RANK_THREE] = blacks
-        found: list[tuple[Spec, ...]] = []
+        checkpoint = self.checkpoint
 
-        def assign(k: int, chosen: dict[int, tuple[int, int]], j: int, t: int) -> None:
+        def assign(k: int, chosen: dict[int, tuple[int, int]], j: int, t: int) -> Iterator[tuple[Spec, ...]]:
+            if checkpoint is not None:
+                checkpoint()
             if k == len(wild_targets):
                 if j or t:
                     return
@@ -259,7 +277,7 @@ class GroupBuilder:
                     specs.insert(0, self.spec(RANK_THREE, blacks, *chosen.get(RANK_THREE, (0, 0))))
                 specs = [s for s in specs if s.naturals or s.jokers or s.twos]
                 if canasta_count(self.rules, (s.shape for s in specs)) >= required:
-                    found.append(tuple(specs))
+                    yield tuple(specs)
                 return
             if j + t > room_after[k]:
                 return
@@ -267,10 +285,9 @@ class GroupBuilder:
             for jj, tt in self.wild_splits(j, t):
                 if (naturals.get(rank, 0) or jj + tt) and not self.new_ok(rank, naturals.get(rank, 0), jj + tt):
                     continue
-                assign(k + 1, {**chosen, rank: (jj, tt)} if jj + tt else chosen, j - jj, t - tt)
+                yield from assign(k + 1, {**chosen, rank: (jj, tt)} if jj + tt else chosen, j - jj, t - tt)
 
-        assign(0, {}, jokers, twos)
-        return found
+        yield from assign(0, {}, jokers, twos)
 
     # --- cards ----------------------------------------------------------------------------------------------------
 
