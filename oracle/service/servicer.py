@@ -29,7 +29,7 @@ from oracle.service.api import OracleApi, status_of
 from oracle.service.convert_game import state_to_proto, verdict_to_proto
 from oracle.service.limits import DEFAULT_LIMITS, Limits
 from oracle.service.streams import IdleTimeout, end_stream, next_request
-from oracle.service.workers import DEFAULT_WORKERS, WorkerPool
+from oracle.service.workers import DEFAULT_LONG_WORKERS, DEFAULT_WORKERS, WorkerPool
 
 log = logging.getLogger(__name__)
 Response = TypeVar("Response", bound=Message)
@@ -53,27 +53,42 @@ def status_for(exc: Exception, limits: Limits = DEFAULT_LIMITS) -> status_pb2.St
 
 
 class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
-    """Implements oracle.api.v1.OracleService: each unary RPC delegates to OracleApi in the worker pool.
+    """Implements oracle.api.v1.OracleService: each unary RPC delegates to OracleApi in a worker pool.
 
-    `workers` is the pool (or its size); `workers.queued()` is the depth of its queue, for metrics. `close()`
-    stops the pool once the server has stopped.
+    Calls whose work grows with the request (ReplayGame, ListLegalActions) run in `long_workers` threads, every
+    other call and each RefereeGame message in `workers` threads, so cheap calls never wait behind long ones.
+    `queued()` is the number of calls waiting for a thread (for metrics); `close()` stops both pools once the
+    server has stopped.
     """
 
     def __init__(
-        self, book: RuleBook, limits: Limits = DEFAULT_LIMITS, workers: WorkerPool | int = DEFAULT_WORKERS
+        self,
+        book: RuleBook,
+        limits: Limits = DEFAULT_LIMITS,
+        workers: int = DEFAULT_WORKERS,
+        long_workers: int = DEFAULT_LONG_WORKERS,
     ) -> None:
         self._book = book
         self._api = OracleApi(book, limits)
-        self.workers = workers if isinstance(workers, WorkerPool) else WorkerPool(workers)
+        self.workers = WorkerPool(workers)
+        self.long_workers = WorkerPool(long_workers)
+
+    def queued(self) -> int:
+        """Calls (and stream messages) waiting for a worker thread, in both pools."""
+        return self.workers.queued() + self.long_workers.queued()
 
     def close(self) -> None:
         """Start no more work (call after the server stopped)."""
         self.workers.close()
+        self.long_workers.close()
 
-    async def _answer(self, context: Context, work: Callable[[StopSignal], Response]) -> Response:
-        """Run `work` in the pool under the call's deadline; end the call with the status of what it raises."""
+    async def _answer(
+        self, context: Context, work: Callable[[StopSignal], Response], *, long: bool = False
+    ) -> Response:
+        """Run `work` in a pool under the call's deadline; end the call with the status of what it raises."""
+        pool = self.long_workers if long else self.workers
         try:
-            return await self.workers.run(work, StopSignal.after(context.time_remaining()))
+            return await pool.run(work, StopSignal.after(context.time_remaining()))
         except Exception as exc:
             status = status_for(exc, self._api.limits)
         await context.abort_with_status(rpc_status.to_status(status))
@@ -121,7 +136,7 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         self, request: oracle_pb2.ListLegalActionsRequest, context: Context
     ) -> oracle_pb2.ListLegalActionsResponse:
         """Every legal action of the player to move, canonical and grouped."""
-        return await self._answer(context, lambda stop: self._api.ListLegalActions(request, stop))
+        return await self._answer(context, lambda stop: self._api.ListLegalActions(request, stop), long=True)
 
     async def Adjudicate(
         self, request: oracle_pb2.AdjudicateRequest, context: Context
@@ -133,7 +148,7 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         self, request: oracle_pb2.ReplayGameRequest, context: Context
     ) -> oracle_pb2.ReplayGameResponse:
         """Replay a whole record."""
-        return await self._answer(context, lambda stop: self._api.ReplayGame(request, stop))
+        return await self._answer(context, lambda stop: self._api.ReplayGame(request, stop), long=True)
 
     async def RefereeGame(
         self, request_iterator: AsyncIterator[oracle_pb2.RefereeGameRequest], context: Context

@@ -25,8 +25,11 @@ from grpc_status import rpc_status
 Request = TypeVar("Request")
 Context = grpc.aio.ServicerContext[Any, Any]
 
-DRAIN_SECONDS = 2.0  #: longest time a stream's end waits for the client to stop writing
-QUIET_SECONDS = 0.05  #: a client silent this long is waiting for an answer: the stream may end now
+DRAIN_SECONDS = 5.0  #: longest time a stream's end waits for the client to stop writing
+QUIET_SECONDS = 0.5
+"""A client silent this long is waiting for an answer, not writing, so the stream may end: long enough that a
+client still writing on a loaded machine is not taken for one that stopped, and the delay an error on a stream
+adds for a client that waits for each answer."""
 
 
 class IdleTimeout(Exception):

@@ -12,7 +12,6 @@ its next checkpoint and the thread is free again.
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -22,8 +21,13 @@ from oracle.model.interrupt import StopSignal
 
 Result = TypeVar("Result")
 
-DEFAULT_WORKERS = min(8, os.cpu_count() or 1)
-"""Worker threads by default: rule work is pure Python, so more threads than cores only add waiting."""
+DEFAULT_WORKERS = 4
+"""Threads for ordinary calls: each takes about a millisecond, so a few threads keep them flowing; rule work is
+pure Python under one lock (the GIL), so more threads add no speed, only competition with the event loop."""
+
+DEFAULT_LONG_WORKERS = 2
+"""Threads for the calls whose work grows with the request (ReplayGame, ListLegalActions): kept apart so that
+ordinary calls never queue behind them, and few, so that they leave the event loop its share of the GIL."""
 
 
 class WorkerPool:
@@ -90,4 +94,4 @@ class WorkerPool:
         self._executor.shutdown(wait=False, cancel_futures=True)
 
 
-__all__ = ["DEFAULT_WORKERS", "WorkerPool"]
+__all__ = ["DEFAULT_LONG_WORKERS", "DEFAULT_WORKERS", "WorkerPool"]
