@@ -174,16 +174,20 @@ class OracleServiceServicer:
         deal and each action; the server answers each message with a verdict and
         events. The stream holds the game only while it is open.
 
-        A stream is limited in the number of messages the client may send and in
-        how long it may stay silent (server options, with defaults). Past either
-        limit, or after a malformed message, the server stops reading and ends the
-        stream with a status: RESOURCE_EXHAUSTED (too many messages),
-        DEADLINE_EXCEEDED (idle too long), INVALID_ARGUMENT, NOT_FOUND or
-        FAILED_PRECONDITION (the message), each with a message saying why. The
-        server sends that status as the stream's normal end rather than aborting
-        it, so a client that is still writing reads the intended code (not the
-        INTERNAL some client libraries report for an abort while they write);
-        its writes after the end fail, and it should stop writing.
+        A stream is limited in the number of messages the client may send (10,000
+        by default) and in how long it may stay silent (300 s by default); both are
+        server limits. Past the message limit, or after a message that cannot be
+        judged, the stream ends with INVALID_ARGUMENT (with the field path),
+        NOT_FOUND or FAILED_PRECONDITION; after the idle limit, with
+        DEADLINE_EXCEEDED; each with a message saying why. The server does not
+        abort the stream while the client may still be writing: it stops judging,
+        reads and drops what the client still sends until the client half-closes,
+        is silent for half a second, or five seconds pass, and then ends the stream
+        with the status. So a client that stops writing (or half-closes) within
+        that time reads the intended code, never the INTERNAL that grpc's asyncio
+        client reports when one of its writes races the end of a stream (grpc
+        issue 36066). An error therefore reaches a client that waits for each
+        answer about half a second late. Writes after the end fail; stop writing.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
