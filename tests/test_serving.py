@@ -414,6 +414,7 @@ def test_metrics_endpoint_counts_calls_by_method_and_code(serve) -> None:
     assert samples["canasta_oracle_call_duration_seconds_count", listed] == 3
     assert samples["canasta_oracle_calls_in_flight", listed] == 0
     assert samples["canasta_oracle_test_queue_depth", ()] == 7
+    assert samples["canasta_oracle_worker_queue", ()] == 0  # the worker pools' queue, wired by start_server
 
     running.close()
     with pytest.raises(urllib.error.URLError):

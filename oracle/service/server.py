@@ -46,8 +46,10 @@ class OracleServer:
         metrics: Metrics,
         endpoint: MetricsEndpoint | None,
         log_file: TextIO | None,
+        servicer: OracleServicer,
     ) -> None:
         self.server = server
+        self.servicer = servicer
         self.health = health
         self.port = port
         self.config = config
@@ -77,6 +79,7 @@ class OracleServer:
         if not await self.admission.wait_quiet(grace) and self.admission.calls + self.admission.streams:
             log.warning("grace period over: cancelling the calls still in flight")
         await self.server.stop(max(0.0, grace - (loop.time() - closing)))
+        self.servicer.close()
         if self._endpoint is not None:
             await asyncio.to_thread(self._endpoint.close)
         if self._log_file is not None:
@@ -98,6 +101,7 @@ async def start_server(book: RuleBook, config: ServeConfig | None = None) -> Ora
     if config.log_file is not None and config.request_log:
         log_file = config.log_file.open("a", encoding="utf-8")
     endpoint: MetricsEndpoint | None = None
+    servicer: OracleServicer | None = None
     try:
         metrics = Metrics()
         admission = Admission(config.max_calls, config.max_streams)
@@ -115,7 +119,13 @@ async def start_server(book: RuleBook, config: ServeConfig | None = None) -> Ora
                 ("grpc.max_receive_message_length", DEFAULT_LIMITS.max_message_bytes),
             ],
         )
-        add_oracle_service(OracleServicer(book), server)  # undecodable request bytes: INVALID_ARGUMENT
+        servicer = OracleServicer(book)
+        metrics.watch(
+            "canasta_oracle_worker_queue",
+            "Calls (and stream messages) waiting for a worker thread.",
+            servicer.workers.queued,
+        )
+        add_oracle_service(servicer, server)  # undecodable request bytes: INVALID_ARGUMENT
         health = HealthService([SERVICE_NAME])
         health_pb2_grpc.add_HealthServicer_to_server(health, server)
         if config.reflection:
@@ -125,13 +135,15 @@ async def start_server(book: RuleBook, config: ServeConfig | None = None) -> Ora
             endpoint = MetricsEndpoint(metrics, config.host, config.metrics_port)
         await server.start()
     except BaseException:
+        if servicer is not None:
+            servicer.close()
         if endpoint is not None:
             endpoint.close()
         if log_file is not None:
             log_file.close()
         raise
     health.set_all(SERVING)
-    return OracleServer(server, health, port, config, admission, metrics, endpoint, log_file)
+    return OracleServer(server, health, port, config, admission, metrics, endpoint, log_file, servicer)
 
 
 def _address(host: str, port: int) -> str:
