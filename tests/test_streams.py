@@ -187,3 +187,25 @@ def test_the_ended_stream_carries_the_field_path_in_its_details(server) -> None:
         if detail.Unpack(bad):
             paths += [v.field for v in bad.field_violations]
     assert paths == ["kind"]
+
+
+def test_undecodable_bytes_mid_stream_end_it_with_invalid_argument_for_a_client_still_writing(server) -> None:
+    async def run() -> collections.Counter[str]:
+        codes: collections.Counter[str] = collections.Counter()
+        async with grpc.aio.insecure_channel(server.address) as channel:
+            raw = channel.stream_stream("/oracle.api.v1.OracleService/RefereeGame")
+            for _ in range(RUNS):
+
+                async def messages() -> AsyncIterator[bytes]:
+                    yield START.SerializeToString()
+                    yield b"\x0a\x05\x0a"  # a start field whose length runs past the end
+                    for _ in range(200):
+                        yield DEAL.SerializeToString()
+
+                code, details, _ = await ended(raw(messages(), timeout=TIMEOUT))
+                codes[code.name] += 1
+                if code == grpc.StatusCode.INVALID_ARGUMENT:
+                    assert "do not decode as oracle.api.v1.RefereeGameRequest" in details
+        return codes
+
+    assert asyncio.run(run()) == {"INVALID_ARGUMENT": RUNS}

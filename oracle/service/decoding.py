@@ -78,7 +78,9 @@ def _streamed_requests(behaviour: Callable[..., Any], responses_streamed: bool) 
     if responses_streamed:
 
         async def stream(requests: AsyncIterator[Any], context: Context) -> AsyncIterator[Any]:
-            async for response in behaviour(_checked(requests, context), context):
+            # An Undecodable message reaches the handler, which ends the stream with its status itself: aborting
+            # here, while the client may still be writing, is what some clients read as INTERNAL.
+            async for response in behaviour(requests, context):
                 yield response
 
         return stream

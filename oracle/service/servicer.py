@@ -27,6 +27,7 @@ from oracle.model.interrupt import DeadlineExceeded, StopSignal, WorkCancelled
 from oracle.ruleset.loader import RuleBook
 from oracle.service.api import OracleApi, status_of
 from oracle.service.convert_game import state_to_proto, verdict_to_proto
+from oracle.service.decoding import Undecodable
 from oracle.service.limits import DEFAULT_LIMITS, Limits
 from oracle.service.streams import IdleTimeout, end_stream, next_request
 from oracle.service.workers import DEFAULT_LONG_WORKERS, DEFAULT_WORKERS, WorkerPool
@@ -167,6 +168,9 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
                 await end_stream(context, status, requests, client_may_write=False)
                 return
             if request is None:
+                return
+            if isinstance(request, Undecodable):
+                await end_stream(context, request.status(), requests)
                 return
             received += 1
             try:
