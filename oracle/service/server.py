@@ -123,7 +123,7 @@ async def start_server(book: RuleBook, config: ServeConfig | None = None) -> Ora
         metrics.watch(
             "canasta_oracle_worker_queue",
             "Calls (and stream messages) waiting for a worker thread.",
-            servicer.workers.queued,
+            servicer.queued,
         )
         add_oracle_service(servicer, server)  # undecodable request bytes: INVALID_ARGUMENT
         health = HealthService([SERVICE_NAME])
