@@ -27,6 +27,7 @@ from oracle.games.deal import deal
 from oracle.games.match import DeckSource, dealer_of_hand, deck_order
 from oracle.games.movegen import legal_actions, legal_actions_upto
 from oracle.games.replay import GameRecord, HandRecord, replay
+from oracle.games.simulate import simulate_game
 from oracle.model.actions import Discard, Draw
 from oracle.model.cards import JOKER, format_card, is_natural, rank_of
 from oracle.model.errors import InvalidInputError
@@ -210,7 +211,7 @@ def test_a_cancelled_listing_stops_and_frees_its_worker(inside) -> None:
         assert call.cancelled()
 
 
-def test_replay_and_listing_call_their_checkpoint_as_they_go() -> None:
+def test_replay_listing_and_simulation_call_their_checkpoint_as_they_go() -> None:
     rules = default_rule_book().get(RULE_SET).rules
     record = long_record(8, 10_000)
     calls = []
@@ -226,6 +227,10 @@ def test_replay_and_listing_call_their_checkpoint_as_they_go() -> None:
     calls.clear()
     with pytest.raises(DeadlineExceeded):
         legal_actions_upto(rules, big_hand_state(70), None, count_then_stop)
+    assert len(calls) == 200
+    calls.clear()
+    with pytest.raises(DeadlineExceeded):
+        simulate_game(rules, 7, checkpoint=count_then_stop)
     assert len(calls) == 200
 
 
