@@ -46,6 +46,16 @@ MEASURED = {  # today's code has every one of these
     "serving.oracle",
     "serving.bare",
 }
+# Server CPU is read from /proc in clock ticks (10 ms): a tiny run on a busy machine can read 0 ticks, so these
+# rows may be 0 (or a ratio may be missing, with a note) without anything being wrong.
+TICK_BOUND = {
+    "grpc.check.cpu_ratio",
+    "grpc.check.oracle_cpu",
+    "grpc.check.echo_cpu",
+    "grpc.stream.cpu_ratio",
+    "grpc.stream.oracle_cpu",
+    "grpc.stream.echo_cpu",
+}
 pytestmark = pytest.mark.slow  # servers and a dozen measuring processes: about half a minute
 OPTIONAL = {"legal.draw", "legal.play", "verify.wall", "workers.ratio"}  # too few states of a phase; not asked for
 
@@ -71,7 +81,7 @@ def test_every_row_of_the_table_is_there_with_a_number_or_a_reason(bench_json: d
             assert row["note"], f"{key}: no figure and no reason"
         else:
             assert isinstance(row["value"], float | int) and math.isfinite(row["value"]) and row["value"] >= 0, row
-    for key in MEASURED:
+    for key in MEASURED - TICK_BOUND:
         assert rows[key]["value"] is not None and rows[key]["value"] > 0, rows[key]
     assert rows["verify.wall"]["value"] is None and "--verify" in rows["verify.wall"]["note"]
     assert rows["workers.ratio"]["value"] is not None or rows["workers.ratio"]["note"] == NO_WORKERS
