@@ -197,6 +197,9 @@ def serve(
 
     SIGTERM or SIGINT: health turns NOT_SERVING, calls are answered for the drain period, then calls in flight
     finish within the grace period; a second signal exits at once.
+
+    With --workers N above 1 (the default where several processors are available) the same happens in N processes
+    on one port: the parent forwards the signals, and exits 0 once every worker has drained, or 1 if one died.
     """
     import asyncio
 
