@@ -181,3 +181,26 @@ def test_serving_an_unchanged_book_neither_parses_a_spec_nor_imports_z3(tmp_path
     count, parsed, z3_loaded = run()  # the first start parses every spec and lints with Z3
     assert int(parsed) == int(count) > 0 and z3_loaded == "True"
     assert run() == [count, "0", "False"]
+
+
+def test_the_disk_keeps_only_the_most_recently_used_books(
+    cache_dir: Path, specs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cache, "DISK_ENTRIES", 2)
+    keys = []
+    for version in ("one", "two"):
+        monkeypatch.setattr(cache, "code_hash", lambda version=version: version)
+        cached_rule_book(specs)
+        keys.append(_newest(cache_dir))
+        os.utime(cache_dir / "rulebook" / f"{keys[-1]}.pickle", (1000 + len(keys), 1000 + len(keys)))
+    monkeypatch.setattr(cache, "code_hash", lambda: "one")
+    cache._memory.clear()
+    cached_rule_book(specs)  # read from disk: "one" is now the most recently used
+    monkeypatch.setattr(cache, "code_hash", lambda: "three")
+    cached_rule_book(specs)
+    kept = {path.stem for path in (cache_dir / "rulebook").glob("*.pickle")}
+    assert kept == {keys[0], _newest(cache_dir)} and keys[1] not in kept
+
+
+def _newest(cache_dir: Path) -> str:
+    return max((cache_dir / "rulebook").glob("*.pickle"), key=lambda path: path.stat().st_mtime_ns).stem

@@ -23,6 +23,7 @@ the error raised is exactly the one `RuleBook.from_texts` raises.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
@@ -30,6 +31,7 @@ import pickle
 import stat
 import sys
 import tempfile
+import time
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
@@ -43,6 +45,7 @@ FORMAT = 1  #: bumped when the stored layout changes
 MAGIC = b"canasta-oracle rule book\n"
 CODE_PACKAGES = ("api", "model", "ruleset")  #: the subpackages whose source makes the compiled book
 MEMORY_ENTRIES = 8  #: books kept in memory (by key)
+DISK_ENTRIES = 16  #: books kept on disk: the least recently used go first (each new version of the code adds one)
 
 #: What is stored: the rule sets by id, the source catalogue, the spec files by id.
 Parts = tuple[dict[str, LoadedRuleSet], ruleset_pb2.SourceCatalog, dict[str, SpecFile]]
@@ -95,6 +98,8 @@ def read_parts(key: str) -> Parts | None:
             if info.st_uid != os.getuid() or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
                 return None  # someone else could have written it: never unpickle it
             data = handle.read()
+            with contextlib.suppress(OSError):  # a read-only cache is still read
+                os.utime(handle.fileno())  # recently used: pruned last
     except OSError:
         return None
     header = MAGIC + key.encode() + b"\n"
@@ -130,6 +135,21 @@ def write_parts(key: str, parts: Parts) -> None:
         os.replace(temporary, target)
     except OSError:
         Path(temporary).unlink(missing_ok=True)
+        return
+    _prune(target.parent)
+
+
+def _prune(directory: Path) -> None:
+    """Delete all but the DISK_ENTRIES most recently used books, and temporary files a crash left behind."""
+    try:
+        entries = sorted(directory.iterdir(), key=lambda path: path.stat().st_mtime, reverse=True)
+        books = [path for path in entries if path.suffix == ".pickle"]
+        stale = time.time() - 3600  # a temporary file this old is no write in progress
+        left = [path for path in entries if path.suffix == ".tmp" and path.stat().st_mtime < stale]
+        for path in books[DISK_ENTRIES:] + left:
+            path.unlink(missing_ok=True)
+    except OSError:
+        return  # another process pruned at the same time, or the directory went away: next time
 
 
 def _remember(key: str, parts: Parts) -> None:
