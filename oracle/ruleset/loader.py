@@ -17,6 +17,7 @@ from google.protobuf import text_format
 from oracle.api.v1 import ruleset_pb2
 from oracle.ruleset.compiled import CompiledRules, compile_rules
 from oracle.ruleset.paths import leaf_paths, locate, set_paths
+from oracle.ruleset.problems import SpecError, SpecProblem, UnknownRuleSetError
 from oracle.ruleset.validate import ID_PATTERN, check_rule_set, note_for
 
 #: A check run on every resolved rule set after validation (for example the solver lint, which lives in
@@ -29,41 +30,6 @@ _CHECKING = threading.Lock()  #: held while a checker runs (see resolve)
 
 SOURCES_FILE = "sources.textproto"
 SPEC_SUFFIX = ".textproto"
-
-
-@dataclass(frozen=True)
-class SpecProblem:
-    """One thing wrong with a spec: where it is and what is wrong."""
-
-    origin: str  #: file name (or request path) the spec came from
-    line: int  #: 1-based line, 0 when the field is not written in the file
-    column: int  #: 1-based column, 0 when unknown
-    field: str  #: dotted field path, e.g. 'melds.max_wilds'
-    message: str  #: what is wrong, in words
-
-    def __str__(self) -> str:
-        where = self.origin + (f":{self.line}:{self.column}" if self.line else "")
-        return f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
-
-
-class SpecError(ValueError):
-    """A spec that cannot be loaded; `problems` lists every reason."""
-
-    def __init__(self, problems: list[SpecProblem]) -> None:
-        super().__init__("\n".join(str(p) for p in problems))
-        self.problems = problems
-
-
-class UnknownRuleSetError(KeyError):
-    """No rule set has the id asked for."""
-
-    def __init__(self, rule_set_id: str, known: Iterable[str]) -> None:
-        super().__init__(rule_set_id)
-        self.rule_set_id = rule_set_id
-        self.known = sorted(known)
-
-    def __str__(self) -> str:
-        return f"unknown rule set '{self.rule_set_id}'; known: {', '.join(self.known)}"
 
 
 @dataclass(frozen=True)
