@@ -152,10 +152,31 @@ def test_adjudicate(channel, request) -> None:
     answered(channel, "Adjudicate", request)
 
 
+# Found by the long fuzz (seed 1, worker 1, request 382,925): a joker as onto_rank became rank 13, which the action's
+# notation in the replay report could not write (IndexError: INTERNAL).
+JOKER_ONTO_RANK = (
+    'record { rule_set_id: "classic-2p" hands { seed: 1 actions { meld { groups { cards: CARD_JK onto_rank: CARD_JK } }'
+    " } } }"
+)
+
+
+@example(request=parse("ReplayGame", JOKER_ONTO_RANK))
+@example(request=parse("ReplayGame", JOKER_ONTO_RANK + " summary_only: true"))
 @fuzz_settings(EXAMPLES)
 @given(request=requests("ReplayGame"))
 def test_replay_game(channel, request) -> None:
     answered(channel, "ReplayGame", request)
+
+
+def test_a_joker_as_onto_rank_is_invalid_argument_at_its_path(channel) -> None:
+    answer = call_unary(channel, "ReplayGame", parse("ReplayGame", JOKER_ONTO_RANK).SerializeToString(), CALL_TIMEOUT)
+    assert answer.code == grpc.StatusCode.INVALID_ARGUMENT, answer.message
+    assert "record.hands[0].actions[0].meld.groups[0].onto_rank" in answer.message
+    check = oracle_pb2.CheckActionRequest(rule_set=oracle_pb2.RuleSetRef(id="classic-4p"), state=_dealt())
+    check.action.meld.groups.add(cards=[53], onto_rank=53)  # type: ignore[list-item, arg-type]
+    answer = call_unary(channel, "CheckAction", check.SerializeToString(), CALL_TIMEOUT)
+    assert answer.code == grpc.StatusCode.INVALID_ARGUMENT, answer.message
+    assert "action.meld.groups[0].onto_rank" in answer.message
 
 
 @example(messages=[parse("RefereeGame", 'start { rule_set { id: "classic-4p" } first_dealer: -1 }')])

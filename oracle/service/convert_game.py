@@ -10,7 +10,7 @@ from typing import Any, TypeVar, cast
 
 from oracle.api.v1 import cards_pb2, game_pb2, notation_pb2, oracle_pb2
 from oracle.model.actions import Action, AnswerPartner, AskPartner, Discard, Draw, Finish, Meld, MeldGroup, TakePile
-from oracle.model.cards import NotationError, deck, is_valid, parse_cards, rank_of
+from oracle.model.cards import JOKER, NotationError, deck, is_valid, parse_cards, rank_of
 from oracle.model.errors import Problems
 from oracle.model.events import CanastaMade, CardsDrawn, Event, HandEnded, PileTaken, RedThreeLaid
 from oracle.model.state import GameState, HandEnd, PartnerAnswer, Phase, SeatState, SideState, TurnStart, TurnState
@@ -160,7 +160,9 @@ def state_to_proto(state: GameState) -> game_pb2.GameState:
 def _group(msg: game_pb2.MeldGroup, path: str, problems: Problems) -> MeldGroup:
     onto: int | None = None
     if msg.onto_rank:
-        if is_valid(msg.onto_rank):
+        if msg.onto_rank == JOKER:  # no meld has the joker's rank (an all-wild meld is named by no card)
+            problems.add(f"{path}.onto_rank", "CARD_JK names no rank: name a card of the meld's rank (CARD_KH: kings)")
+        elif is_valid(msg.onto_rank):
             onto = rank_of(msg.onto_rank)
         else:
             problems.add(f"{path}.onto_rank", f"{msg.onto_rank} is not a card")
