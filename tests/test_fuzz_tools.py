@@ -30,6 +30,25 @@ def test_a_failing_request_shrinks_to_what_makes_it_fail() -> None:
     assert minimise_list(list(range(40)), lambda items: 30 in items, Budget(100, 60)) == [30]
 
 
+def test_a_failing_entry_deep_in_a_list_is_kept_alone() -> None:
+    record = oracle_pb2.ReplayGameRequest()
+    hand = record.record.hands.add(seed=1)
+    for _ in range(30):
+        hand.actions.add(draw=game_pb2.DrawAction())
+    hand.actions.add().meld.groups.add(cards=[53], onto_rank=53)  # type: ignore[list-item, arg-type]
+    hand.actions.add(draw=game_pb2.DrawAction())
+
+    def fails(candidate: oracle_pb2.ReplayGameRequest) -> bool:
+        # Like a replay: the meld fails where a replay reaches it, which it does when it is the first action or when
+        # all 30 actions before it are there (dropping any one of them alone stops the failure).
+        kinds = [a.WhichOneof("kind") for h in candidate.record.hands for a in h.actions]
+        return "meld" in kinds and kinds.index("meld") in (0, 30)
+
+    smallest = minimise_message(record, fails, Budget(400, 60))
+    [action] = [a for h in smallest.record.hands for a in h.actions]
+    assert action.WhichOneof("kind") == "meld"
+
+
 def test_a_budget_bounds_the_calls_a_minimisation_makes() -> None:
     calls = []
 

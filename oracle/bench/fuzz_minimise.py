@@ -59,7 +59,8 @@ def _resolve(msg: Message, path: Path) -> Message:
 
 
 def _candidates(msg: M) -> Iterator[M]:
-    """Smaller variants of `msg`, biggest cuts first: a field cleared, half a list, one entry of a list."""
+    """Smaller variants of `msg`, biggest cuts first: a field cleared, half a list, one entry of a list alone, a list
+    without one entry."""
     for path, node in list(_nodes(msg)):
         for field, value in node.ListFields():
             cuts: list[Callable[[Message], None]] = [functools.partial(_clear, name=field.name)]
@@ -67,6 +68,10 @@ def _candidates(msg: M) -> Iterator[M]:
                 half = len(value) // 2
                 cuts.append(functools.partial(_keep, name=field.name, part=slice(None, half)))
                 cuts.append(functools.partial(_keep, name=field.name, part=slice(half, None)))
+                # one entry alone: a record whose failing action needs none of the actions before it
+                cuts.extend(
+                    functools.partial(_keep, name=field.name, part=slice(i, i + 1)) for i in range(min(len(value), 64))
+                )
                 cuts.extend(functools.partial(_drop, name=field.name, index=i) for i in range(min(len(value), 64)))
             for cut in cuts:
                 candidate = type(msg)()
