@@ -173,6 +173,16 @@ def env(name: str) -> str:
     " sets are loaded; signals go to the parent, which stops them all together. Default: one per available"
     " processor; 1: this process serves alone.",
 )
+@click.option(
+    "--limit",
+    "limits",
+    multiple=True,
+    metavar="NAME=VALUE",
+    envvar="CANASTA_ORACLE_LIMITS",
+    show_envvar=True,
+    help="Change one limit of the README's limits table (repeatable; the env var takes space-separated"
+    " settings), e.g. --limit max_record_hands=1000.",
+)
 @clean_errors
 def serve(
     host: str,
@@ -192,6 +202,7 @@ def serve(
     log_file: Path | None,
     metrics_port: int | None,
     workers: int | None,
+    limits: tuple[str, ...],
 ) -> None:
     """Start the gRPC server (health SERVING once the rule sets load).
 
@@ -203,7 +214,7 @@ def serve(
     """
     import asyncio
 
-    from oracle.service.config import ConfigError, ServeConfig, load_token
+    from oracle.service.config import ConfigError, ServeConfig, load_token, parse_limits
 
     try:
         config = ServeConfig(
@@ -223,6 +234,7 @@ def serve(
             log_file=log_file,
             metrics_port=metrics_port,
             workers=workers,
+            limits=parse_limits(limits),
         )
         book = load_book(specs, lint=True)
         from oracle.service.multiproc import serve_workers, worker_count  # grpc loads only for this verb

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+
+from oracle.service.limits import DEFAULT_LIMITS, Limits
 
 TOKEN_ENV = "CANASTA_ORACLE_TOKEN"  #: the bearer token itself (the alternative to --token-file)
 
@@ -35,6 +38,7 @@ class ServeConfig:
     log_file: Path | None = None  #: where the request log goes (None: stderr)
     metrics_port: int | None = None  #: Prometheus metrics over HTTP on host:metrics_port (None: off; 0: a free port)
     workers: int | None = None  #: `serve` processes sharing the port (None: one per processor; start_server is one)
+    limits: Limits = DEFAULT_LIMITS  #: what a request and an answer may hold (`--limit NAME=VALUE`)
 
     def __post_init__(self) -> None:
         problems = _problems(self)
@@ -99,3 +103,22 @@ def load_token(token_file: Path | None, from_env: str | None) -> str | None:
 
 
 __all__ = ["TOKEN_ENV", "ConfigError", "ServeConfig", "load_token", "token_problems"]
+
+
+def parse_limits(items: Iterable[str], base: Limits = DEFAULT_LIMITS) -> Limits:
+    """`NAME=VALUE` settings over `base` (NAME a field of Limits, VALUE a whole number >= 1); ConfigError otherwise."""
+    names = {f.name for f in fields(Limits)}
+    changes: dict[str, int] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or name not in names:
+            raise ConfigError(f"--limit {item!r}: expected NAME=VALUE with NAME one of {', '.join(sorted(names))}")
+        try:
+            number = int(value.strip().replace("_", ""))
+        except ValueError:
+            raise ConfigError(f"--limit {item!r}: the value must be a whole number") from None
+        if number < 1:
+            raise ConfigError(f"--limit {item!r}: the value must be at least 1")
+        changes[name] = number
+    return replace(base, **changes)

@@ -22,7 +22,6 @@ from oracle.service.calls import CallLayer, LayeredInterceptor
 from oracle.service.config import ServeConfig
 from oracle.service.decoding import add_oracle_service
 from oracle.service.health import HEALTH_SERVICE, SERVING, HealthService
-from oracle.service.limits import DEFAULT_LIMITS
 from oracle.service.observability import Metrics, MetricsEndpoint, RequestLog
 from oracle.service.reflection import enable_reflection
 from oracle.service.security import TokenCheck, server_credentials
@@ -116,10 +115,10 @@ async def start_server(book: RuleBook, config: ServeConfig | None = None) -> Ora
             interceptors=[LayeredInterceptor(layers)],
             options=[
                 ("grpc.so_reuseport", int(config.reuse_port)),
-                ("grpc.max_receive_message_length", DEFAULT_LIMITS.max_message_bytes),
+                ("grpc.max_receive_message_length", config.limits.max_message_bytes),
             ],
         )
-        servicer = OracleServicer(book)
+        servicer = OracleServicer(book, config.limits)
         metrics.watch(
             "canasta_oracle_worker_queue",
             "Calls (and stream messages) waiting for a worker thread.",
