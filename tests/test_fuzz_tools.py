@@ -60,6 +60,11 @@ def test_a_budget_bounds_the_calls_a_minimisation_makes() -> None:
     assert len(calls) == 10
 
 
+def test_the_report_shows_the_first_traceback_of_a_log_whole() -> None:
+    log = "serving\nTraceback (most recent call last):\n  File a\n    x\nIndexError: bad\nmore\nTraceback (most"
+    assert fuzz.first_traceback(log) == "Traceback (most recent call last):\n  File a\n    x\nIndexError: bad"
+
+
 def test_signature_leaves_out_numbers() -> None:
     assert (
         signature(("trailers of 9001 bytes (a default client reads 8192)",))
@@ -77,7 +82,8 @@ def test_the_fuzz_finds_minimises_saves_and_replays_a_planted_bug(monkeypatch, t
     server = ServerThread(default_rule_book())
     try:
         argv = ["--requests", "80", "--seed", "3", "--workers", "1", "--records", "1", "--target", server.address]
-        status = fuzz.main([*argv, "--save-dir", str(tmp_path), "--progress", "600"])
+        numbers = tmp_path / "report.json"
+        status = fuzz.main([*argv, "--save-dir", str(tmp_path), "--progress", "600", "--json", str(numbers)])
         report = capsys.readouterr().out
         assert status == 1, report
         assert "ScoreHand: code INTERNAL" in report
@@ -87,6 +93,9 @@ def test_the_fuzz_finds_minimises_saves_and_replays_a_planted_bug(monkeypatch, t
         assert finding["code"] == "INTERNAL"
         assert finding["messages_hex"] == [""]  # the empty request fails too: minimised to nothing
         assert len(list((tmp_path / "slowest").glob("*.json"))) == 10
+        [worker] = json.loads(numbers.read_text())["workers"]
+        assert worker["requests"] == 80
+        assert worker["codes"]["ScoreHand"]["INTERNAL"] == worker["finding_counts"]["ScoreHand: code INTERNAL"]
         assert fuzz.main(["--target", server.address, "--replay", str(saved)]) == 1
         assert "ScoreHand: INTERNAL" in capsys.readouterr().out
     finally:

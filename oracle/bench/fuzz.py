@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 import grpc
 
@@ -205,7 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     header = f"fuzz: seed {options.seed}, {options.workers} workers, deadline {options.deadline:g} s per call"
     print(format_report(reports, errors, header, seconds, notes))
     if options.json is not None:
-        numbers = {"seconds": seconds, "reports": [asdict(r) for r in reports], "errors": errors, "notes": notes}
+        numbers = report_numbers(reports, errors, seconds, notes)
         options.json.write_text(json.dumps(numbers, default=str, indent=1) + "\n", encoding="utf-8")
     return 1 if errors or any(r.finding_counts for r in reports) else 0
 
@@ -220,10 +221,42 @@ def _server_notes(server: procs.Server | None, address: str, rss_before: int) ->
     notes.append("server process: running at the end" if code is None else f"server process: EXITED ({code})")
     output = server.output()
     tracebacks = output.count("Traceback")
-    notes.append(f"server log: {tracebacks} traceback(s)")
+    notes.append(f"server log: {tracebacks} traceback(s)" + (", the first:" if tracebacks else ""))
     if tracebacks:
-        notes.append("\n".join(output[output.index("Traceback") :].splitlines()[:40]))
+        notes.append(first_traceback(output))
     return notes
+
+
+def first_traceback(output: str) -> str:
+    """The first traceback in a log: from its "Traceback" line to the exception's line (the first not indented)."""
+    lines = output[output.index("Traceback") :].splitlines()
+    end = next((i for i, line in enumerate(lines[1:], 1) if line and not line[0].isspace()), len(lines) - 1)
+    return "\n".join(lines[: end + 1][-60:])
+
+
+def report_numbers(reports: list[WorkerReport], errors: list[str], seconds: float, notes: list[str]) -> dict[str, Any]:
+    """The report's numbers for --json: answers by RPC and code, findings by RPC and kind, the slowest and the
+    saved findings, per worker."""
+    workers = []
+    for r in reports:
+        codes: dict[str, dict[str, int]] = {}
+        for (rpc, code), n in sorted(r.codes.items()):
+            codes.setdefault(rpc, {})[code] = n
+        workers.append(
+            {
+                "worker": r.worker,
+                "requests": r.requests,
+                "stream_messages": r.stream_messages,
+                "seconds": r.seconds,
+                "modes": dict(r.modes),
+                "codes": codes,
+                "finding_counts": {f"{rpc}: {kind}": n for (rpc, kind), n in r.finding_counts.items()},
+                "findings": [asdict(k) for k in r.findings],
+                "slowest": [asdict(k) for k, _ in r.slowest],
+                "stopped": r.stopped,
+            }
+        )
+    return {"seconds": seconds, "workers": workers, "errors": errors, "notes": notes}
 
 
 def _job(options: argparse.Namespace, worker: int, address: str, requests: int) -> Job:
