@@ -4,16 +4,22 @@ and replayed by `python -m oracle.bench.fuzz`, and the minimiser keeps a failure
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
+import grpc
 import pytest
+from fuzz_strategies import corpus
 from server_harness import ServerThread
 
 from oracle.api.v1 import game_pb2, oracle_pb2
 from oracle.bench import fuzz
+from oracle.bench.fuzz_calls import judge
 from oracle.bench.fuzz_minimise import Budget, minimise_bytes, minimise_list, minimise_message, signature
+from oracle.bench.fuzz_mutate import MAX_BYTES, Mutator
 from oracle.ruleset.loader import default_rule_book
 from oracle.service.api import OracleApi
+from oracle.service.limits import DEFAULT_LIMITS
 
 
 def test_a_failing_request_shrinks_to_what_makes_it_fail() -> None:
@@ -63,6 +69,25 @@ def test_a_budget_bounds_the_calls_a_minimisation_makes() -> None:
 def test_the_report_shows_the_first_traceback_of_a_log_whole() -> None:
     log = "serving\nTraceback (most recent call last):\n  File a\n    x\nIndexError: bad\nmore\nTraceback (most"
     assert fuzz.first_traceback(log) == "Traceback (most recent call last):\n  File a\n    x\nIndexError: bad"
+
+
+def test_a_request_too_big_for_grpc_is_expected_to_be_refused_and_a_small_one_is_not() -> None:
+    refused = grpc.StatusCode.RESOURCE_EXHAUSTED
+    faults, _ = judge(
+        refused, "Received message larger than max", (), request_bytes=DEFAULT_LIMITS.max_message_bytes + 1
+    )
+    assert faults == ()
+    faults, _ = judge(refused, "server busy", (), request_bytes=100)
+    assert faults == ("code RESOURCE_EXHAUSTED: server busy",)
+
+
+def test_mutations_keep_requests_small_enough_to_send() -> None:
+    rnd = random.Random(0)
+    mutator = Mutator(corpus().donors(), corpus().words)
+    biggest = max((m for ms in corpus().unary.values() for m in ms), key=lambda m: m.ByteSize())
+    for _ in range(200):
+        biggest = mutator.mutate(biggest, rnd, 4)
+        assert biggest.ByteSize() <= MAX_BYTES
 
 
 def test_signature_leaves_out_numbers() -> None:
