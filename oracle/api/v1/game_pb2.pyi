@@ -18,6 +18,7 @@ class Phase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     PHASE_AWAIT_ANSWER: _ClassVar[Phase]
     PHASE_FINAL_MELDS: _ClassVar[Phase]
     PHASE_HAND_OVER: _ClassVar[Phase]
+    PHASE_MELD_PILE_TOP: _ClassVar[Phase]
 
 class TurnStart(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -44,6 +45,7 @@ PHASE_PLAY: Phase
 PHASE_AWAIT_ANSWER: Phase
 PHASE_FINAL_MELDS: Phase
 PHASE_HAND_OVER: Phase
+PHASE_MELD_PILE_TOP: Phase
 TURN_START_UNSPECIFIED: TurnStart
 TURN_START_DREW: TurnStart
 TURN_START_TOOK_PILE: TurnStart
@@ -116,6 +118,44 @@ class GameState(_message.Message):
     went_out_concealed: bool
     def __init__(self, seats: _Optional[_Iterable[_Union[SeatState, _Mapping]]] = ..., sides: _Optional[_Iterable[_Union[SideState, _Mapping]]] = ..., stock: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., discard_pile: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., pile_upcards: _Optional[int] = ..., seat_to_move: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[_Union[TurnState, _Mapping]] = ..., hand_end: _Optional[_Union[HandEnd, str]] = ..., went_out_seat: _Optional[int] = ..., went_out_concealed: _Optional[bool] = ...) -> None: ...
 
+class SeatView(_message.Message):
+    __slots__ = ("hand_count", "melded_before")
+    HAND_COUNT_FIELD_NUMBER: _ClassVar[int]
+    MELDED_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    hand_count: int
+    melded_before: bool
+    def __init__(self, hand_count: _Optional[int] = ..., melded_before: _Optional[bool] = ...) -> None: ...
+
+class PlayerView(_message.Message):
+    __slots__ = ("seat", "hand", "seats", "sides", "stock_count", "discard_pile", "pile_upcards", "seat_to_move", "phase", "turn", "hand_end", "went_out_seat", "went_out_concealed")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    SIDES_FIELD_NUMBER: _ClassVar[int]
+    STOCK_COUNT_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_PILE_FIELD_NUMBER: _ClassVar[int]
+    PILE_UPCARDS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TO_MOVE_FIELD_NUMBER: _ClassVar[int]
+    PHASE_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    HAND_END_FIELD_NUMBER: _ClassVar[int]
+    WENT_OUT_SEAT_FIELD_NUMBER: _ClassVar[int]
+    WENT_OUT_CONCEALED_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    hand: _containers.RepeatedScalarFieldContainer[_cards_pb2.Card]
+    seats: _containers.RepeatedCompositeFieldContainer[SeatView]
+    sides: _containers.RepeatedCompositeFieldContainer[SideState]
+    stock_count: int
+    discard_pile: _containers.RepeatedScalarFieldContainer[_cards_pb2.Card]
+    pile_upcards: int
+    seat_to_move: int
+    phase: Phase
+    turn: TurnState
+    hand_end: HandEnd
+    went_out_seat: int
+    went_out_concealed: bool
+    def __init__(self, seat: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., seats: _Optional[_Iterable[_Union[SeatView, _Mapping]]] = ..., sides: _Optional[_Iterable[_Union[SideState, _Mapping]]] = ..., stock_count: _Optional[int] = ..., discard_pile: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., pile_upcards: _Optional[int] = ..., seat_to_move: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[_Union[TurnState, _Mapping]] = ..., hand_end: _Optional[_Union[HandEnd, str]] = ..., went_out_seat: _Optional[int] = ..., went_out_concealed: _Optional[bool] = ...) -> None: ...
+
 class DrawAction(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
@@ -126,6 +166,10 @@ class TakePileAction(_message.Message):
     MELDS_FIELD_NUMBER: _ClassVar[int]
     melds: _containers.RepeatedCompositeFieldContainer[MeldGroup]
     def __init__(self, melds: _Optional[_Iterable[_Union[MeldGroup, _Mapping]]] = ..., **kwargs) -> None: ...
+
+class PickUpPileAction(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
 
 class MeldAction(_message.Message):
     __slots__ = ("groups",)
@@ -162,7 +206,7 @@ class FinishAction(_message.Message):
     def __init__(self) -> None: ...
 
 class Action(_message.Message):
-    __slots__ = ("draw", "take_pile", "meld", "discard", "ask_partner", "answer_partner", "finish")
+    __slots__ = ("draw", "take_pile", "meld", "discard", "ask_partner", "answer_partner", "finish", "pick_up_pile")
     DRAW_FIELD_NUMBER: _ClassVar[int]
     TAKE_PILE_FIELD_NUMBER: _ClassVar[int]
     MELD_FIELD_NUMBER: _ClassVar[int]
@@ -170,6 +214,7 @@ class Action(_message.Message):
     ASK_PARTNER_FIELD_NUMBER: _ClassVar[int]
     ANSWER_PARTNER_FIELD_NUMBER: _ClassVar[int]
     FINISH_FIELD_NUMBER: _ClassVar[int]
+    PICK_UP_PILE_FIELD_NUMBER: _ClassVar[int]
     draw: DrawAction
     take_pile: TakePileAction
     meld: MeldAction
@@ -177,7 +222,8 @@ class Action(_message.Message):
     ask_partner: AskPartnerAction
     answer_partner: AnswerPartnerAction
     finish: FinishAction
-    def __init__(self, draw: _Optional[_Union[DrawAction, _Mapping]] = ..., take_pile: _Optional[_Union[TakePileAction, _Mapping]] = ..., meld: _Optional[_Union[MeldAction, _Mapping]] = ..., discard: _Optional[_Union[DiscardAction, _Mapping]] = ..., ask_partner: _Optional[_Union[AskPartnerAction, _Mapping]] = ..., answer_partner: _Optional[_Union[AnswerPartnerAction, _Mapping]] = ..., finish: _Optional[_Union[FinishAction, _Mapping]] = ...) -> None: ...
+    pick_up_pile: PickUpPileAction
+    def __init__(self, draw: _Optional[_Union[DrawAction, _Mapping]] = ..., take_pile: _Optional[_Union[TakePileAction, _Mapping]] = ..., meld: _Optional[_Union[MeldAction, _Mapping]] = ..., discard: _Optional[_Union[DiscardAction, _Mapping]] = ..., ask_partner: _Optional[_Union[AskPartnerAction, _Mapping]] = ..., answer_partner: _Optional[_Union[AnswerPartnerAction, _Mapping]] = ..., finish: _Optional[_Union[FinishAction, _Mapping]] = ..., pick_up_pile: _Optional[_Union[PickUpPileAction, _Mapping]] = ...) -> None: ...
 
 class Violation(_message.Message):
     __slots__ = ("code", "field", "explanation", "cite")

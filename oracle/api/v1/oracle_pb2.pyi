@@ -58,18 +58,22 @@ class GetRuleSetResponse(_message.Message):
     def __init__(self, rule_set: _Optional[_Union[_ruleset_pb2.RuleSet, _Mapping]] = ..., lineage: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ScoreHandRequest(_message.Message):
-    __slots__ = ("rule_set", "table")
+    __slots__ = ("rule_set", "table", "view")
     RULE_SET_FIELD_NUMBER: _ClassVar[int]
     TABLE_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
     rule_set: RuleSetRef
     table: _scoring_pb2.HandTable
-    def __init__(self, rule_set: _Optional[_Union[RuleSetRef, _Mapping]] = ..., table: _Optional[_Union[_scoring_pb2.HandTable, _Mapping]] = ...) -> None: ...
+    view: _game_pb2.PlayerView
+    def __init__(self, rule_set: _Optional[_Union[RuleSetRef, _Mapping]] = ..., table: _Optional[_Union[_scoring_pb2.HandTable, _Mapping]] = ..., view: _Optional[_Union[_game_pb2.PlayerView, _Mapping]] = ...) -> None: ...
 
 class ScoreHandResponse(_message.Message):
-    __slots__ = ("sides",)
+    __slots__ = ("sides", "unknowns")
     SIDES_FIELD_NUMBER: _ClassVar[int]
+    UNKNOWNS_FIELD_NUMBER: _ClassVar[int]
     sides: _containers.RepeatedCompositeFieldContainer[_scoring_pb2.SideScore]
-    def __init__(self, sides: _Optional[_Iterable[_Union[_scoring_pb2.SideScore, _Mapping]]] = ...) -> None: ...
+    unknowns: _containers.RepeatedCompositeFieldContainer[Unknown]
+    def __init__(self, sides: _Optional[_Iterable[_Union[_scoring_pb2.SideScore, _Mapping]]] = ..., unknowns: _Optional[_Iterable[_Union[Unknown, _Mapping]]] = ...) -> None: ...
 
 class GetMinimumInitialMeldRequest(_message.Message):
     __slots__ = ("rule_set", "running_total")
@@ -112,26 +116,42 @@ class ValidateStateResponse(_message.Message):
     def __init__(self, valid: _Optional[bool] = ..., problems: _Optional[_Iterable[_Union[StateProblem, _Mapping]]] = ...) -> None: ...
 
 class CheckActionRequest(_message.Message):
-    __slots__ = ("rule_set", "state", "action")
+    __slots__ = ("rule_set", "state", "action", "action_text", "view")
     RULE_SET_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
+    ACTION_TEXT_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
     rule_set: RuleSetRef
     state: _game_pb2.GameState
     action: _game_pb2.Action
-    def __init__(self, rule_set: _Optional[_Union[RuleSetRef, _Mapping]] = ..., state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ..., action: _Optional[_Union[_game_pb2.Action, _Mapping]] = ...) -> None: ...
+    action_text: str
+    view: _game_pb2.PlayerView
+    def __init__(self, rule_set: _Optional[_Union[RuleSetRef, _Mapping]] = ..., state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ..., action: _Optional[_Union[_game_pb2.Action, _Mapping]] = ..., action_text: _Optional[str] = ..., view: _Optional[_Union[_game_pb2.PlayerView, _Mapping]] = ...) -> None: ...
+
+class Unknown(_message.Message):
+    __slots__ = ("field", "reason")
+    FIELD_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    field: str
+    reason: str
+    def __init__(self, field: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class CheckActionResponse(_message.Message):
-    __slots__ = ("legal", "violations", "events", "next_state")
+    __slots__ = ("legal", "violations", "events", "next_state", "notation", "unknowns")
     LEGAL_FIELD_NUMBER: _ClassVar[int]
     VIOLATIONS_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     NEXT_STATE_FIELD_NUMBER: _ClassVar[int]
+    NOTATION_FIELD_NUMBER: _ClassVar[int]
+    UNKNOWNS_FIELD_NUMBER: _ClassVar[int]
     legal: bool
     violations: _containers.RepeatedCompositeFieldContainer[_game_pb2.Violation]
     events: _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]
     next_state: _game_pb2.GameState
-    def __init__(self, legal: _Optional[bool] = ..., violations: _Optional[_Iterable[_Union[_game_pb2.Violation, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ..., next_state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ...) -> None: ...
+    notation: str
+    unknowns: _containers.RepeatedCompositeFieldContainer[Unknown]
+    def __init__(self, legal: _Optional[bool] = ..., violations: _Optional[_Iterable[_Union[_game_pb2.Violation, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ..., next_state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ..., notation: _Optional[str] = ..., unknowns: _Optional[_Iterable[_Union[Unknown, _Mapping]]] = ...) -> None: ...
 
 class DealHandRequest(_message.Message):
     __slots__ = ("rule_set", "seed", "deck_order", "dealer", "running_totals")
@@ -154,34 +174,40 @@ class DealHandResponse(_message.Message):
     def __init__(self, state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ...) -> None: ...
 
 class ListLegalActionsRequest(_message.Message):
-    __slots__ = ("rule_set", "state", "max_actions")
+    __slots__ = ("rule_set", "state", "max_actions", "view")
     RULE_SET_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
     MAX_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
     rule_set: RuleSetRef
     state: _game_pb2.GameState
     max_actions: int
-    def __init__(self, rule_set: _Optional[_Union[RuleSetRef, _Mapping]] = ..., state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ..., max_actions: _Optional[int] = ...) -> None: ...
+    view: _game_pb2.PlayerView
+    def __init__(self, rule_set: _Optional[_Union[RuleSetRef, _Mapping]] = ..., state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ..., max_actions: _Optional[int] = ..., view: _Optional[_Union[_game_pb2.PlayerView, _Mapping]] = ...) -> None: ...
 
 class ListLegalActionsResponse(_message.Message):
-    __slots__ = ("actions", "counts", "truncated")
+    __slots__ = ("actions", "counts", "truncated", "unknowns")
     ACTIONS_FIELD_NUMBER: _ClassVar[int]
     COUNTS_FIELD_NUMBER: _ClassVar[int]
     TRUNCATED_FIELD_NUMBER: _ClassVar[int]
+    UNKNOWNS_FIELD_NUMBER: _ClassVar[int]
     actions: _containers.RepeatedCompositeFieldContainer[_game_pb2.Action]
     counts: _record_pb2.ActionCounts
     truncated: bool
-    def __init__(self, actions: _Optional[_Iterable[_Union[_game_pb2.Action, _Mapping]]] = ..., counts: _Optional[_Union[_record_pb2.ActionCounts, _Mapping]] = ..., truncated: _Optional[bool] = ...) -> None: ...
+    unknowns: _containers.RepeatedCompositeFieldContainer[Unknown]
+    def __init__(self, actions: _Optional[_Iterable[_Union[_game_pb2.Action, _Mapping]]] = ..., counts: _Optional[_Union[_record_pb2.ActionCounts, _Mapping]] = ..., truncated: _Optional[bool] = ..., unknowns: _Optional[_Iterable[_Union[Unknown, _Mapping]]] = ...) -> None: ...
 
 class ReplayGameRequest(_message.Message):
-    __slots__ = ("record", "summary_only", "rule_set")
+    __slots__ = ("record", "summary_only", "rule_set", "judge_all")
     RECORD_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_ONLY_FIELD_NUMBER: _ClassVar[int]
     RULE_SET_FIELD_NUMBER: _ClassVar[int]
+    JUDGE_ALL_FIELD_NUMBER: _ClassVar[int]
     record: _record_pb2.GameRecord
     summary_only: bool
     rule_set: RuleSetRef
-    def __init__(self, record: _Optional[_Union[_record_pb2.GameRecord, _Mapping]] = ..., summary_only: _Optional[bool] = ..., rule_set: _Optional[_Union[RuleSetRef, _Mapping]] = ...) -> None: ...
+    judge_all: bool
+    def __init__(self, record: _Optional[_Union[_record_pb2.GameRecord, _Mapping]] = ..., summary_only: _Optional[bool] = ..., rule_set: _Optional[_Union[RuleSetRef, _Mapping]] = ..., judge_all: _Optional[bool] = ...) -> None: ...
 
 class ReplayGameResponse(_message.Message):
     __slots__ = ("report",)
@@ -190,14 +216,16 @@ class ReplayGameResponse(_message.Message):
     def __init__(self, report: _Optional[_Union[_record_pb2.ReplayReport, _Mapping]] = ...) -> None: ...
 
 class RefereeGameRequest(_message.Message):
-    __slots__ = ("start", "deal", "action")
+    __slots__ = ("start", "deal", "action", "action_text")
     START_FIELD_NUMBER: _ClassVar[int]
     DEAL_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
+    ACTION_TEXT_FIELD_NUMBER: _ClassVar[int]
     start: RefereeStart
     deal: RefereeDeal
     action: _game_pb2.Action
-    def __init__(self, start: _Optional[_Union[RefereeStart, _Mapping]] = ..., deal: _Optional[_Union[RefereeDeal, _Mapping]] = ..., action: _Optional[_Union[_game_pb2.Action, _Mapping]] = ...) -> None: ...
+    action_text: str
+    def __init__(self, start: _Optional[_Union[RefereeStart, _Mapping]] = ..., deal: _Optional[_Union[RefereeDeal, _Mapping]] = ..., action: _Optional[_Union[_game_pb2.Action, _Mapping]] = ..., action_text: _Optional[str] = ...) -> None: ...
 
 class RefereeStart(_message.Message):
     __slots__ = ("rule_set", "first_dealer")
