@@ -24,10 +24,11 @@ _sym_db = _symbol_database.Default()
 
 from oracle.api.v1 import cards_pb2 as oracle_dot_api_dot_v1_dot_cards__pb2
 from oracle.api.v1 import game_pb2 as oracle_dot_api_dot_v1_dot_game__pb2
+from oracle.api.v1 import notation_pb2 as oracle_dot_api_dot_v1_dot_notation__pb2
 from oracle.api.v1 import scoring_pb2 as oracle_dot_api_dot_v1_dot_scoring__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1aoracle/api/v1/record.proto\x12\roracle.api.v1\x1a\x19oracle/api/v1/cards.proto\x1a\x18oracle/api/v1/game.proto\x1a\x1boracle/api/v1/scoring.proto\"\x9a\x01\n\x0c\x41\x63tionCounts\x12\x0c\n\x04\x64raw\x18\x01 \x01(\x05\x12\x11\n\ttake_pile\x18\x02 \x01(\x05\x12\x0c\n\x04meld\x18\x03 \x01(\x05\x12\x0f\n\x07\x64iscard\x18\x04 \x01(\x05\x12\x13\n\x0b\x61sk_partner\x18\x05 \x01(\x05\x12\x16\n\x0e\x61nswer_partner\x18\x06 \x01(\x05\x12\x0e\n\x06\x66inish\x18\x07 \x01(\x05\x12\r\n\x05total\x18\x08 \x01(\x05\"\xab\x01\n\nHandRecord\x12\x0e\n\x04seed\x18\x01 \x01(\x04H\x00\x12-\n\ndeck_order\x18\x02 \x01(\x0b\x32\x17.oracle.api.v1.CardListH\x00\x12&\n\x07\x61\x63tions\x18\x03 \x03(\x0b\x32\x15.oracle.api.v1.Action\x12\x16\n\x0e\x63laimed_scores\x18\x04 \x03(\x05\x12\x16\n\x0e\x63laimed_totals\x18\x05 \x03(\x05\x42\x06\n\x04\x64\x65\x63k\"\x91\x01\n\nGameRecord\x12\x13\n\x0brule_set_id\x18\x01 \x01(\t\x12\x14\n\x0c\x66irst_dealer\x18\x02 \x01(\x05\x12(\n\x05hands\x18\x03 \x03(\x0b\x32\x19.oracle.api.v1.HandRecord\x12\x1b\n\x0e\x63laimed_winner\x18\x04 \x01(\x05H\x00\x88\x01\x01\x42\x11\n\x0f_claimed_winner\"\xae\x01\n\x0c\x41\x63tionReport\x12\x0c\n\x04hand\x18\x01 \x01(\x05\x12\r\n\x05index\x18\x02 \x01(\x05\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x10\n\x08notation\x18\x04 \x01(\t\x12\r\n\x05legal\x18\x05 \x01(\x08\x12,\n\nviolations\x18\x06 \x03(\x0b\x32\x18.oracle.api.v1.Violation\x12$\n\x06\x65vents\x18\x07 \x03(\x0b\x32\x14.oracle.api.v1.Event\"\\\n\rScoreMismatch\x12\x0c\n\x04hand\x18\x01 \x01(\x05\x12\x0c\n\x04side\x18\x02 \x01(\x05\x12\x0c\n\x04what\x18\x03 \x01(\t\x12\x0f\n\x07\x63laimed\x18\x04 \x01(\x05\x12\x10\n\x08\x63omputed\x18\x05 \x01(\x05\"y\n\nHandReport\x12\x0c\n\x04hand\x18\x01 \x01(\x05\x12#\n\x03\x65nd\x18\x02 \x01(\x0e\x32\x16.oracle.api.v1.HandEnd\x12(\n\x06scores\x18\x03 \x03(\x0b\x32\x18.oracle.api.v1.SideScore\x12\x0e\n\x06totals\x18\x04 \x03(\x05\"\xb5\x02\n\x0cReplayReport\x12\n\n\x02ok\x18\x01 \x01(\x08\x12\x16\n\x0e\x61\x63tions_judged\x18\x02 \x01(\x05\x12\x32\n\rfirst_illegal\x18\x03 \x01(\x0b\x32\x1b.oracle.api.v1.ActionReport\x12(\n\x05hands\x18\x04 \x03(\x0b\x32\x19.oracle.api.v1.HandReport\x12\x30\n\nmismatches\x18\x05 \x03(\x0b\x32\x1c.oracle.api.v1.ScoreMismatch\x12\x11\n\tgame_over\x18\x06 \x01(\x08\x12\x13\n\x06winner\x18\x07 \x01(\x05H\x00\x88\x01\x01\x12\x10\n\x08problems\x18\x08 \x03(\t\x12,\n\x07\x61\x63tions\x18\t \x03(\x0b\x32\x1b.oracle.api.v1.ActionReportB\t\n\x07_winnerB\xa9\x01\n\x18org.canastaoracle.api.v1B\x0bRecordProtoP\x01ZFgithub.com/canasta-oracle/canasta-oracle/gen/go/oracle/api/v1;oraclev1\xa2\x02\x03OAX\xaa\x02\rOracle.Api.V1\xca\x02\rOracle\\Api\\V1\xea\x02\x0fOracle::Api::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1aoracle/api/v1/record.proto\x12\roracle.api.v1\x1a\x19oracle/api/v1/cards.proto\x1a\x18oracle/api/v1/game.proto\x1a\x1coracle/api/v1/notation.proto\x1a\x1boracle/api/v1/scoring.proto\"\x9a\x01\n\x0c\x41\x63tionCounts\x12\x0c\n\x04\x64raw\x18\x01 \x01(\x05\x12\x11\n\ttake_pile\x18\x02 \x01(\x05\x12\x0c\n\x04meld\x18\x03 \x01(\x05\x12\x0f\n\x07\x64iscard\x18\x04 \x01(\x05\x12\x13\n\x0b\x61sk_partner\x18\x05 \x01(\x05\x12\x16\n\x0e\x61nswer_partner\x18\x06 \x01(\x05\x12\x0e\n\x06\x66inish\x18\x07 \x01(\x05\x12\r\n\x05total\x18\x08 \x01(\x05\"\xd6\x02\n\nHandRecord\x12\x0e\n\x04seed\x18\x01 \x01(\x04H\x00\x12-\n\ndeck_order\x18\x02 \x01(\x0b\x32\x17.oracle.api.v1.CardListH\x00\x12\x31\n\x05start\x18\x06 \x01(\x0b\x32 .oracle.api.v1.GameStateNotationH\x00\x12&\n\x07\x61\x63tions\x18\x03 \x03(\x0b\x32\x15.oracle.api.v1.Action\x12\x16\n\x0e\x63laimed_scores\x18\x04 \x03(\x05\x12\x16\n\x0e\x63laimed_totals\x18\x05 \x03(\x05\x12\r\n\x05moves\x18\x07 \x03(\t\x12\x13\n\x06\x64\x65\x61ler\x18\x08 \x01(\x05H\x01\x88\x01\x01\x12\x17\n\x0fstarting_totals\x18\t \x03(\x05\x12.\n\x0b\x63heckpoints\x18\n \x03(\x0b\x32\x19.oracle.api.v1.CheckpointB\x06\n\x04\x64\x65\x63kB\t\n\x07_dealer\",\n\x0c\x43laimedCards\x12\r\n\x05index\x18\x01 \x01(\x05\x12\r\n\x05\x63\x61rds\x18\x02 \x01(\t\"\xe9\x02\n\nCheckpoint\x12\r\n\x05\x61\x66ter\x18\x01 \x01(\x05\x12*\n\x05hands\x18\x02 \x03(\x0b\x32\x1b.oracle.api.v1.ClaimedCards\x12*\n\x05melds\x18\x03 \x03(\x0b\x32\x1b.oracle.api.v1.ClaimedCards\x12/\n\nred_threes\x18\x04 \x03(\x0b\x32\x1b.oracle.api.v1.ClaimedCards\x12\x12\n\x05stock\x18\x05 \x01(\tH\x00\x88\x01\x01\x12\x18\n\x0bstock_count\x18\x06 \x01(\x05H\x01\x88\x01\x01\x12\x19\n\x0c\x64iscard_pile\x18\x07 \x01(\tH\x02\x88\x01\x01\x12\x19\n\x0cseat_to_move\x18\x08 \x01(\x05H\x03\x88\x01\x01\x12#\n\x05phase\x18\t \x01(\x0e\x32\x14.oracle.api.v1.PhaseB\x08\n\x06_stockB\x0e\n\x0c_stock_countB\x0f\n\r_discard_pileB\x0f\n\r_seat_to_move\"\x91\x01\n\nGameRecord\x12\x13\n\x0brule_set_id\x18\x01 \x01(\t\x12\x14\n\x0c\x66irst_dealer\x18\x02 \x01(\x05\x12(\n\x05hands\x18\x03 \x03(\x0b\x32\x19.oracle.api.v1.HandRecord\x12\x1b\n\x0e\x63laimed_winner\x18\x04 \x01(\x05H\x00\x88\x01\x01\x42\x11\n\x0f_claimed_winner\"\xc1\x01\n\x0c\x41\x63tionReport\x12\x0c\n\x04hand\x18\x01 \x01(\x05\x12\r\n\x05index\x18\x02 \x01(\x05\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x10\n\x08notation\x18\x04 \x01(\t\x12\r\n\x05legal\x18\x05 \x01(\x08\x12,\n\nviolations\x18\x06 \x03(\x0b\x32\x18.oracle.api.v1.Violation\x12$\n\x06\x65vents\x18\x07 \x03(\x0b\x32\x14.oracle.api.v1.Event\x12\x11\n\tuncertain\x18\x08 \x01(\x08\"\xba\x01\n\x0c\x44isagreement\x12\x0c\n\x04hand\x18\x01 \x01(\x05\x12\r\n\x05index\x18\x02 \x01(\x05\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x0c\n\x04kind\x18\x04 \x01(\t\x12\r\n\x05\x66ield\x18\x05 \x01(\t\x12\x0f\n\x07\x63laimed\x18\x06 \x01(\t\x12\x10\n\x08\x63omputed\x18\x07 \x01(\t\x12,\n\nviolations\x18\x08 \x03(\x0b\x32\x18.oracle.api.v1.Violation\x12\x11\n\tuncertain\x18\t \x01(\x08\"\\\n\rScoreMismatch\x12\x0c\n\x04hand\x18\x01 \x01(\x05\x12\x0c\n\x04side\x18\x02 \x01(\x05\x12\x0c\n\x04what\x18\x03 \x01(\t\x12\x0f\n\x07\x63laimed\x18\x04 \x01(\x05\x12\x10\n\x08\x63omputed\x18\x05 \x01(\x05\"y\n\nHandReport\x12\x0c\n\x04hand\x18\x01 \x01(\x05\x12#\n\x03\x65nd\x18\x02 \x01(\x0e\x32\x16.oracle.api.v1.HandEnd\x12(\n\x06scores\x18\x03 \x03(\x0b\x32\x18.oracle.api.v1.SideScore\x12\x0e\n\x06totals\x18\x04 \x03(\x05\"\x84\x03\n\x0cReplayReport\x12\n\n\x02ok\x18\x01 \x01(\x08\x12\x16\n\x0e\x61\x63tions_judged\x18\x02 \x01(\x05\x12\x32\n\rfirst_illegal\x18\x03 \x01(\x0b\x32\x1b.oracle.api.v1.ActionReport\x12(\n\x05hands\x18\x04 \x03(\x0b\x32\x19.oracle.api.v1.HandReport\x12\x30\n\nmismatches\x18\x05 \x03(\x0b\x32\x1c.oracle.api.v1.ScoreMismatch\x12\x11\n\tgame_over\x18\x06 \x01(\x08\x12\x13\n\x06winner\x18\x07 \x01(\x05H\x00\x88\x01\x01\x12\x10\n\x08problems\x18\x08 \x03(\t\x12,\n\x07\x61\x63tions\x18\t \x03(\x0b\x32\x1b.oracle.api.v1.ActionReport\x12\x32\n\rdisagreements\x18\n \x03(\x0b\x32\x1b.oracle.api.v1.Disagreement\x12\x19\n\x11uncertain_actions\x18\x0b \x01(\x05\x42\t\n\x07_winnerB\xa9\x01\n\x18org.canastaoracle.api.v1B\x0bRecordProtoP\x01ZFgithub.com/canasta-oracle/canasta-oracle/gen/go/oracle/api/v1;oraclev1\xa2\x02\x03OAX\xaa\x02\rOracle.Api.V1\xca\x02\rOracle\\Api\\V1\xea\x02\x0fOracle::Api::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -35,18 +36,24 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'oracle.api.v1.record_pb2', 
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\030org.canastaoracle.api.v1B\013RecordProtoP\001ZFgithub.com/canasta-oracle/canasta-oracle/gen/go/oracle/api/v1;oraclev1\242\002\003OAX\252\002\rOracle.Api.V1\312\002\rOracle\\Api\\V1\352\002\017Oracle::Api::V1'
-  _globals['_ACTIONCOUNTS']._serialized_start=128
-  _globals['_ACTIONCOUNTS']._serialized_end=282
-  _globals['_HANDRECORD']._serialized_start=285
-  _globals['_HANDRECORD']._serialized_end=456
-  _globals['_GAMERECORD']._serialized_start=459
-  _globals['_GAMERECORD']._serialized_end=604
-  _globals['_ACTIONREPORT']._serialized_start=607
-  _globals['_ACTIONREPORT']._serialized_end=781
-  _globals['_SCOREMISMATCH']._serialized_start=783
-  _globals['_SCOREMISMATCH']._serialized_end=875
-  _globals['_HANDREPORT']._serialized_start=877
-  _globals['_HANDREPORT']._serialized_end=998
-  _globals['_REPLAYREPORT']._serialized_start=1001
-  _globals['_REPLAYREPORT']._serialized_end=1310
+  _globals['_ACTIONCOUNTS']._serialized_start=158
+  _globals['_ACTIONCOUNTS']._serialized_end=312
+  _globals['_HANDRECORD']._serialized_start=315
+  _globals['_HANDRECORD']._serialized_end=657
+  _globals['_CLAIMEDCARDS']._serialized_start=659
+  _globals['_CLAIMEDCARDS']._serialized_end=703
+  _globals['_CHECKPOINT']._serialized_start=706
+  _globals['_CHECKPOINT']._serialized_end=1067
+  _globals['_GAMERECORD']._serialized_start=1070
+  _globals['_GAMERECORD']._serialized_end=1215
+  _globals['_ACTIONREPORT']._serialized_start=1218
+  _globals['_ACTIONREPORT']._serialized_end=1411
+  _globals['_DISAGREEMENT']._serialized_start=1414
+  _globals['_DISAGREEMENT']._serialized_end=1600
+  _globals['_SCOREMISMATCH']._serialized_start=1602
+  _globals['_SCOREMISMATCH']._serialized_end=1694
+  _globals['_HANDREPORT']._serialized_start=1696
+  _globals['_HANDREPORT']._serialized_end=1817
+  _globals['_REPLAYREPORT']._serialized_start=1820
+  _globals['_REPLAYREPORT']._serialized_end=2208
 # @@protoc_insertion_point(module_scope)
