@@ -214,6 +214,9 @@ def _check_freezing(ctx: Ctx, action: TakePile, top: int) -> list[Violation]:
     offered = format_cards(action.with_cards)
     if naturals == 1 and wilds >= 1 and not pile_rules.unfrozen_natural_and_wild:
         return [ctx.fail(Code.PILE_NATURAL_AND_WILD_NOT_ALLOWED, offered=offered)]
+    if naturals == 1 and not wilds and has_meld and not pile_rules.unfrozen_onto_existing_meld:
+        # one natural is no pair: with the top card it only joins the side's meld, which this rule set refuses
+        return [ctx.fail(Code.PILE_ONTO_MELD_NOT_ALLOWED, top=shown)]
     if naturals == 0 and not (has_meld and pile_rules.unfrozen_onto_existing_meld):
         # wild cards alone may go with the top card only onto the side's meld of its rank
         rank_name = describe_rank(rank, plural=False)
