@@ -170,6 +170,13 @@ def _merge_into(
         else:
             merged.rules.append(note)
             note_origin.append((spec_file, i))
+    for choice in child.choices:  # a choice replaces the base's choice with the same id
+        for k, existing in enumerate(merged.choices):
+            if existing.id == choice.id:
+                merged.choices[k].CopyFrom(choice)
+                break
+        else:
+            merged.choices.append(choice)
 
 
 def _duplicate_notes(chain: list[SpecFile]) -> list[SpecProblem]:

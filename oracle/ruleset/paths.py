@@ -10,7 +10,7 @@ from google.protobuf.message import Message
 from oracle.api.v1 import ruleset_pb2
 
 # Top-level RuleSet fields that are metadata, not rules.
-META_FIELDS = frozenset({"id", "extends", "title", "description", "rules"})
+META_FIELDS = frozenset({"id", "extends", "title", "description", "rules", "choices"})
 
 RULE_SET: Descriptor = ruleset_pb2.DESCRIPTOR.message_types_by_name["RuleSet"]  #: the RuleSet message's descriptor
 

@@ -9,6 +9,7 @@ from types import MappingProxyType
 from google.protobuf.descriptor import FieldDescriptor
 
 from oracle.api.v1 import ruleset_pb2
+from oracle.ruleset.choices import check_choices
 from oracle.ruleset.paths import all_paths, field_at, get_value, has_value, leaf_paths
 
 ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -79,6 +80,7 @@ def check_rule_set(
     if not missing and len(problems) == before_ranges:
         _check_consistency(spec, problems)
     _check_notes(spec, set(sources), problems)
+    problems += check_choices(spec, set(sources))
     return problems
 
 

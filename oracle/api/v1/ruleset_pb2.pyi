@@ -7,6 +7,13 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class ChoiceKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    CHOICE_KIND_UNSPECIFIED: _ClassVar[ChoiceKind]
+    CHOICE_KIND_TEXTS_DISAGREE: _ClassVar[ChoiceKind]
+    CHOICE_KIND_READING: _ClassVar[ChoiceKind]
+    CHOICE_KIND_UNSTATED: _ClassVar[ChoiceKind]
+
 class FirstPlayer(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     FIRST_PLAYER_UNSPECIFIED: _ClassVar[FirstPlayer]
@@ -42,6 +49,10 @@ class Tie(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     TIE_UNSPECIFIED: _ClassVar[Tie]
     TIE_PLAY_ANOTHER_HAND: _ClassVar[Tie]
+CHOICE_KIND_UNSPECIFIED: ChoiceKind
+CHOICE_KIND_TEXTS_DISAGREE: ChoiceKind
+CHOICE_KIND_READING: ChoiceKind
+CHOICE_KIND_UNSTATED: ChoiceKind
 FIRST_PLAYER_UNSPECIFIED: FirstPlayer
 FIRST_PLAYER_LEFT_OF_DEALER: FirstPlayer
 WILD_RATIO_UNSPECIFIED: WildRatio
@@ -98,6 +109,34 @@ class RuleNote(_message.Message):
     cite: _containers.RepeatedCompositeFieldContainer[Citation]
     choice: str
     def __init__(self, field: _Optional[str] = ..., text: _Optional[str] = ..., cite: _Optional[_Iterable[_Union[Citation, _Mapping]]] = ..., choice: _Optional[str] = ...) -> None: ...
+
+class Choice(_message.Message):
+    __slots__ = ("id", "point", "kind", "taken", "others", "why", "fields")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    POINT_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    TAKEN_FIELD_NUMBER: _ClassVar[int]
+    OTHERS_FIELD_NUMBER: _ClassVar[int]
+    WHY_FIELD_NUMBER: _ClassVar[int]
+    FIELDS_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    point: str
+    kind: ChoiceKind
+    taken: Reading
+    others: _containers.RepeatedCompositeFieldContainer[Reading]
+    why: str
+    fields: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, id: _Optional[str] = ..., point: _Optional[str] = ..., kind: _Optional[_Union[ChoiceKind, str]] = ..., taken: _Optional[_Union[Reading, _Mapping]] = ..., others: _Optional[_Iterable[_Union[Reading, _Mapping]]] = ..., why: _Optional[str] = ..., fields: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class Reading(_message.Message):
+    __slots__ = ("text", "cite", "rule_set")
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    CITE_FIELD_NUMBER: _ClassVar[int]
+    RULE_SET_FIELD_NUMBER: _ClassVar[int]
+    text: str
+    cite: _containers.RepeatedCompositeFieldContainer[Citation]
+    rule_set: str
+    def __init__(self, text: _Optional[str] = ..., cite: _Optional[_Iterable[_Union[Citation, _Mapping]]] = ..., rule_set: _Optional[str] = ...) -> None: ...
 
 class Players(_message.Message):
     __slots__ = ("seats", "side_size")
@@ -286,7 +325,7 @@ class Game(_message.Message):
     def __init__(self, target_score: _Optional[int] = ..., tie: _Optional[_Union[Tie, str]] = ...) -> None: ...
 
 class RuleSet(_message.Message):
-    __slots__ = ("id", "extends", "title", "description", "players", "deck", "deal", "turn", "card_values", "melds", "canastas", "initial_meld", "discard_pile", "threes", "going_out", "stock_exhaustion", "game", "rules")
+    __slots__ = ("id", "extends", "title", "description", "players", "deck", "deal", "turn", "card_values", "melds", "canastas", "initial_meld", "discard_pile", "threes", "going_out", "stock_exhaustion", "game", "rules", "choices")
     ID_FIELD_NUMBER: _ClassVar[int]
     EXTENDS_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
@@ -305,6 +344,7 @@ class RuleSet(_message.Message):
     STOCK_EXHAUSTION_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     RULES_FIELD_NUMBER: _ClassVar[int]
+    CHOICES_FIELD_NUMBER: _ClassVar[int]
     id: str
     extends: str
     title: str
@@ -323,4 +363,5 @@ class RuleSet(_message.Message):
     stock_exhaustion: StockExhaustion
     game: Game
     rules: _containers.RepeatedCompositeFieldContainer[RuleNote]
-    def __init__(self, id: _Optional[str] = ..., extends: _Optional[str] = ..., title: _Optional[str] = ..., description: _Optional[str] = ..., players: _Optional[_Union[Players, _Mapping]] = ..., deck: _Optional[_Union[Deck, _Mapping]] = ..., deal: _Optional[_Union[Deal, _Mapping]] = ..., turn: _Optional[_Union[Turn, _Mapping]] = ..., card_values: _Optional[_Union[CardValues, _Mapping]] = ..., melds: _Optional[_Union[Melds, _Mapping]] = ..., canastas: _Optional[_Union[Canastas, _Mapping]] = ..., initial_meld: _Optional[_Union[InitialMeld, _Mapping]] = ..., discard_pile: _Optional[_Union[DiscardPile, _Mapping]] = ..., threes: _Optional[_Union[Threes, _Mapping]] = ..., going_out: _Optional[_Union[GoingOut, _Mapping]] = ..., stock_exhaustion: _Optional[_Union[StockExhaustion, _Mapping]] = ..., game: _Optional[_Union[Game, _Mapping]] = ..., rules: _Optional[_Iterable[_Union[RuleNote, _Mapping]]] = ...) -> None: ...
+    choices: _containers.RepeatedCompositeFieldContainer[Choice]
+    def __init__(self, id: _Optional[str] = ..., extends: _Optional[str] = ..., title: _Optional[str] = ..., description: _Optional[str] = ..., players: _Optional[_Union[Players, _Mapping]] = ..., deck: _Optional[_Union[Deck, _Mapping]] = ..., deal: _Optional[_Union[Deal, _Mapping]] = ..., turn: _Optional[_Union[Turn, _Mapping]] = ..., card_values: _Optional[_Union[CardValues, _Mapping]] = ..., melds: _Optional[_Union[Melds, _Mapping]] = ..., canastas: _Optional[_Union[Canastas, _Mapping]] = ..., initial_meld: _Optional[_Union[InitialMeld, _Mapping]] = ..., discard_pile: _Optional[_Union[DiscardPile, _Mapping]] = ..., threes: _Optional[_Union[Threes, _Mapping]] = ..., going_out: _Optional[_Union[GoingOut, _Mapping]] = ..., stock_exhaustion: _Optional[_Union[StockExhaustion, _Mapping]] = ..., game: _Optional[_Union[Game, _Mapping]] = ..., rules: _Optional[_Iterable[_Union[RuleNote, _Mapping]]] = ..., choices: _Optional[_Iterable[_Union[Choice, _Mapping]]] = ...) -> None: ...
