@@ -1,0 +1,112 @@
+// The referee's answers drawn side by side, one column per rule book: verdicts with each violation's plain
+// explanation, its citations and field; the deciding fields; scores item by item; minimums; legal moves.
+
+import { cardsElement, formatAction, richText, tokenOf } from "./cards.js";
+import { h } from "./dom.js";
+
+const ITEM_NAMES = {
+  SCORE_ITEM_MELDED_CARDS: "Melded cards",
+  SCORE_ITEM_NATURAL_CANASTA: "Natural canastas",
+  SCORE_ITEM_MIXED_CANASTA: "Mixed canastas",
+  SCORE_ITEM_RED_THREES: "Red threes",
+  SCORE_ITEM_ALL_RED_THREES: "All four red threes",
+  SCORE_ITEM_RED_THREES_WITHOUT_MELD: "Red threes without a meld",
+  SCORE_ITEM_ALL_RED_THREES_WITHOUT_MELD: "All red threes without a meld",
+  SCORE_ITEM_GOING_OUT: "Going out",
+  SCORE_ITEM_GOING_OUT_CONCEALED: "Going out concealed",
+  SCORE_ITEM_CARDS_IN_HAND: "Cards left in hand",
+};
+
+/** The plain name of a score item. */
+export const itemName = (item) => ITEM_NAMES[item] || String(item);
+
+/** Citations as "2P-RULES, section The deal". */
+export function citations(cites) {
+  if (!cites || !cites.length) return null;
+  return h("ul", { class: "cites" }, cites.map((c) => h("li", {}, h("cite", {}, c.source), c.section ? ` \u00a7 ${c.section}` : "")));
+}
+
+function violationItem(v) {
+  return h("li", { class: "violation" },
+    h("p", { class: "explanation" }, richText(v.explanation)),
+    h("p", { class: "meta" }, h("code", { class: "code" }, v.code), " \u00b7 rule-set field ", h("code", {}, v.field)),
+    citations(v.cite));
+}
+
+/** What happened when a legal action was applied, in words. */
+export function eventText(e) {
+  if (e.cardsDrawn) return ["Seat ", e.cardsDrawn.seat || 0, " drew ", cardsElement(e.cardsDrawn.cards || [])];
+  if (e.redThreeLaid) return ["Seat ", e.redThreeLaid.seat || 0, " laid the red three ", cardsElement([e.redThreeLaid.card]), e.redThreeLaid.replaced ? " and drew a replacement" : ""];
+  if (e.pileTaken) return ["Seat ", e.pileTaken.seat || 0, " took the pile: ", cardsElement([e.pileTaken.top]), " melded, ", (e.pileTaken.toHand || []).length, " cards to the hand"];
+  if (e.canastaMade) return ["Side ", e.canastaMade.side || 0, e.canastaMade.natural ? " has a natural canasta: " : " has a mixed canasta: ", cardsElement(e.canastaMade.cards || [])];
+  if (e.handEnded) {
+    const totals = (e.handEnded.scores || []).map((s, i) => `side ${i}: ${s.total || 0}`).join(", ");
+    return ["The hand ended (", String(e.handEnded.reason || "").replace("HAND_END_", "").toLowerCase().replace(/_/g, " "), "): ", totals];
+  }
+  return [JSON.stringify(e)];
+}
+
+/** A verdict (CheckActionResponse JSON): legal or not, the violations, the events. */
+export function verdictElement(verdict) {
+  const legal = Boolean(verdict.legal);
+  return h("div", { class: "verdict" },
+    h("p", { class: `badge ${legal ? "legal" : "illegal"}` }, legal ? "Legal" : "Illegal"),
+    legal ? null : h("ul", { class: "violations" }, (verdict.violations || []).map(violationItem)),
+    legal && (verdict.events || []).length ? h("ul", { class: "events" }, verdict.events.map((e) => h("li", {}, eventText(e)))) : null);
+}
+
+/** An Adjudicate answer: one column per rule book and the fields that make the difference. */
+export function adjudication(answer, actionText) {
+  const verdicts = answer.verdicts || [];
+  const columns = verdicts.map((v) => h("article", { class: "column", "data-rule-set": v.ruleSetId },
+    h("h3", {}, v.ruleSetId),
+    v.applicable ? verdictElement(v.verdict || {}) : h("p", { class: "na" }, "Not applicable: ", v.notApplicable)));
+  const deciding = answer.decidingFields || [];
+  return h("div", {},
+    h("p", {}, "Action: ", richText(actionText)),
+    h("div", { class: "columns" }, columns),
+    deciding.length
+      ? h("div", { class: "deciding" }, h("h3", {}, "Where the rule books differ"),
+        h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rule-set field"), verdicts.map((v) => h("th", { scope: "col" }, v.ruleSetId)))),
+          h("tbody", {}, deciding.map((d) => h("tr", {}, h("th", { scope: "row" }, h("code", {}, d.field)), (d.values || []).map((x) => h("td", {}, x)))))))
+      : h("p", { class: "agree" }, verdicts.filter((v) => v.applicable).length > 1 ? "The rule books that apply agree." : ""));
+}
+
+/** One column per rule book from per-book results: [{id, body: Node}]. */
+export function sideBySide(results) {
+  return h("div", { class: "columns" }, results.map((r) => h("article", { class: "column", "data-rule-set": r.id }, h("h3", {}, r.id), r.body)));
+}
+
+/** A ScoreHand answer: per side, the items and the total. */
+export function scoreElement(answer) {
+  return h("div", {}, (answer.sides || []).map((s, i) => h("table", { class: "score" },
+    h("caption", {}, `Side ${i}`),
+    h("tbody", {}, (s.lines || []).map((l) => h("tr", {},
+      h("th", { scope: "row" }, itemName(l.item), l.detail ? h("small", {}, " ", richText(l.detail)) : null),
+      h("td", { class: "num" }, l.points || 0)))),
+    h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, "Total"), h("td", { class: "num total" }, s.total || 0))))));
+}
+
+/** A GetMinimumInitialMeld answer. */
+export function minimumElement(answer, total) {
+  const row = answer.fromScore === undefined ? "below the table's first row" : `the row from ${answer.fromScore}`;
+  return h("div", {}, h("p", { class: "big" }, answer.minimum || 0, " points"),
+    h("p", { class: "help" }, `for a side with ${total} points so far (${row})`));
+}
+
+/** A ListLegalActions answer: the counts and the moves, each a button that asks whether it is legal. */
+export function movesElement(answer, onPick) {
+  const counts = answer.counts || {};
+  const kinds = ["draw", "takePile", "meld", "discard", "askPartner", "answerPartner", "finish"]
+    .filter((k) => counts[k]).map((k) => `${counts[k]} ${k.replace(/[A-Z]/g, (c) => " " + c.toLowerCase())}`);
+  const actions = answer.actions || [];
+  return h("div", {},
+    h("p", {}, `${counts.total || actions.length} legal moves`, kinds.length ? ` (${kinds.join(", ")})` : "",
+      answer.truncated ? " \u2014 the list is cut at the limit; there are more." : ""),
+    h("ol", { class: "moves" }, actions.map((a) => {
+      const text = formatAction(a);
+      return h("li", {}, h("button", { type: "button", class: "link", onclick: () => onPick(text), title: "Check this action" }, richText(text)));
+    })));
+}
+
+export { tokenOf };

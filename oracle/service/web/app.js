@@ -1,0 +1,380 @@
+// The dispute desk: wires the rule books, the position form, the card picker, the questions, the answers, the
+// shareable link (the whole page state in the URL fragment) and the game-record view.
+
+import { adjudication, minimumElement, movesElement, scoreElement, sideBySide } from "./answers.js";
+import { OracleError, call } from "./api.js";
+import { ALL_TOKENS, cardElement, cardLabel, parseAction, parseCards, richText } from "./cards.js";
+import { fill, h, message } from "./dom.js";
+import {
+  PositionError, buildState, buildTable, describePath, emptyPosition, fitPosition, renderPileStatus, renderPosition,
+} from "./position.js";
+import { openRecord } from "./record.js";
+import { TextprotoError, parseTextproto } from "./textproto.js";
+
+const $ = (id) => document.getElementById(id);
+const page = { summaries: [], resolved: new Map(), house: null, pos: null, target: "hand-0" };
+
+function selectedIds() {
+  return [...document.querySelectorAll("#books input:checked")].map((el) => el.value);
+}
+
+const kind = () => document.querySelector("input[name=kind]:checked").value;
+
+/** The resolved rule set of an id (GetRuleSet, cached). */
+async function resolve(id) {
+  if (!page.resolved.has(id)) page.resolved.set(id, (await call("GetRuleSet", { ruleSet: { id } })).ruleSet);
+  return page.resolved.get(id);
+}
+
+/** The rule books of the question: [{id, ref, ruleSet}], the house rule last; throws OracleError on a bad one. */
+async function books() {
+  const out = [];
+  for (const id of selectedIds()) out.push({ id, ref: { id }, ruleSet: await resolve(id) });
+  if ($("use-house").checked) {
+    const house = await houseRule();
+    out.push(house);
+  }
+  return out;
+}
+
+/** Parse and resolve the pasted house rule; its problems are shown in its box. */
+async function houseRule() {
+  const box = $("house-result");
+  let inline;
+  try {
+    inline = parseTextproto($("house").value);
+  } catch (e) {
+    if (!(e instanceof TextprotoError)) throw e;
+    fill(box, message("error", `House rule: ${e.message}`));
+    throw new OracleError("invalid_argument", `the house rule is not in the text format: ${e.message}`, []);
+  }
+  try {
+    const ruleSet = (await call("GetRuleSet", { ruleSet: { inline } })).ruleSet;
+    fill(box, message("ok", `House rule '${ruleSet.id}' is valid: ${ruleSet.title}`));
+    return { id: ruleSet.id || "house rule", ref: { inline }, ruleSet };
+  } catch (e) {
+    fill(box, message("error", `House rule: ${e.message}`, problemList(e.problems)));
+    throw e;
+  }
+}
+
+function problemList(problems) {
+  if (!problems || !problems.length) return null;
+  return h("ul", { class: "problems" }, problems.map((p) => h("li", {}, h("code", {}, p.field), ": ", richText(p.description))));
+}
+
+/** The rule set whose table (seats, sides, deck) the position is laid out on: the first chosen; and its ref. */
+async function tableRuleSet() {
+  const ids = selectedIds();
+  if (ids.length) return { ruleSet: await resolve(ids[0]), ref: { id: ids[0] } };
+  if ($("use-house").checked && $("house").value.trim()) {
+    const house = await houseRule();
+    return { ruleSet: house.ruleSet, ref: house.ref };
+  }
+  return null;
+}
+
+async function relayout() {
+  const table = await tableRuleSet();
+  if (!table) {
+    fill($("table-of"), "Choose at least one rule book.");
+    return;
+  }
+  const { ruleSet } = table;
+  const { seats, sideSize } = ruleSet.players;
+  const sides = seats / sideSize;
+  fill($("table-of"), `The table: ${seats} seats in ${sides} sides (from ${ruleSet.id}).`);
+  if (!page.pos || page.pos.hands.length !== seats || page.pos.sides.length !== sides) {
+    page.pos = page.pos ? fitPosition(page.pos, seats, sides) : emptyPosition(seats, sides);
+    drawPosition();
+  }
+}
+
+function drawPosition() {
+  renderPosition($("position"), page.pos, (pos, structural) => {
+    if (structural) drawPosition();
+    else pileStatus();
+  });
+  pileStatus();
+}
+
+async function pileStatus() {
+  const ids = selectedIds();
+  const resolved = [];
+  for (const id of ids) resolved.push({ id, ruleSet: await resolve(id) });
+  renderPileStatus(page.pos, resolved);
+}
+
+/** Mark the form inputs the problems name, and list the problems by field. */
+function showProblems(root, intro, problems) {
+  document.querySelectorAll(".field-problem").forEach((el) => el.remove());
+  document.querySelectorAll("[aria-invalid=true].server").forEach((el) => el.removeAttribute("aria-invalid"));
+  const items = problems.map((p) => {
+    const where = describePath(p.field, page.pos);
+    const input = where.input && $(where.input);
+    if (input) {
+      input.setAttribute("aria-invalid", "true");
+      input.classList.add("server");
+      input.closest(".field").append(h("p", { class: "field-problem" }, richText(p.description)));
+    }
+    return h("li", {}, h("strong", {}, where.label), ": ", richText(p.description), " ", h("code", { class: "path" }, p.field));
+  });
+  fill(root, message("error", intro, h("ul", { class: "problems" }, items)));
+}
+
+function clearProblems() {
+  document.querySelectorAll(".field-problem").forEach((el) => el.remove());
+}
+
+/** The state of the position under the table rule set, or null after showing what is wrong with the form. */
+async function stateOrExplain(root) {
+  clearProblems();
+  const table = await tableRuleSet();
+  if (!table) {
+    fill(root, message("error", "Choose at least one rule book (or a house rule)."));
+    return null;
+  }
+  try {
+    return { state: buildState(page.pos, table.ruleSet), ref: table.ref };
+  } catch (e) {
+    if (!(e instanceof PositionError)) throw e;
+    const input = e.field && $(e.field);
+    if (input) input.setAttribute("aria-invalid", "true");
+    const label = input ? document.querySelector(`label[for=${e.field}]`).textContent : "The position";
+    fill(root, message("error", `${label}: ${e.message}`));
+    if (input) input.focus();
+    return null;
+  }
+}
+
+/** ValidateState under the table rule set; shows the problems by field; true when the position can be judged. */
+async function validate(root) {
+  const built = await stateOrExplain(root);
+  if (!built) return false;
+  const answer = await call("ValidateState", { ruleSet: built.ref, state: built.state });
+  if (answer.valid) {
+    fill($("position-result"), message("ok", "The position is possible."));
+    return true;
+  }
+  showProblems(root, "This position is impossible:", answer.problems || []);
+  return false;
+}
+
+async function ask() {
+  const root = $("answer");
+  fill(root, message("info", "Asking the referee\u2026"));
+  fill($("position-result"));
+  share(false);
+  try {
+    const list = await books();
+    if (!list.length) {
+      fill(root, message("error", "Choose at least one rule book (or a house rule)."));
+      return;
+    }
+    const seats = page.pos.hands.length;
+    const fits = (b) => b.ruleSet.players.seats === seats;
+    const notFit = (b) => ({ id: b.id, body: h("p", { class: "na" }, `Not applicable: ${b.ruleSet.players.seats} seats, the position has ${seats}.`) });
+    const question = kind();
+    if (question === "minimum") {
+      const side = page.pos.seatToMove % page.pos.sides.length;
+      const total = Number(page.pos.sides[side].total) || 0;
+      const results = await Promise.all(list.map(async (b) => ({ id: b.id, body: minimumElement(await call("GetMinimumInitialMeld", { ruleSet: b.ref, runningTotal: total }), total) })));
+      fill(root, h("p", {}, `Your side's minimum initial meld:`), sideBySide(results));
+      return;
+    }
+    if (question === "score") {
+      const table = buildTable(page.pos);
+      const results = await Promise.all(list.map(async (b) => (fits(b) ? { id: b.id, body: scoreElement(await call("ScoreHand", { ruleSet: b.ref, table })) } : notFit(b))));
+      fill(root, h("p", {}, "The hand's score, as the table stands (the typed hands are the cards left):"), sideBySide(results));
+      return;
+    }
+    let action = null;
+    if (question === "check") {
+      try {
+        action = parseAction($("action").value);
+      } catch (e) {
+        $("action").setAttribute("aria-invalid", "true");
+        fill(root, message("error", `The action: ${e.message}`));
+        $("action").focus();
+        return;
+      }
+    }
+    if (!(await validate(root))) return;
+    const { state } = await stateOrExplain(root);
+    if (question === "check") {
+      const answer = await call("Adjudicate", { state, action, ruleSets: list.map((b) => b.ref) });
+      fill(root, adjudication(answer, $("action").value.trim()));
+      return;
+    }
+    const max = Number($("max-actions").value || "0");
+    if (!Number.isInteger(max) || max < 0) {
+      fill(root, message("error", `At most this many moves: '${$("max-actions").value}' is not a whole number`));
+      return;
+    }
+    const pick = (text) => {
+      $("action").value = text;
+      document.querySelector("input[name=kind][value=check]").checked = true;
+      questionKind();
+      $("action").dispatchEvent(new Event("input"));
+      $("action").focus();
+    };
+    const results = await Promise.all(list.map(async (b) => (fits(b) ? { id: b.id, body: movesElement(await call("ListLegalActions", { ruleSet: b.ref, state, maxActions: max }), pick) } : notFit(b))));
+    fill(root, sideBySide(results));
+  } catch (e) {
+    if (!(e instanceof OracleError)) throw e;
+    if (e.code === "failed_precondition" && e.problems.length) showProblems(root, `This position is impossible: ${e.message}`, e.problems);
+    else fill(root, message("error", `The referee refused the question (${e.code}): ${e.message}`, problemList(e.problems)));
+  } finally {
+    share(false);
+  }
+}
+
+// The shareable link: the page state as base64url JSON in the fragment.
+function encode(obj) {
+  const bytes = new TextEncoder().encode(JSON.stringify(obj));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function decode(text) {
+  const b64 = text.replace(/-/g, "+").replace(/_/g, "/");
+  return JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))));
+}
+
+function snapshot() {
+  return {
+    v: 1, books: selectedIds(), house: $("house").value, useHouse: $("use-house").checked, pos: page.pos,
+    q: { kind: kind(), action: $("action").value, max: $("max-actions").value },
+  };
+}
+
+function share(show) {
+  const url = `${location.origin}${location.pathname}#s=${encode(snapshot())}`;
+  history.replaceState(null, "", url);
+  $("share-url").value = url;
+  if (show) {
+    $("share-field").hidden = false;
+    $("share-url").select();
+    if (navigator.clipboard) navigator.clipboard.writeText(url).catch(() => {});
+  }
+}
+
+async function restore(fragment) {
+  let s;
+  try {
+    s = decode(fragment);
+  } catch (e) {
+    fill($("status"), message("error", `This link is damaged and cannot be opened (${e.message}).`));
+    return false;
+  }
+  document.querySelectorAll("#books input").forEach((el) => { el.checked = (s.books || []).includes(el.value); });
+  const unknown = (s.books || []).filter((id) => !page.summaries.some((r) => r.id === id));
+  if (unknown.length) fill($("status"), message("error", `This link names rule books this server does not know: ${unknown.join(", ")}`));
+  $("house").value = s.house || "";
+  $("use-house").checked = Boolean(s.useHouse);
+  if (s.useHouse) $("house-box").open = true;
+  page.pos = s.pos || null;
+  const q = s.q || {};
+  const radio = document.querySelector(`input[name=kind][value=${q.kind || "check"}]`);
+  if (radio) radio.checked = true;
+  $("action").value = q.action || "";
+  $("max-actions").value = q.max || "50";
+  return true;
+}
+
+function questionKind() {
+  const k = kind();
+  $("action-field").hidden = k !== "check";
+  $("max-field").hidden = k !== "moves";
+}
+
+function actionPreview() {
+  const text = $("action").value;
+  const preview = $("action-preview");
+  $("action").removeAttribute("aria-invalid");
+  try {
+    if (text.trim()) parseAction(text);
+    fill(preview, richText(text));
+  } catch (e) {
+    fill(preview, h("span", { class: "field-error" }, e.message));
+  }
+}
+
+// The card picker adds to the card field (or the action) that last had the focus.
+function picker() {
+  const grid = $("picker");
+  for (const token of ALL_TOKENS) {
+    grid.append(h("button", { type: "button", class: "pick", "data-card": token, "aria-label": `Add ${cardLabel(token)}` }, cardElement(token)));
+  }
+  grid.addEventListener("click", (e) => {
+    const button = e.target.closest("button[data-card]");
+    const input = $(page.target);
+    if (!button || !input) return;
+    const sep = input.value.trim() ? " " : "";
+    input.value = input.value.replace(/\s+$/, "") + sep + button.dataset.card;
+    input.dispatchEvent(new Event("input"));
+  });
+  $("picker-undo").addEventListener("click", () => {
+    const input = $(page.target);
+    if (!input) return;
+    input.value = input.value.replace(/\s*\S+\s*$/, "");
+    input.dispatchEvent(new Event("input"));
+  });
+  document.addEventListener("focusin", (e) => {
+    if (e.target.matches && e.target.matches(".cards-input")) {
+      page.target = e.target.id;
+      fill($("picker-target"), "Adds to: ", document.querySelector(`label[for=${e.target.id}]`).textContent);
+    }
+  });
+}
+
+function tabs() {
+  const views = { dispute: $("view-dispute"), record: $("view-record") };
+  for (const name of Object.keys(views)) {
+    $(`tab-${name}`).addEventListener("click", () => {
+      for (const [other, view] of Object.entries(views)) {
+        view.hidden = other !== name;
+        $(`tab-${other}`).setAttribute("aria-pressed", String(other === name));
+      }
+    });
+  }
+}
+
+async function start() {
+  tabs();
+  picker();
+  questionKind();
+  document.querySelectorAll("input[name=kind]").forEach((el) => el.addEventListener("change", questionKind));
+  $("action").addEventListener("input", actionPreview);
+  $("dispute-form").addEventListener("submit", (e) => { e.preventDefault(); ask(); });
+  $("share").addEventListener("click", () => share(true));
+  $("validate").addEventListener("click", () => validate($("position-result")).catch(reportFailure));
+  $("use-house").addEventListener("change", () => relayout().catch(reportFailure));
+  $("house").addEventListener("change", () => { if ($("use-house").checked) relayout().catch(reportFailure); });
+  $("record-file").addEventListener("change", (e) => { if (e.target.files[0]) openRecord(e.target.files[0], $("record-result")); });
+  try {
+    page.summaries = (await call("ListRuleSets", {})).ruleSets || [];
+  } catch (e) {
+    fill($("status"), message("error", `The rule books cannot be listed: ${e.message}`));
+    return;
+  }
+  fill($("books"), page.summaries.map((r) => h("div", { class: "book" },
+    h("input", { type: "checkbox", id: `book-${r.id}`, value: r.id, checked: r.id === "classic-2p" }),
+    h("label", { for: `book-${r.id}` }, h("strong", {}, r.id), ` \u2014 ${r.title} `, h("small", {}, `(${r.seats} seats${r.extends ? `; from ${r.extends}` : ""})`)))));
+  $("books").addEventListener("change", () => relayout().catch(reportFailure));
+  const fragment = /^#s=(.+)$/.exec(location.hash);
+  const restored = fragment ? await restore(fragment[1]) : false;
+  await relayout();
+  if (!page.pos) page.pos = emptyPosition(2, 2);
+  drawPosition();
+  questionKind();
+  actionPreview();
+  document.body.dataset.ready = "true";
+  if (restored) await ask();
+}
+
+function reportFailure(e) {
+  fill($("status"), message("error", e instanceof OracleError ? `${e.code}: ${e.message}` : String(e)));
+}
+
+start().catch(reportFailure);
+export { parseCards };

@@ -1,0 +1,347 @@
+// The position form: the hands, each side's melds, red threes and score, the discard pile and the turn; and the
+// GameState and HandTable the oracle judges, with every card the form does not place dealt to the hidden hands
+// and the stock (the state must hold the whole deck once).
+
+import { ALL_TOKENS, NotationError, cardName, cardsElement, parseCards, parseGroups, tokenOf } from "./cards.js";
+import { fill, h } from "./dom.js";
+
+/** A position that cannot be turned into a state: `field` is the form input to fix. */
+export class PositionError extends Error {
+  constructor(field, message) {
+    super(message);
+    this.field = field;
+  }
+}
+
+/** An empty position for a table of `seats` seats and `sides` sides. */
+export function emptyPosition(seats, sides) {
+  return {
+    seatToMove: 0,
+    phase: "PHASE_DRAW",
+    start: "TURN_START_UNSPECIFIED",
+    answer: "PARTNER_ANSWER_UNSPECIFIED",
+    turnMelded: false,
+    meldedBefore: false,
+    hands: Array(seats).fill(""),
+    handSize: "",
+    stockSize: "",
+    sides: Array.from({ length: sides }, () => ({ melds: "", red: "", total: 0 })),
+    pile: "",
+    upcards: 1,
+    wentOut: "",
+  };
+}
+
+/** The position resized to another table, keeping what fits. */
+export function fitPosition(pos, seats, sides) {
+  const out = { ...emptyPosition(seats, sides), ...pos };
+  out.hands = Array.from({ length: seats }, (_, i) => (pos.hands || [])[i] || "");
+  out.sides = Array.from({ length: sides }, (_, i) => ({ melds: "", red: "", total: 0, ...(pos.sides || [])[i] }));
+  if (out.seatToMove >= seats) out.seatToMove = 0;
+  return out;
+}
+
+const sideOf = (seat, sides) => seat % sides;
+
+function seatName(seat, pos, sides) {
+  if (seat === pos.seatToMove) return `Seat ${seat} (you, to move)`;
+  if (sideOf(seat, sides) === sideOf(pos.seatToMove, sides)) return `Seat ${seat} (your partner)`;
+  return `Seat ${seat} (opponent)`;
+}
+
+function sideName(side, pos, sides) {
+  return side === sideOf(pos.seatToMove, sides) ? `Side ${side} (yours)` : `Side ${side} (opponents)`;
+}
+
+/** The label of a request path, e.g. "state.sides[1].melds[0]" -> "Side 1's meld 1"; and the form input's id. */
+export function describePath(path, pos) {
+  const p = path.replace(/^(state|request\.state|table)\./, "");
+  let m;
+  if ((m = /^seats\[(\d+)\]\.hand(?:\[(\d+)\])?/.exec(p))) {
+    const card = m[2] !== undefined ? `, card ${Number(m[2]) + 1}` : "";
+    const typed = pos.hands[Number(m[1])] ? "" : " (dealt by the page: cards the form does not place)";
+    return { input: `hand-${m[1]}`, label: `seat ${m[1]}'s hand${card}${typed}` };
+  }
+  if ((m = /^seats\[(\d+)\]/.exec(p))) return { input: `hand-${m[1]}`, label: `seat ${m[1]}` };
+  if ((m = /^sides\[(\d+)\]\.melds(?:\[(\d+)\])?/.exec(p))) {
+    const which = m[2] !== undefined ? ` meld ${Number(m[2]) + 1}` : " melds";
+    return { input: `melds-${m[1]}`, label: `side ${m[1]}'s${which}` };
+  }
+  if ((m = /^sides\[(\d+)\]\.red_threes/.exec(p))) return { input: `red-${m[1]}`, label: `side ${m[1]}'s red threes` };
+  if ((m = /^sides\[(\d+)\]\.running_total/.exec(p))) return { input: `total-${m[1]}`, label: `side ${m[1]}'s score` };
+  if ((m = /^sides\[(\d+)\]/.exec(p))) return { input: `melds-${m[1]}`, label: `side ${m[1]}` };
+  if (p.startsWith("discard_pile")) {
+    const k = /\[(\d+)\]/.exec(p);
+    return { input: "pile", label: `the discard pile${k ? `, card ${Number(k[1]) + 1} from the bottom` : ""}` };
+  }
+  if (p.startsWith("pile_upcards")) return { input: "upcards", label: "the upcards" };
+  if (p.startsWith("stock")) return { input: "stock-size", label: "the stock (the cards the form does not place)" };
+  if (p.startsWith("seat_to_move")) return { input: "seat-to-move", label: "the seat to move" };
+  if (p.startsWith("phase") || p.startsWith("turn")) return { input: "phase", label: `the turn (${p})` };
+  return { input: null, label: path };
+}
+
+function cardsOf(text, input) {
+  try {
+    return parseCards(text);
+  } catch (e) {
+    throw new PositionError(input, e.message);
+  }
+}
+
+function meldsOf(text, input) {
+  if (!text.trim()) return [];
+  try {
+    return parseGroups(text, "meld").map((g) => {
+      if (g.ontoRank) throw new NotationError(`a meld on the table lists its cards, without '${g.ontoRank}:'`);
+      return g.cards;
+    });
+  } catch (e) {
+    throw new PositionError(input, e.message);
+  }
+}
+
+/** The parsed cards of the form: {hands, sides: [{melds, red}], pile} as token lists; PositionError if bad. */
+export function parsePosition(pos) {
+  return {
+    hands: pos.hands.map((t, i) => cardsOf(t, `hand-${i}`)),
+    sides: pos.sides.map((s, j) => ({ melds: meldsOf(s.melds, `melds-${j}`), red: cardsOf(s.red, `red-${j}`) })),
+    pile: cardsOf(pos.pile, "pile"),
+  };
+}
+
+function integer(text, input, what, min) {
+  if (String(text).trim() === "") return null;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min) throw new PositionError(input, `${what} must be a whole number of at least ${min}, got '${text}'`);
+  return n;
+}
+
+/** The GameState (protobuf JSON) of the position under a resolved rule set (its deck and hand size). */
+export function buildState(pos, ruleSet) {
+  const seats = pos.hands.length;
+  const cards = parsePosition(pos);
+  const deckCards = [];
+  for (let p = 0; p < ruleSet.deck.packs; p += 1) deckCards.push(...ALL_TOKENS.slice(0, 52));
+  for (let j = 0; j < ruleSet.deck.jokers; j += 1) deckCards.push("JK");
+  const placed = new Map();
+  const place = (t) => placed.set(t, (placed.get(t) || 0) + 1);
+  cards.hands.flat().forEach(place);
+  cards.sides.forEach((s) => { s.melds.flat().forEach(place); s.red.forEach(place); });
+  cards.pile.forEach(place);
+  const rest = [];
+  for (const t of deckCards) {
+    if (placed.get(t)) placed.set(t, placed.get(t) - 1);
+    else rest.push(t);
+  }
+  const hidden = [...Array(seats).keys()].filter((i) => i !== pos.seatToMove && !pos.hands[i].trim());
+  const handSize = integer(pos.handSize, "hand-size", "The hidden hands' size", 0) ?? ruleSet.deal.handSize;
+  const stockSize = integer(pos.stockSize, "stock-size", "The stock", 0);
+  const upcards = integer(pos.upcards, "upcards", "The upcards", 0) ?? 0;
+  // Red threes never sit in a hand: the hidden hands take other cards, the stock the rest.
+  const dealable = rest.filter((t) => t !== "3D" && t !== "3H");
+  let each = handSize;
+  if (stockSize !== null) {
+    const spare = rest.length - stockSize;
+    if (spare < 0) throw new PositionError("stock-size", `the stock cannot hold ${stockSize} cards: only ${rest.length} are not placed`);
+    if (spare && !hidden.length) {
+      throw new PositionError("stock-size", `${spare} cards are left over: with a stock of ${stockSize} cards, leave another player's hand blank or change the stock`);
+    }
+    each = hidden.length ? Math.floor(spare / hidden.length) : 0;
+    if (hidden.length && spare % hidden.length) {
+      throw new PositionError("stock-size", `${spare} cards do not split evenly among ${hidden.length} hidden hands`);
+    }
+  }
+  if (each * hidden.length > dealable.length) {
+    throw new PositionError("hand-size", `the hidden hands need ${each * hidden.length} cards but only ${dealable.length} are free`);
+  }
+  const dealt = {};
+  const taken = new Map();
+  hidden.forEach((seat, k) => {
+    dealt[seat] = dealable.slice(dealable.length - (k + 1) * each, dealable.length - k * each);
+    dealt[seat].forEach((t) => taken.set(t, (taken.get(t) || 0) + 1));
+  });
+  const stock = rest.filter((t) => (taken.get(t) ? (taken.set(t, taken.get(t) - 1), false) : true));
+  const side = sideOf(pos.seatToMove, pos.sides.length);
+  const playing = pos.phase !== "PHASE_DRAW";
+  return {
+    seats: [...Array(seats).keys()].map((i) => ({
+      hand: (dealt[i] || cards.hands[i]).map(cardName),
+      meldedBefore: i === pos.seatToMove ? Boolean(pos.meldedBefore) : false,
+    })),
+    sides: cards.sides.map((s, j) => ({
+      melds: s.melds.map((m) => ({ cards: m.map(cardName) })),
+      redThrees: s.red.map(cardName),
+      runningTotal: integer(pos.sides[j].total, `total-${j}`, "A score", -1e9) ?? 0,
+    })),
+    stock: stock.map(cardName),
+    discardPile: cards.pile.map(cardName),
+    pileUpcards: upcards,
+    seatToMove: pos.seatToMove,
+    phase: pos.phase,
+    turn: {
+      start: playing ? pos.start : "TURN_START_UNSPECIFIED",
+      melded: playing && Boolean(pos.turnMelded),
+      partnerAnswer: pos.phase === "PHASE_AWAIT_ANSWER" ? "PARTNER_ANSWER_PENDING" : pos.answer,
+      meldsBeforeTurn: cards.sides[side].melds.length,
+    },
+  };
+}
+
+/** The HandTable (protobuf JSON) of the position as a finished hand: the typed hands are the cards left. */
+export function buildTable(pos) {
+  const cards = parsePosition(pos);
+  const sides = pos.sides.length;
+  const [outSeat, how] = pos.wentOut ? pos.wentOut.split(":") : [null, null];
+  return {
+    sides: cards.sides.map((s, j) => ({
+      melds: s.melds.map((m) => ({ cards: m.map(cardName) })),
+      redThrees: s.red.map(cardName),
+      hands: cards.hands.filter((_, i) => i % sides === j).map((hand) => ({ cards: hand.map(cardName) })),
+      wentOut: outSeat !== null && Number(outSeat) % sides === j ? how : "WENT_OUT_UNSPECIFIED",
+    })),
+  };
+}
+
+/** Why the pile is frozen under one resolved rule set (mirrors the rule set's discard_pile fields). */
+export function pileFreezers(pos, ruleSet) {
+  const dp = ruleSet.discardPile || {};
+  const pile = parsePosition(pos).pile;
+  const up = Math.max(0, Number(pos.upcards) || 0);
+  const upcards = pile.slice(0, up);
+  const above = pile.slice(up);
+  const wild = (t) => t === "JK" || t[0] === "2";
+  const redThree = (t) => t === "3D" || t === "3H";
+  const blackThree = (t) => t === "3C" || t === "3S";
+  const reasons = [];
+  if (dp.frozenByUpcard && upcards.some((t) => wild(t) || redThree(t))) {
+    reasons.push(["discard_pile.frozen_by_upcard", "the pile started with a wild card or red three"]);
+  }
+  if (dp.frozenByWild && above.some(wild)) reasons.push(["discard_pile.frozen_by_wild", "a wild card was discarded into it"]);
+  else if (dp.frozenByWild && !dp.frozenByUpcard && upcards.some(wild)) {
+    reasons.push(["discard_pile.frozen_by_wild", "it holds a wild card"]);
+  }
+  if (dp.frozenByBlackThree && above.some(blackThree)) {
+    reasons.push(["discard_pile.frozen_by_black_three", "a black three was discarded into it"]);
+  }
+  const side = sideOf(pos.seatToMove, pos.sides.length);
+  if (dp.frozenUntilInitialMeld && !parsePosition(pos).sides[side].melds.length) {
+    reasons.push(["discard_pile.frozen_until_initial_meld", "your side has not made its initial meld"]);
+  }
+  return reasons;
+}
+
+const PHASES = [
+  ["PHASE_DRAW", "Draw: the player must draw or take the pile"],
+  ["PHASE_PLAY", "Play: drawn, may meld, then discards"],
+  ["PHASE_AWAIT_ANSWER", "Awaiting the partner's answer to 'may I go out?'"],
+];
+const STARTS = [
+  ["TURN_START_DREW", "drew from the stock"],
+  ["TURN_START_TOOK_PILE", "took the discard pile"],
+];
+
+function cardInput(id, label, value, help, onInput, multi) {
+  const preview = h("div", { class: "preview", id: `${id}-preview`, "aria-live": "polite" });
+  const input = h(multi ? "textarea" : "input", {
+    id, name: id, class: "cards-input", "data-cards": multi ? "groups" : "list", autocomplete: "off",
+    spellcheck: "false", "aria-describedby": `${id}-help ${id}-preview`, rows: multi ? 2 : null,
+  });
+  input.value = value;
+  const update = () => {
+    try {
+      const groups = multi ? (input.value.trim() ? parseGroups(input.value, "meld").map((g) => g.cards) : []) : [parseCards(input.value)];
+      fill(preview, groups.map((g) => cardsElement(g)));
+      input.removeAttribute("aria-invalid");
+    } catch (e) {
+      fill(preview, h("span", { class: "field-error" }, e.message));
+      input.setAttribute("aria-invalid", "true");
+    }
+  };
+  input.addEventListener("input", () => { update(); onInput(id, input.value); });
+  update();
+  return h("div", { class: "field" }, h("label", { for: id }, label), input,
+    h("small", { id: `${id}-help`, class: "help" }, help), preview);
+}
+
+function numberInput(id, label, value, onInput, help) {
+  const input = h("input", { id, name: id, type: "text", inputmode: "numeric", autocomplete: "off", "aria-describedby": help ? `${id}-help` : null });
+  input.value = value;
+  input.addEventListener("input", () => onInput(id, input.value));
+  return h("div", { class: "field small" }, h("label", { for: id }, label), input, help ? h("small", { id: `${id}-help`, class: "help" }, help) : null);
+}
+
+function select(id, label, options, value, onInput) {
+  const el = h("select", { id, name: id }, options.map(([v, text]) => h("option", { value: v }, text)));
+  el.value = value;
+  el.addEventListener("change", () => onInput(id, el.value));
+  return h("div", { class: "field" }, h("label", { for: id }, label), el);
+}
+
+/** Render the form for `pos` into `root`; `changed(pos, structural)` is called on every edit. */
+export function renderPosition(root, pos, changed) {
+  const sides = pos.sides.length;
+  const seats = pos.hands.length;
+  const set = (id, value) => {
+    let m;
+    if ((m = /^hand-(\d+)$/.exec(id))) pos.hands[Number(m[1])] = value;
+    else if ((m = /^(melds|red|total)-(\d+)$/.exec(id))) pos.sides[Number(m[2])][m[1]] = value;
+    else if (id === "seat-to-move") pos.seatToMove = Number(value);
+    else if (id === "phase") pos.phase = value;
+    else if (id === "start") pos.start = value;
+    else if (id === "pile") pos.pile = value;
+    else if (id === "upcards") pos.upcards = value;
+    else if (id === "hand-size") pos.handSize = value;
+    else if (id === "stock-size") pos.stockSize = value;
+    else if (id === "went-out") pos.wentOut = value;
+    changed(pos, id === "seat-to-move" || id === "phase");
+  };
+  const seatOptions = [...Array(seats).keys()].map((i) => [String(i), `Seat ${i} (side ${i % sides})`]);
+  const turn = h("fieldset", { class: "turn" }, h("legend", {}, "The turn"),
+    select("seat-to-move", "Seat to move (you)", seatOptions, String(pos.seatToMove), set),
+    select("phase", "Where in the turn", PHASES, pos.phase, set),
+    pos.phase !== "PHASE_DRAW" ? select("start", "This turn the player", STARTS, pos.start === "TURN_START_UNSPECIFIED" ? "TURN_START_DREW" : pos.start, set) : null,
+    h("div", { class: "field check" },
+      h("input", { type: "checkbox", id: "melded-before", checked: pos.meldedBefore, onchange: (e) => { pos.meldedBefore = e.target.checked; changed(pos, false); } }),
+      h("label", { for: "melded-before" }, "You melded in an earlier turn of this hand")));
+  if (pos.phase !== "PHASE_DRAW" && pos.start === "TURN_START_UNSPECIFIED") pos.start = "TURN_START_DREW";
+  const hands = [...Array(seats).keys()].map((i) => cardInput(`hand-${i}`, `${seatName(i, pos, sides)}: hand`, pos.hands[i],
+    i === pos.seatToMove ? "Your cards, e.g. 9H 9D JK KS" : "Optional: leave blank to deal it unseen cards; type it to score the hand.", set, false));
+  const sideBlocks = [...Array(sides).keys()].map((j) => h("fieldset", { class: "side" }, h("legend", {}, sideName(j, pos, sides)),
+    cardInput(`melds-${j}`, "Melds on the table", pos.sides[j].melds, "Melds separated by commas: KH KD KS, 7S 7D 2C", set, true),
+    cardInput(`red-${j}`, "Red threes laid", pos.sides[j].red, "e.g. 3H 3D", set, false),
+    numberInput(`total-${j}`, "Score so far", pos.sides[j].total, set)));
+  const pileBox = h("fieldset", { class: "pile" }, h("legend", {}, "The discard pile"),
+    cardInput("pile", "Discard pile, bottom to top (the top card last)", pos.pile, "e.g. 7C 2S 9H (9H is on top)", set, false),
+    numberInput("upcards", "Upcards", pos.upcards, set, "Cards at the bottom turned up at the deal (0 once the pile was taken)"),
+    h("div", { id: "pile-status", class: "pile-status", "aria-live": "polite" }));
+  const wentOut = [["", "Nobody went out (yet)"]].concat([...Array(seats).keys()].flatMap((i) => [
+    [`${i}:WENT_OUT_NORMAL`, `Seat ${i} went out`], [`${i}:WENT_OUT_CONCEALED`, `Seat ${i} went out concealed`]]));
+  const rest = h("fieldset", { class: "rest" }, h("legend", {}, "Unseen cards and the end of the hand"),
+    numberInput("hand-size", "Cards in each blank hand", pos.handSize, set, "Blank: the rule book's deal"),
+    numberInput("stock-size", "Cards in the stock", pos.stockSize, set, "Blank: every card not placed elsewhere"),
+    select("went-out", "For scoring: who went out", wentOut, pos.wentOut, set));
+  fill(root, turn, h("div", { class: "hands" }, hands), h("div", { class: "sides" }, sideBlocks), pileBox, rest);
+}
+
+/** Show the pile's top card and, per rule book, whether it is frozen and why. */
+export function renderPileStatus(pos, ruleSets) {
+  const box = document.getElementById("pile-status");
+  if (!box) return;
+  let pile;
+  try {
+    pile = parsePosition(pos).pile;
+  } catch {
+    fill(box);
+    return;
+  }
+  const top = pile.length ? h("span", {}, "Top card: ", cardsElement([pile[pile.length - 1]])) : h("span", {}, "The pile is empty.");
+  const lines = ruleSets.filter((r) => r.ruleSet.players.seats === pos.hands.length).map((r) => {
+    const reasons = pileFreezers(pos, r.ruleSet);
+    return h("li", {}, h("strong", {}, r.id), ": ",
+      reasons.length ? ["frozen: ", reasons.map(([field, why], k) => [k ? "; " : "", why, " ", h("code", {}, field)])] : "not frozen");
+  });
+  fill(box, top, lines.length ? h("ul", { class: "frozen" }, lines) : null);
+}
+
+export { tokenOf };
