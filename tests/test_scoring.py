@@ -187,13 +187,16 @@ def test_all_four_red_threes_without_a_meld(rules: CompiledRules) -> None:
     ours = side(red_threes="3D 3D 3H 3H", hands=["4C", *hands[1:]])  # no meld at all; a 4 in hand
     theirs = side(melds=["QC QD QH"], hands=hands)
     ours_score, _ = score_hand(rules, table(ours, theirs))
+    # 4P-CLASSIC "Scoring": minus 800 for all four; 2P-GUIDE "Scoring a hand": minus 100 each
+    set_lost = [(I.ALL_RED_THREES_WITHOUT_MELD, -400)] if rules.threes.all_red_threes_negative_without_meld else []
     assert lines(ours_score) == [
         (I.RED_THREES_WITHOUT_MELD, -400),
-        (I.ALL_RED_THREES_WITHOUT_MELD, -400),
+        *set_lost,
         *[(I.CARDS_IN_HAND, v) for v in [-5, *[0] * (rules.side_size - 1)]],
     ]
-    assert points_of(ours_score, I.RED_THREES_WITHOUT_MELD, I.ALL_RED_THREES_WITHOUT_MELD) == -800
-    assert ours_score.total == -805
+    lost = -800 if rules is FOUR_P else -400
+    assert points_of(ours_score, I.RED_THREES_WITHOUT_MELD, I.ALL_RED_THREES_WITHOUT_MELD) == lost
+    assert ours_score.total == lost - 5
 
 
 def test_one_red_three_without_a_meld() -> None:
@@ -527,13 +530,14 @@ def reference_canasta_bonuses(s: SideTable) -> int:
     return bonuses
 
 
-def reference_total(s: SideTable) -> int:
-    """A side's score computed straight from the seed texts' scoring tables."""
+def reference_total(s: SideTable, players: int) -> int:
+    """A side's score computed straight from the seed texts' scoring tables (`players` at the table)."""
     total = sum(seed_value(c) for meld in s.melds for c in meld)
     total += reference_canasta_bonuses(s)
     reds = len(s.red_threes)
     red_points = 800 if reds == 4 else 100 * reds
-    total += red_points if s.melds else -red_points
+    # without a meld: 2P-GUIDE "Scoring a hand" minus 100 each; 4P-CLASSIC "Scoring" minus 800 for all four
+    total += red_points if s.melds else -(100 * reds if players == 2 else red_points)
     total += {WentOut.NO: 0, WentOut.NORMAL: 100, WentOut.CONCEALED: 200}[s.went_out]
     total -= sum(seed_value(c) for hand in s.hands for c in hand)
     return total
@@ -621,7 +625,7 @@ def test_lines_and_total_match_seed_tables(data: st.DataObject) -> None:
         assert points_per_line(score, I.MELDED_CARDS) == [sum(seed_value(c) for c in meld) for meld in s.melds]
         assert points_per_line(score, I.CARDS_IN_HAND) == [-sum(seed_value(c) for c in hand) for hand in s.hands]
         assert points_of(score, I.NATURAL_CANASTA, I.MIXED_CANASTA) == reference_canasta_bonuses(s)
-        assert score.total == reference_total(s)
+        assert score.total == reference_total(s, rules.seats)
         items = [line.item for line in score.lines]
         assert items.count(I.MELDED_CARDS) == len(s.melds)
         assert items.count(I.CARDS_IN_HAND) == rules.side_size

@@ -86,13 +86,13 @@ def _red_three_lines(rules: CompiledRules, side: SideTable) -> list[ScoreLine]:
                 "threes.red_threes_negative_without_meld",
             )
         ]
-        if extra:
+        if extra and t.all_red_threes_negative_without_meld:
             lines.append(
                 ScoreLine(
                     ScoreItem.ALL_RED_THREES_WITHOUT_MELD,
                     -extra,
                     f"all {in_deck} red threes and no meld",
-                    "threes.red_threes_negative_without_meld",
+                    "threes.all_red_threes_negative_without_meld",
                 )
             )
         return lines

@@ -151,13 +151,11 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             m.max_size,
             m.one_meld_per_rank,
             m.wild_only_melds,
-            m.add_to_opponent_melds,
         ),
         canastas=CanastaRules(c.min_size, c.natural_bonus, c.mixed_bonus, c.wild_may_join_natural),
         initial_meld=InitialMeldRules(
             im.minimum_below_table,
             tuple((row.from_score, row.minimum) for row in im.thresholds),
-            im.pile_top_card_only_counts,
             im.waived_for_concealed_going_out,
         ),
         discard_pile=DiscardPileRules(
@@ -176,6 +174,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             t.red_three_bonus,
             t.all_red_threes_bonus,
             t.red_threes_negative_without_meld,
+            t.all_red_threes_negative_without_meld,
             t.red_three_replaced,
             t.red_three_from_pile_replaced,
             t.black_three_meld_going_out_only,
@@ -190,6 +189,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             g.concealed_bonus,
             g.discard_optional,
             AskPartner(g.ask_partner),
+            g.cannot_go_out_after_yes_penalty,
         ),
         stock_exhaustion=StockExhaustionRules(
             MustTakePile(frozen.stock_exhaustion.must_take_pile), LastRedThree(frozen.stock_exhaustion.last_red_three)

@@ -115,7 +115,6 @@ class MeldRules:
     max_size: int  #: 0 = no limit
     one_meld_per_rank: bool
     wild_only_melds: bool
-    add_to_opponent_melds: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +133,6 @@ class InitialMeldRules:
 
     minimum_below_table: int
     thresholds: tuple[tuple[int, int], ...]
-    pile_top_card_only_counts: bool
     waived_for_concealed_going_out: bool
 
 
@@ -161,6 +159,7 @@ class ThreesRules:
     red_three_bonus: int
     all_red_threes_bonus: int
     red_threes_negative_without_meld: bool
+    all_red_threes_negative_without_meld: bool
     red_three_replaced: bool
     red_three_from_pile_replaced: bool
     black_three_meld_going_out_only: bool
@@ -179,6 +178,7 @@ class GoingOutRules:
     concealed_bonus: int
     discard_optional: bool
     ask_partner: AskPartner
+    cannot_go_out_after_yes_penalty: int  #: points; read only where a partner may be asked
 
 
 @dataclass(frozen=True, slots=True)

@@ -56,6 +56,7 @@ POINT_MAXIMUMS: Mapping[str, int] = MappingProxyType(
         "threes.all_red_threes_bonus": 10_000,
         "going_out.bonus": 10_000,
         "going_out.concealed_bonus": 10_000,
+        "going_out.cannot_go_out_after_yes_penalty": 10_000,
     }
 )
 

@@ -297,6 +297,7 @@ _SCORING_FIELDS = (
             "red_three_bonus",
             "all_red_threes_bonus",
             "red_threes_negative_without_meld",
+            "all_red_threes_negative_without_meld",
             "black_three_meld_going_out_only",
             "black_three_meld_min",
             "black_three_meld_max",

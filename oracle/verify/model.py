@@ -227,7 +227,9 @@ class RuleModel:
         """The red-three score of a side with `count` red threes."""
         t = self.spec.threes
         base = z3.If(count == self.red_three_copies, t.all_red_threes_bonus, count * t.red_three_bonus)
-        return z3.If(has_meld, base, -base) if t.red_threes_negative_without_meld else base
+        # without a meld: each one negated, and the whole set's bonus too where all_red_threes_negative_without_meld
+        lost = base if t.all_red_threes_negative_without_meld else count * t.red_three_bonus
+        return z3.If(has_meld, base, -lost) if t.red_threes_negative_without_meld else base
 
     def going_out_bonus(self, went_out: Expr) -> Expr:
         """The going-out bonus: went_out 0 = no, 1 = normally, 2 = concealed."""

@@ -117,7 +117,8 @@ PROPERTIES: list[Property] = [
         "red-three-score",
         "A side's r red threes score r x threes.red_three_bonus, or"
         " threes.all_red_threes_bonus when r is every red three of the deck, negated for a side without a meld"
-        " when threes.red_threes_negative_without_meld is set.",
+        " when threes.red_threes_negative_without_meld is set (for every red three, only"
+        " r x threes.red_three_bonus unless threes.all_red_threes_negative_without_meld).",
         property_play.red_three_score,
     ),
     Property(

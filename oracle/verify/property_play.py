@@ -38,7 +38,8 @@ def red_three_score(rm: RuleModel) -> Outcome:
     hand, t = side_hand(rm, "side"), rm.spec.threes
     count, melded = hand.red_threes, hand.meld_count >= 1
     base = z3.If(count == rm.red_three_copies, t.all_red_threes_bonus, count * t.red_three_bonus)
-    expected = base if not t.red_threes_negative_without_meld else z3.If(melded, base, -base)
+    lost = base if t.all_red_threes_negative_without_meld else count * t.red_three_bonus
+    expected = base if not t.red_threes_negative_without_meld else z3.If(melded, base, -lost)
     return prove(
         hand.items["red_threes"] == expected,
         hand.constraints,

@@ -195,7 +195,7 @@ class CardValues(_message.Message):
     def __init__(self, joker: _Optional[int] = ..., two: _Optional[int] = ..., ace: _Optional[int] = ..., eight_to_king: _Optional[int] = ..., four_to_seven: _Optional[int] = ..., black_three: _Optional[int] = ...) -> None: ...
 
 class Melds(_message.Message):
-    __slots__ = ("min_size", "min_naturals", "max_wilds", "wild_ratio", "max_size", "one_meld_per_rank", "wild_only_melds", "add_to_opponent_melds")
+    __slots__ = ("min_size", "min_naturals", "max_wilds", "wild_ratio", "max_size", "one_meld_per_rank", "wild_only_melds")
     MIN_SIZE_FIELD_NUMBER: _ClassVar[int]
     MIN_NATURALS_FIELD_NUMBER: _ClassVar[int]
     MAX_WILDS_FIELD_NUMBER: _ClassVar[int]
@@ -203,7 +203,6 @@ class Melds(_message.Message):
     MAX_SIZE_FIELD_NUMBER: _ClassVar[int]
     ONE_MELD_PER_RANK_FIELD_NUMBER: _ClassVar[int]
     WILD_ONLY_MELDS_FIELD_NUMBER: _ClassVar[int]
-    ADD_TO_OPPONENT_MELDS_FIELD_NUMBER: _ClassVar[int]
     min_size: int
     min_naturals: int
     max_wilds: int
@@ -211,8 +210,7 @@ class Melds(_message.Message):
     max_size: int
     one_meld_per_rank: bool
     wild_only_melds: bool
-    add_to_opponent_melds: bool
-    def __init__(self, min_size: _Optional[int] = ..., min_naturals: _Optional[int] = ..., max_wilds: _Optional[int] = ..., wild_ratio: _Optional[_Union[WildRatio, str]] = ..., max_size: _Optional[int] = ..., one_meld_per_rank: _Optional[bool] = ..., wild_only_melds: _Optional[bool] = ..., add_to_opponent_melds: _Optional[bool] = ...) -> None: ...
+    def __init__(self, min_size: _Optional[int] = ..., min_naturals: _Optional[int] = ..., max_wilds: _Optional[int] = ..., wild_ratio: _Optional[_Union[WildRatio, str]] = ..., max_size: _Optional[int] = ..., one_meld_per_rank: _Optional[bool] = ..., wild_only_melds: _Optional[bool] = ...) -> None: ...
 
 class Canastas(_message.Message):
     __slots__ = ("min_size", "natural_bonus", "mixed_bonus", "wild_may_join_natural")
@@ -235,16 +233,14 @@ class MeldThreshold(_message.Message):
     def __init__(self, from_score: _Optional[int] = ..., minimum: _Optional[int] = ...) -> None: ...
 
 class InitialMeld(_message.Message):
-    __slots__ = ("minimum_below_table", "thresholds", "pile_top_card_only_counts", "waived_for_concealed_going_out")
+    __slots__ = ("minimum_below_table", "thresholds", "waived_for_concealed_going_out")
     MINIMUM_BELOW_TABLE_FIELD_NUMBER: _ClassVar[int]
     THRESHOLDS_FIELD_NUMBER: _ClassVar[int]
-    PILE_TOP_CARD_ONLY_COUNTS_FIELD_NUMBER: _ClassVar[int]
     WAIVED_FOR_CONCEALED_GOING_OUT_FIELD_NUMBER: _ClassVar[int]
     minimum_below_table: int
     thresholds: _containers.RepeatedCompositeFieldContainer[MeldThreshold]
-    pile_top_card_only_counts: bool
     waived_for_concealed_going_out: bool
-    def __init__(self, minimum_below_table: _Optional[int] = ..., thresholds: _Optional[_Iterable[_Union[MeldThreshold, _Mapping]]] = ..., pile_top_card_only_counts: _Optional[bool] = ..., waived_for_concealed_going_out: _Optional[bool] = ...) -> None: ...
+    def __init__(self, minimum_below_table: _Optional[int] = ..., thresholds: _Optional[_Iterable[_Union[MeldThreshold, _Mapping]]] = ..., waived_for_concealed_going_out: _Optional[bool] = ...) -> None: ...
 
 class DiscardPile(_message.Message):
     __slots__ = ("take_limit", "unfrozen_natural_and_wild", "unfrozen_onto_existing_meld", "frozen_by_wild", "frozen_by_upcard", "frozen_by_black_three", "frozen_until_initial_meld", "wild_top_blocks", "black_three_top_blocks", "one_card_hand_no_one_card_pile")
@@ -271,10 +267,11 @@ class DiscardPile(_message.Message):
     def __init__(self, take_limit: _Optional[int] = ..., unfrozen_natural_and_wild: _Optional[bool] = ..., unfrozen_onto_existing_meld: _Optional[bool] = ..., frozen_by_wild: _Optional[bool] = ..., frozen_by_upcard: _Optional[bool] = ..., frozen_by_black_three: _Optional[bool] = ..., frozen_until_initial_meld: _Optional[bool] = ..., wild_top_blocks: _Optional[bool] = ..., black_three_top_blocks: _Optional[bool] = ..., one_card_hand_no_one_card_pile: _Optional[bool] = ...) -> None: ...
 
 class Threes(_message.Message):
-    __slots__ = ("red_three_bonus", "all_red_threes_bonus", "red_threes_negative_without_meld", "red_three_replaced", "red_three_from_pile_replaced", "black_three_meld_going_out_only", "black_three_meld_min", "black_three_meld_max", "black_three_meld_wilds")
+    __slots__ = ("red_three_bonus", "all_red_threes_bonus", "red_threes_negative_without_meld", "all_red_threes_negative_without_meld", "red_three_replaced", "red_three_from_pile_replaced", "black_three_meld_going_out_only", "black_three_meld_min", "black_three_meld_max", "black_three_meld_wilds")
     RED_THREE_BONUS_FIELD_NUMBER: _ClassVar[int]
     ALL_RED_THREES_BONUS_FIELD_NUMBER: _ClassVar[int]
     RED_THREES_NEGATIVE_WITHOUT_MELD_FIELD_NUMBER: _ClassVar[int]
+    ALL_RED_THREES_NEGATIVE_WITHOUT_MELD_FIELD_NUMBER: _ClassVar[int]
     RED_THREE_REPLACED_FIELD_NUMBER: _ClassVar[int]
     RED_THREE_FROM_PILE_REPLACED_FIELD_NUMBER: _ClassVar[int]
     BLACK_THREE_MELD_GOING_OUT_ONLY_FIELD_NUMBER: _ClassVar[int]
@@ -284,29 +281,32 @@ class Threes(_message.Message):
     red_three_bonus: int
     all_red_threes_bonus: int
     red_threes_negative_without_meld: bool
+    all_red_threes_negative_without_meld: bool
     red_three_replaced: bool
     red_three_from_pile_replaced: bool
     black_three_meld_going_out_only: bool
     black_three_meld_min: int
     black_three_meld_max: int
     black_three_meld_wilds: bool
-    def __init__(self, red_three_bonus: _Optional[int] = ..., all_red_threes_bonus: _Optional[int] = ..., red_threes_negative_without_meld: _Optional[bool] = ..., red_three_replaced: _Optional[bool] = ..., red_three_from_pile_replaced: _Optional[bool] = ..., black_three_meld_going_out_only: _Optional[bool] = ..., black_three_meld_min: _Optional[int] = ..., black_three_meld_max: _Optional[int] = ..., black_three_meld_wilds: _Optional[bool] = ...) -> None: ...
+    def __init__(self, red_three_bonus: _Optional[int] = ..., all_red_threes_bonus: _Optional[int] = ..., red_threes_negative_without_meld: _Optional[bool] = ..., all_red_threes_negative_without_meld: _Optional[bool] = ..., red_three_replaced: _Optional[bool] = ..., red_three_from_pile_replaced: _Optional[bool] = ..., black_three_meld_going_out_only: _Optional[bool] = ..., black_three_meld_min: _Optional[int] = ..., black_three_meld_max: _Optional[int] = ..., black_three_meld_wilds: _Optional[bool] = ...) -> None: ...
 
 class GoingOut(_message.Message):
-    __slots__ = ("canastas_required", "min_hand_after_meld_without_canastas", "bonus", "concealed_bonus", "discard_optional", "ask_partner")
+    __slots__ = ("canastas_required", "min_hand_after_meld_without_canastas", "bonus", "concealed_bonus", "discard_optional", "ask_partner", "cannot_go_out_after_yes_penalty")
     CANASTAS_REQUIRED_FIELD_NUMBER: _ClassVar[int]
     MIN_HAND_AFTER_MELD_WITHOUT_CANASTAS_FIELD_NUMBER: _ClassVar[int]
     BONUS_FIELD_NUMBER: _ClassVar[int]
     CONCEALED_BONUS_FIELD_NUMBER: _ClassVar[int]
     DISCARD_OPTIONAL_FIELD_NUMBER: _ClassVar[int]
     ASK_PARTNER_FIELD_NUMBER: _ClassVar[int]
+    CANNOT_GO_OUT_AFTER_YES_PENALTY_FIELD_NUMBER: _ClassVar[int]
     canastas_required: int
     min_hand_after_meld_without_canastas: int
     bonus: int
     concealed_bonus: int
     discard_optional: bool
     ask_partner: AskPartner
-    def __init__(self, canastas_required: _Optional[int] = ..., min_hand_after_meld_without_canastas: _Optional[int] = ..., bonus: _Optional[int] = ..., concealed_bonus: _Optional[int] = ..., discard_optional: _Optional[bool] = ..., ask_partner: _Optional[_Union[AskPartner, str]] = ...) -> None: ...
+    cannot_go_out_after_yes_penalty: int
+    def __init__(self, canastas_required: _Optional[int] = ..., min_hand_after_meld_without_canastas: _Optional[int] = ..., bonus: _Optional[int] = ..., concealed_bonus: _Optional[int] = ..., discard_optional: _Optional[bool] = ..., ask_partner: _Optional[_Union[AskPartner, str]] = ..., cannot_go_out_after_yes_penalty: _Optional[int] = ...) -> None: ...
 
 class StockExhaustion(_message.Message):
     __slots__ = ("must_take_pile", "last_red_three")
