@@ -34,3 +34,33 @@ def test_one_natural_onto_the_sides_meld_takes_the_pile_only_where_the_meld_may_
             melded_before=[True, False, False, False],
         )
         assert _codes(rule_set, pair, "take-pile with 9H 9D") == [], rule_set
+
+
+def _after_take(rule_set: str, melds: list[list[str]], take: str) -> object:
+    state = make_state(
+        rule_set,
+        hands=["9C 9D AH AD AS KC KD KH 5C 6C", "6C 7D", "6D 7C", "6H 7H"],
+        melds=melds,
+        pile="5D 9S",
+        melded_before=[bool(melds[0]), False, False, False],
+    )
+    verdict = check_action(rules(rule_set), state, parse_action(take))
+    assert verdict.legal, verdict.violations
+    return verdict.next_state
+
+
+def test_asking_after_laying_groups_the_pile_did_not_need_is_refused() -> None:
+    """4P-CLASSIC "Going out": ask right after taking the pile, before putting anything else down."""
+    with_melds = [["QC QD QH"], []]
+    plain = _after_take("classic-4p", with_melds, "take-pile with 9C 9D")
+    assert _codes("classic-4p", plain, "ask") == []
+    extra = _after_take("classic-4p", with_melds, "take-pile with 9C 9D meld AH AD AS")
+    assert _codes("classic-4p", extra, "ask") == ["ASK_AFTER_MELDING"]
+
+
+def test_groups_the_initial_meld_needed_to_take_the_pile_still_allow_asking() -> None:
+    """The nines (30) fall short of 50: the aces are part of taking the pile; the kings are not needed."""
+    needed = _after_take("classic-4p", [[], []], "take-pile with 9C 9D meld AH AD AS")
+    assert _codes("classic-4p", needed, "ask") == []
+    more = _after_take("classic-4p", [[], []], "take-pile with 9C 9D meld AH AD AS, KC KD KH")
+    assert _codes("classic-4p", more, "ask") == ["ASK_AFTER_MELDING"]

@@ -26,7 +26,7 @@ from oracle.rules.facts import frozen_reasons_for_side
 from oracle.rules.going_out import after_melding, check_keep_cards, check_melding_out
 from oracle.rules.meld_play import Laid, check_laid, lay_groups
 from oracle.rules.melds import MalformedMeld, MeldShape, canasta_count, meld_shape, shapes_of
-from oracle.rules.minimum import check_initial_meld
+from oracle.rules.minimum import check_initial_meld, needs_initial_meld, side_minimum
 from oracle.rules.violations import Code, Violation
 from oracle.ruleset.sections import LastRedThree, MustTakePile
 
@@ -224,6 +224,18 @@ def _check_freezing(ctx: Ctx, action: TakePile, top: int) -> list[Violation]:
     return []
 
 
+def _laid_beyond_the_take(ctx: Ctx, action: TakePile, points: int) -> bool:
+    """The take laid groups the pile did not need: after the initial meld, any group besides the top card's; for
+    the initial meld, a group whose points the minimum could do without. Such groups are "anything else put down"
+    before asking the partner (4P-CLASSIC "Going out"), so they count as melding this turn."""
+    if not action.melds:
+        return False
+    if not needs_initial_meld(ctx.side):
+        return True
+    minimum, card_points = side_minimum(ctx.rules, ctx.side), ctx.rules.card_points
+    return any(points - sum(card_points[c] for c in group.cards) >= minimum for group in action.melds)
+
+
 def apply_take_pile(ctx: Ctx, action: TakePile) -> Applied:
     """Take the pile (a legal take): meld, lay the red threes taken (replaced as the rule set says), go out."""
     state, rules = ctx.state, ctx.rules
@@ -231,6 +243,7 @@ def apply_take_pile(ctx: Ctx, action: TakePile) -> Applied:
     laid = take.laid
     turn = TurnState(
         start=TurnStart.TOOK_PILE,
+        melded=_laid_beyond_the_take(ctx, action, laid.points),
         added_to_existing=laid.added_to_existing,
         made_canasta=bool(laid.canastas_made),
         melds_before_turn=len(ctx.side.melds),
