@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from google.protobuf import descriptor_pb2
 
-from oracle.codegen import GRPC_FILES, PROTO_FILES, generate
+from oracle.codegen import CONNECT_FILES, GRPC_FILES, PROTO_FILES, generate
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -21,6 +21,7 @@ def _generated_names() -> list[str]:
         stem = proto.removesuffix(".proto")
         names += [f"{stem}_pb2.py", f"{stem}_pb2.pyi"]
     names += [p.removesuffix(".proto") + "_pb2_grpc.py" for p in GRPC_FILES]
+    names += [p.removesuffix(".proto") + "_connect.py" for p in CONNECT_FILES]
     return names
 
 

@@ -163,6 +163,16 @@ def env(name: str) -> str:
     " above 1, worker i (from 0) serves its own on PORT+i (0: each on a free port); each URL is printed.",
 )
 @click.option(
+    "--http-port",
+    envvar=env("HTTP_PORT"),
+    show_envvar=True,
+    type=click.IntRange(0, 65535),
+    default=None,
+    help="Also serve every call over HTTP on this port (default off; 0: a free one), in the Connect protocol:"
+    " POST /oracle.api.v1.OracleService/<Method> with a JSON body (the protobuf JSON mapping), with the same limits,"
+    " bearer token, TLS and metrics as gRPC; and the web page at /.",
+)
+@click.option(
     "--workers",
     envvar=env("WORKERS"),
     show_envvar=True,
@@ -201,6 +211,7 @@ def serve(
     request_log: bool,
     log_file: Path | None,
     metrics_port: int | None,
+    http_port: int | None,
     workers: int | None,
     limits: tuple[str, ...],
 ) -> None:
@@ -233,6 +244,7 @@ def serve(
             request_log=request_log,
             log_file=log_file,
             metrics_port=metrics_port,
+            http_port=http_port,
             workers=workers,
             limits=parse_limits(limits),
         )

@@ -37,6 +37,7 @@ class ServeConfig:
     request_log: bool = True  #: one JSON line per call
     log_file: Path | None = None  #: where the request log goes (None: stderr)
     metrics_port: int | None = None  #: Prometheus metrics over HTTP on host:metrics_port (None: off; 0: a free port)
+    http_port: int | None = None  #: the Connect protocol (HTTP/JSON) and the web page on host:http_port (0: free)
     workers: int | None = None  #: `serve` processes sharing the port (None: one per processor; start_server is one)
     limits: Limits = DEFAULT_LIMITS  #: what a request and an answer may hold (`--limit NAME=VALUE`)
 
@@ -55,11 +56,15 @@ def _problems(config: ServeConfig) -> list[str]:
     problems: list[str] = []
     if not config.host:
         problems.append("--host is empty")
-    for name, port in (("--port", config.port), ("--metrics-port", config.metrics_port)):
+    ports = (("--port", config.port), ("--metrics-port", config.metrics_port), ("--http-port", config.http_port))
+    for name, port in ports:
         if port is not None and not 0 <= port <= 65535:
             problems.append(f"{name} {port} is not a port number (0 to 65535)")
     if config.metrics_port and config.metrics_port == config.port:
         problems.append(f"--metrics-port {config.metrics_port} is the serving port")
+    if config.http_port and config.http_port in (config.port, config.metrics_port):
+        which = "the serving port" if config.http_port == config.port else "the --metrics-port"
+        problems.append(f"--http-port {config.http_port} is {which}")
     if (config.tls_cert is None) != (config.tls_key is None):
         problems.append("--tls-cert and --tls-key go together: give both or neither")
     if config.tls_client_ca is not None and config.tls_cert is None:

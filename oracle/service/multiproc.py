@@ -290,6 +290,10 @@ def serve_workers(book: RuleBook, config: ServeConfig, workers: int) -> int:
     """
     held, port = reserve_port(config.host, config.port, shared=config.reuse_port)
     try:
+        if config.http_port is not None:  # the HTTP port is shared the same way (0: one free port for all)
+            http_held, http_port = reserve_port(config.host, config.http_port, shared=config.reuse_port)
+            held += http_held
+            config = dataclasses.replace(config, http_port=http_port)
         configs = worker_configs(config, port, workers)
         return _supervise(book, config, configs, port)
     finally:
@@ -362,6 +366,9 @@ def _announce(team: Workers, book: RuleBook, config: ServeConfig, port: int) -> 
     for index, url in sorted(team.ready.items()):
         if url != "-":
             _say(f"metrics of worker {index + 1} on {url}")
+    if config.http_port is not None:
+        scheme = "https" if config.tls else "http"
+        _say(f"HTTP (Connect, JSON) and the web page on {scheme}://{_address(config.host, config.http_port)}/")
     _say(f"serving {len(book.ids())} rule sets on {_address(config.host, port)}")
 
 

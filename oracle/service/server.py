@@ -22,6 +22,7 @@ from oracle.service.calls import CallLayer, LayeredInterceptor
 from oracle.service.config import ServeConfig
 from oracle.service.decoding import add_oracle_service
 from oracle.service.health import HEALTH_SERVICE, SERVING, HealthService
+from oracle.service.http_server import HttpServer, start_http
 from oracle.service.observability import Metrics, MetricsEndpoint, RequestLog
 from oracle.service.reflection import enable_reflection
 from oracle.service.security import TokenCheck, server_credentials
@@ -46,8 +47,10 @@ class OracleServer:
         endpoint: MetricsEndpoint | None,
         log_file: TextIO | None,
         servicer: OracleServicer,
+        http: HttpServer | None = None,
     ) -> None:
         self.server = server
+        self.http = http  #: the HTTP port (Connect and the web page), when config.http_port is set
         self.servicer = servicer
         self.health = health
         self.port = port
@@ -78,6 +81,8 @@ class OracleServer:
         if not await self.admission.wait_quiet(grace) and self.admission.calls + self.admission.streams:
             log.warning("grace period over: cancelling the calls still in flight")
         await self.server.stop(max(0.0, grace - (loop.time() - closing)))
+        if self.http is not None:
+            await self.http.stop()
         self.servicer.close()
         if self._endpoint is not None:
             await asyncio.to_thread(self._endpoint.close)
@@ -101,6 +106,7 @@ async def start_server(book: RuleBook, config: ServeConfig | None = None) -> Ora
         log_file = config.log_file.open("a", encoding="utf-8")
     endpoint: MetricsEndpoint | None = None
     servicer: OracleServicer | None = None
+    http: HttpServer | None = None
     try:
         metrics = Metrics()
         admission = Admission(config.max_calls, config.max_streams)
@@ -133,6 +139,12 @@ async def start_server(book: RuleBook, config: ServeConfig | None = None) -> Ora
         if config.metrics_port is not None:
             endpoint = MetricsEndpoint(metrics, config.host, config.metrics_port)
         await server.start()
+        if config.http_port is not None:  # the same servicer behind the same layers, over HTTP
+            try:
+                http = await start_http(servicer, layers, config)
+            except BaseException:
+                await server.stop(0)
+                raise
     except BaseException:
         if servicer is not None:
             servicer.close()
@@ -142,7 +154,7 @@ async def start_server(book: RuleBook, config: ServeConfig | None = None) -> Ora
             log_file.close()
         raise
     health.set_all(SERVING)
-    return OracleServer(server, health, port, config, admission, metrics, endpoint, log_file, servicer)
+    return OracleServer(server, health, port, config, admission, metrics, endpoint, log_file, servicer, http)
 
 
 def _address(host: str, port: int) -> str:
@@ -215,6 +227,8 @@ async def serve(book: RuleBook, config: ServeConfig, ready: asyncio.Event | None
     try:
         if running.metrics_url is not None:
             print(f"canasta-oracle: metrics on {running.metrics_url}", flush=True)
+        if running.http is not None:
+            print(f"canasta-oracle: HTTP (Connect, JSON) and the web page on {running.http.url}", flush=True)
         print(f"canasta-oracle: {describe(config)}", flush=True)
         where = _address(config.host, running.port)
         log.info("canasta-oracle serving %d rule sets on %s", len(book.ids()), where)
