@@ -59,6 +59,10 @@ VERBS = {
         "Prove the rule-set properties with Z3, lint every rule set, and check the engine against the model.",
     ),
     "conformance": Verb("oracle.cli.tools:conformance_command", "Run the conformance suite."),
+    "proto": Verb(
+        "oracle.cli.protofiles:proto_command",
+        "Write the API's .proto files (for generating a client in any language) into a directory, or list them.",
+    ),
 }
 
 
