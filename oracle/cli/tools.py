@@ -90,7 +90,11 @@ def conformance_command(
     except runner.CaseFileError as exc:
         raise CliError(f"conformance cases: {exc}") from None
     if coverage_file is not None:
-        coverage_file.write_text(runner.coverage_markdown(cases), encoding="utf-8")
+        from oracle.conformance.sensitivity import shipped_sensitivity
+        from oracle.ruleset.loader import default_rule_book
+
+        specs = [loaded.spec for loaded in default_rule_book()]
+        coverage_file.write_text(runner.coverage_markdown(cases, shipped_sensitivity(), specs), encoding="utf-8")
         click.echo(f"wrote {coverage_file}")
         return
     options = runner.RunOptions(

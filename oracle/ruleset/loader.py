@@ -171,8 +171,8 @@ def _merge_into(
             merged.rules.append(note)
             note_origin.append((spec_file, i))
     for choice in child.choices:  # a choice replaces the base's choice with the same id
-        for k, existing in enumerate(merged.choices):
-            if existing.id == choice.id:
+        for k, prior in enumerate(merged.choices):
+            if prior.id == choice.id:
                 merged.choices[k].CopyFrom(choice)
                 break
         else:
