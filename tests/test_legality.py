@@ -837,6 +837,27 @@ def _last_red_discard_ok() -> tuple[str, GameState, str]:
     return "classic-2p", _last_red_three_2p(), "finish"
 
 
+# The two-step take of the pile (oracle/rules/two_step.py).
+
+
+def _picked_up() -> GameState:
+    # classic-2p; hand: 9H 9D KS QS; side 0 has KC KD KH; pile: 5C 9S; the first step (pick-up-pile) made.
+    after = check("classic-2p", two("9H 9D KS QS", melds=("KC KD KH",), pile="5C 9S"), "pick-up-pile").next_state
+    assert after is not None and after.phase == Phase.MELD_PILE_TOP
+    return after
+
+
+@illegal("TWO_STEP_TAKE_INCOMPLETE")
+def _two_step_discard() -> Case:
+    # After pick-up-pile the top card 9S must be melded next: a discard does not follow.
+    return Case("classic-2p", _picked_up(), "discard KS", [("TWO_STEP_TAKE_INCOMPLETE", "discard_pile")])
+
+
+@legal("TWO_STEP_TAKE_INCOMPLETE")
+def _two_step_ok() -> tuple[str, GameState, str]:
+    return "classic-2p", _picked_up(), "meld 9S 9H 9D"
+
+
 @pytest.mark.parametrize("code", list(ILLEGAL))
 def test_violation(code: str) -> None:
     case = ILLEGAL[code]()

@@ -71,11 +71,13 @@ RANK_PLURALS = (
 class NotationError(ValueError):
     """A card or card list that does not follow the notation."""
 
-    def __init__(self, message: str, token: str = "", position: int = 0) -> None:
+    def __init__(self, message: str, token: str = "", position: int = 0, column: int = 0) -> None:
         super().__init__(message)
         self.token = token
         #: 1-based index of the bad token in the list (0 when not a token error).
         self.position = position
+        #: 1-based character position in the text parsed (action notation; 0 when not known).
+        self.column = column
 
 
 def make_card(rank_index: int, suit_index: int) -> int:
@@ -155,16 +157,20 @@ def parse_cards(text: str) -> list[int]:
 
 
 def _explain_bad_token(token: str, position: int) -> str:
-    where = f"card {position}"
+    return f"card {position}: {card_token_problem(token)}"
+
+
+def card_token_problem(token: str) -> str:
+    """Why a token is not a card (the token is not one), e.g. "'10H' is not a card: ... (ten is T, e.g. TH)"."""
     if len(token) != 2:
         hint = " (ten is T, e.g. TH)" if token.startswith("10") else ""
-        return f"{where}: '{token}' is not a card: a card is two characters, rank then suit{hint}"
+        return f"'{token}' is not a card: a card is two characters, rank then suit{hint}"
     rank, suit = token[0], token[1]
     if rank.upper() in RANKS and suit.upper() in SUITS and token != token.upper():
-        return f"{where}: '{token}' is not a card: write it in upper case ('{token.upper()}')"
+        return f"'{token}' is not a card: write it in upper case ('{token.upper()}')"
     if rank not in RANKS:
-        return f"{where}: '{token}' is not a card: rank '{rank}' is not one of {' '.join(RANKS)} (or JK)"
-    return f"{where}: '{token}' is not a card: suit '{suit}' is not one of {' '.join(SUITS)}"
+        return f"'{token}' is not a card: rank '{rank}' is not one of {' '.join(RANKS)} (or JK)"
+    return f"'{token}' is not a card: suit '{suit}' is not one of {' '.join(SUITS)}"
 
 
 def describe_rank(rank_index: int, plural: bool = True) -> str:

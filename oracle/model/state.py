@@ -18,6 +18,7 @@ class Phase(IntEnum):
     AWAIT_ANSWER = 3
     FINAL_MELDS = 4
     HAND_OVER = 5
+    MELD_PILE_TOP = 6  #: the first step of a two-step take is made: the top card must be melded next
 
 
 class TurnStart(IntEnum):

@@ -52,6 +52,11 @@ Actions of the space
   listed once.
 * ``discard``: Discard(c) for each distinct card c in hand.
 * ``ask``, ``answer yes``, ``answer no``, ``finish``: the single actions.
+* phase MELD_PILE_TOP (the first step of a two-step take made): the second
+  step of every take-pile candidate, Meld((top + W, *M)). The first step,
+  ``pick-up-pile``, is not listed in the draw phase: the space keeps the
+  combined form of a take, and pick-up-pile is legal exactly when one of the
+  listed take-pile actions is.
 
 A listed action is in the space and legal; an action of the space that is
 not listed is illegal. Legal actions outside the space exist (several groups
@@ -71,7 +76,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import chain
 
-from oracle.model.actions import Action, AnswerPartner, AskPartner, Discard, Draw, Finish, Meld, TakePile
+from oracle.model.actions import (
+    Action,
+    AnswerPartner,
+    AskPartner,
+    Discard,
+    Draw,
+    Finish,
+    Meld,
+    TakePile,
+    second_step_meld,
+)
 from oracle.model.cards import is_natural, rank_of
 from oracle.model.interrupt import Checkpoint
 from oracle.model.state import GameState, Phase
@@ -146,6 +161,11 @@ def iter_candidates(rules: CompiledRules, state: GameState, checkpoint: Checkpoi
     elif phase == Phase.FINAL_MELDS:
         yield from _meld_candidates(GroupBuilder(rules, state, checkpoint))
         yield Finish()
+    elif phase == Phase.MELD_PILE_TOP:  # the second step of a two-step take: each take-pile candidate as a meld
+        top = state.discard_pile[-1]
+        yield from (
+            second_step_meld(top, take) for take in _take_pile_candidates(GroupBuilder(rules, state, checkpoint))
+        )
 
 
 def candidates(rules: CompiledRules, state: GameState) -> list[Action]:

@@ -5,7 +5,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from oracle.model.actions import Action, AnswerPartner, AskPartner, Discard, Draw, Finish, Meld, TakePile
+from oracle.model.actions import (
+    Action,
+    AnswerPartner,
+    AskPartner,
+    Discard,
+    Draw,
+    Finish,
+    Meld,
+    PickUpPile,
+    TakePile,
+    top_group_index,
+)
 from oracle.model.cards import is_valid
 from oracle.model.errors import Problems
 from oracle.model.events import Event
@@ -26,6 +37,7 @@ from oracle.rules.play import (
     check_meld,
 )
 from oracle.rules.state_check import InvalidStateError, validate_state
+from oracle.rules.two_step import apply_pick_up, check_pick_up, second_step
 from oracle.rules.violations import Code, Violation
 from oracle.ruleset.compiled import CompiledRules
 
@@ -40,8 +52,12 @@ class Verdict:
     next_state: GameState | None  #: the state after the action (legal actions only)
 
 
-def validate_action_shape(action: Action, prefix: str = "action") -> None:
-    """The shape layer: raise InvalidInputError for an action that is malformed whatever the state."""
+def validate_action_shape(action: Action, prefix: str = "action", *, top_group: int | None = None) -> None:
+    """The shape layer: raise InvalidInputError for an action that is malformed whatever the state.
+
+    `top_group`: the index of a meld's group that holds the pile's top card in the second step of a two-step take
+    (its cards are checked, not its shape: it is judged as the take's top-card group, see oracle.rules.two_step).
+    """
     problems = Problems()
 
     def cards_ok(path: str, cards: tuple[int, ...]) -> None:
@@ -59,7 +75,15 @@ def validate_action_shape(action: Action, prefix: str = "action") -> None:
             for i, group in enumerate(groups):
                 cards_ok(f"{prefix}.meld.groups[{i}].cards", group.cards)
             problems.raise_if_any()
-            validate_group_shapes(groups, f"{prefix}.meld.groups", problems)
+            if top_group is None:
+                validate_group_shapes(groups, f"{prefix}.meld.groups", problems)
+            else:  # the other groups are the take's other melds: shaped among themselves, paths kept
+                others = [i for i in range(len(groups)) if i != top_group]
+                found = Problems()
+                validate_group_shapes([groups[i] for i in others], "", found)
+                for item in found.items:
+                    index = int(item.field[1 : item.field.index("]")])
+                    problems.add(f"{prefix}.meld.groups[{others[index]}]", item.description)
         case TakePile(with_cards, melds):
             cards_ok(f"{prefix}.take_pile.with", with_cards)
             for i, group in enumerate(melds):
@@ -80,6 +104,8 @@ def action_violations(ctx: Ctx, action: Action) -> list[Violation]:
             return check_draw(ctx)
         case TakePile():
             return check_take_pile(ctx, action)
+        case PickUpPile():
+            return check_pick_up(ctx)
         case Meld():
             return check_meld(ctx, action)
         case Discard():
@@ -100,6 +126,8 @@ def apply_action(ctx: Ctx, action: Action) -> Applied:
             return apply_draw(ctx)
         case TakePile():
             return apply_take_pile(ctx, action)
+        case PickUpPile():
+            return apply_pick_up(ctx)
         case Meld():
             return apply_meld(ctx, action)
         case Discard():
@@ -113,6 +141,22 @@ def apply_action(ctx: Ctx, action: Action) -> Applied:
     raise TypeError(f"not an action: {action!r}")
 
 
+def judge(rules: CompiledRules, state: GameState, action: Action) -> tuple[Ctx, Action, list[Violation]]:
+    """The shape layer, then every rule `action` breaks: the context and the action judged (the second step of a
+    two-step take is judged as the take-pile it amounts to, on the state before the take) and the violations."""
+    ctx = make_ctx(rules, state)
+    if state.phase != Phase.MELD_PILE_TOP:
+        validate_action_shape(action)
+        return ctx, action, action_violations(ctx, action)
+    top = state.discard_pile[-1]
+    validate_action_shape(action, top_group=top_group_index(top, action) if isinstance(action, Meld) else None)
+    step = second_step(ctx, action)
+    if isinstance(step, Violation):
+        return ctx, action, [step]
+    ctx, take = step
+    return ctx, take, action_violations(ctx, take)
+
+
 def is_legal(rules: CompiledRules, state: GameState, action: Action, *, validate: bool = True) -> bool:
     """Whether the player to move may do `action` (check_action's `legal`, without computing the next state);
     the same errors as check_action for an inconsistent state or a malformed action.
@@ -121,8 +165,7 @@ def is_legal(rules: CompiledRules, state: GameState, action: Action, *, validate
         problems = validate_state(rules, state)
         if problems:
             raise InvalidStateError(problems)
-    validate_action_shape(action)
-    return not action_violations(make_ctx(rules, state), action)
+    return not judge(rules, state, action)[2]
 
 
 def check_action(rules: CompiledRules, state: GameState, action: Action, *, validate: bool = True) -> Verdict:
@@ -135,10 +178,8 @@ def check_action(rules: CompiledRules, state: GameState, action: Action, *, vali
         problems = validate_state(rules, state)
         if problems:
             raise InvalidStateError(problems)
-    validate_action_shape(action)
-    ctx = make_ctx(rules, state)
-    violations = action_violations(ctx, action)
+    ctx, judged, violations = judge(rules, state, action)
     if violations:
         return Verdict(False, tuple(violations), (), None)
-    applied = apply_action(ctx, action)
+    applied = apply_action(ctx, judged)
     return Verdict(True, (), applied.events, applied.next_state)

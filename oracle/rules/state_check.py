@@ -184,8 +184,10 @@ def _check_turn(rules: CompiledRules, state: GameState, add: Add) -> None:
         for i, seat in enumerate(state.seats):
             if not seat.hand:
                 a(f"seats[{i}].hand", "is empty but the hand is not over (an empty hand means the player went out)")
-    if state.phase == Phase.DRAW and turn != TurnState():
+    if state.phase in (Phase.DRAW, Phase.MELD_PILE_TOP) and turn != TurnState():
         a("turn", "the player has not drawn yet, so nothing can have happened this turn")
+    if state.phase == Phase.MELD_PILE_TOP and not state.discard_pile:
+        a("phase", "MELD_PILE_TOP follows the first step of taking the pile, but the pile is empty")
     if state.phase in (Phase.PLAY, Phase.AWAIT_ANSWER, Phase.FINAL_MELDS) and turn.start == TurnStart.NONE:
         a("turn.start", f"phase {state.phase.name} comes after drawing or taking the pile")
     if (state.phase == Phase.AWAIT_ANSWER) != (turn.partner_answer == PartnerAnswer.PENDING):

@@ -63,6 +63,7 @@ class Code(StrEnum):
     ASK_AFTER_MELDING = "ASK_AFTER_MELDING"
     ASK_ALREADY_ANSWERED = "ASK_ALREADY_ANSWERED"
     LAST_RED_THREE_NO_DISCARD = "LAST_RED_THREE_NO_DISCARD"
+    TWO_STEP_TAKE_INCOMPLETE = "TWO_STEP_TAKE_INCOMPLETE"
 
 
 @functools.cache
@@ -349,6 +350,18 @@ _RULES = (
         "stock_exhaustion.last_red_three",
         "After a last-card red three the hand ends without a discard.",
         "the last stock card was a red three: the hand ends without a discard (use finish)",
+    ),
+    # The two-step form of taking the pile (oracle/rules/two_step.py).
+    Rule(
+        Code.TWO_STEP_TAKE_INCOMPLETE,
+        "discard_pile",
+        "Taken in two steps, the pile is taken only by melding its top card next, before anything else.",
+        "after pick-up-pile the next action must be a meld with the top card {top}, not '{action}'",
+        {
+            "top_missing": "after pick-up-pile the meld must include the top card {top}: '{action}' does not",
+            "no_way": "pick-up-pile: no way of melding the top card {top} from seat {seat}'s hand is legal,"
+            " so the pile cannot be taken",
+        },
     ),
 )
 

@@ -9,7 +9,18 @@ from enum import IntEnum
 from typing import Any, TypeVar, cast
 
 from oracle.api.v1 import cards_pb2, game_pb2, notation_pb2, oracle_pb2
-from oracle.model.actions import Action, AnswerPartner, AskPartner, Discard, Draw, Finish, Meld, MeldGroup, TakePile
+from oracle.model.actions import (
+    Action,
+    AnswerPartner,
+    AskPartner,
+    Discard,
+    Draw,
+    Finish,
+    Meld,
+    MeldGroup,
+    PickUpPile,
+    TakePile,
+)
 from oracle.model.cards import JOKER, NotationError, deck, is_valid, parse_cards, rank_of
 from oracle.model.errors import Problems
 from oracle.model.events import CanastaMade, CardsDrawn, Event, HandEnded, PileTaken, RedThreeLaid
@@ -189,10 +200,13 @@ def action_from_proto(msg: game_pb2.Action, prefix: str = "action") -> Action:
         action = AnswerPartner(msg.answer_partner.yes)
     elif kind == "finish":
         action = Finish()
+    elif kind == "pick_up_pile":
+        action = PickUpPile()
     else:
         problems.add(
             f"{prefix}.kind",
-            "no action given: set one of draw, take_pile, meld, discard, ask_partner, answer_partner, finish",
+            "no action given: set one of draw, take_pile, pick_up_pile, meld, discard, ask_partner,"
+            " answer_partner, finish",
         )
     problems.raise_if_any()
     assert action is not None
@@ -225,6 +239,8 @@ def action_to_proto(action: Action) -> game_pb2.Action:
             return game_pb2.Action(answer_partner=game_pb2.AnswerPartnerAction(yes=yes))
         case Finish():
             return game_pb2.Action(finish=game_pb2.FinishAction())
+        case PickUpPile():
+            return game_pb2.Action(pick_up_pile=game_pb2.PickUpPileAction())
     raise TypeError(f"not an action: {action!r}")
 
 
