@@ -22,6 +22,8 @@ from google.protobuf.descriptor import Descriptor
 from google.protobuf.message import DecodeError, Message
 from google.rpc import code_pb2, status_pb2
 from grpc_status import rpc_status
+from starlette.applications import Starlette
+from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
 from oracle.api.v1 import oracle_pb2 as pb
@@ -234,7 +236,9 @@ class OracleHttpApp:
     def __init__(self, connect: OracleServiceASGIApplication, web_dir: Path = WEB_DIR) -> None:
         self._connect = cast(ASGIApp, connect)
         self._prefix = connect.path + "/"
-        self._static = cast(ASGIApp, StaticFiles(directory=web_dir, html=True))
+        # Inside a Starlette application, so that a missing file is answered 404 (StaticFiles raises for it).
+        pages = Starlette(routes=[Mount("/", app=StaticFiles(directory=web_dir, html=True))])
+        self._static = cast(ASGIApp, pages)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
