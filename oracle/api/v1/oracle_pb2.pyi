@@ -138,20 +138,22 @@ class Unknown(_message.Message):
     def __init__(self, field: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class CheckActionResponse(_message.Message):
-    __slots__ = ("legal", "violations", "events", "next_state", "notation", "unknowns")
+    __slots__ = ("legal", "violations", "events", "next_state", "notation", "unknowns", "next_view")
     LEGAL_FIELD_NUMBER: _ClassVar[int]
     VIOLATIONS_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     NEXT_STATE_FIELD_NUMBER: _ClassVar[int]
     NOTATION_FIELD_NUMBER: _ClassVar[int]
     UNKNOWNS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_VIEW_FIELD_NUMBER: _ClassVar[int]
     legal: bool
     violations: _containers.RepeatedCompositeFieldContainer[_game_pb2.Violation]
     events: _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]
     next_state: _game_pb2.GameState
     notation: str
     unknowns: _containers.RepeatedCompositeFieldContainer[Unknown]
-    def __init__(self, legal: _Optional[bool] = ..., violations: _Optional[_Iterable[_Union[_game_pb2.Violation, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ..., next_state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ..., notation: _Optional[str] = ..., unknowns: _Optional[_Iterable[_Union[Unknown, _Mapping]]] = ...) -> None: ...
+    next_view: _game_pb2.PlayerView
+    def __init__(self, legal: _Optional[bool] = ..., violations: _Optional[_Iterable[_Union[_game_pb2.Violation, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ..., next_state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ..., notation: _Optional[str] = ..., unknowns: _Optional[_Iterable[_Union[Unknown, _Mapping]]] = ..., next_view: _Optional[_Union[_game_pb2.PlayerView, _Mapping]] = ...) -> None: ...
 
 class DealHandRequest(_message.Message):
     __slots__ = ("rule_set", "seed", "deck_order", "dealer", "running_totals")
