@@ -17,10 +17,13 @@ from pathlib import Path
 from typing import Any, cast
 
 import grpc
+from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
+from connectrpc.server import ConnectASGIApplication, Endpoint
 from google.protobuf import json_format
 from google.protobuf.descriptor import Descriptor
 from google.protobuf.message import DecodeError, Message
 from google.rpc import code_pb2, status_pb2
+from grpc_health.v1 import health_pb2
 from grpc_status import rpc_status
 from starlette.applications import Starlette
 from starlette.routing import Mount
@@ -32,6 +35,7 @@ from oracle.model.errors import FieldProblem
 from oracle.service.bounded import bad_request
 from oracle.service.calls import CallLayer, Context, LayeredInterceptor
 from oracle.service.decoding import SERVICE, Undecodable
+from oracle.service.health import HEALTH_SERVICE, HealthService
 from oracle.service.http_context import HttpAbort, HttpContext, connect_error
 from oracle.service.servicer import OracleServicer
 
@@ -120,43 +124,64 @@ def _refusing(behaviour: Callable[..., Any]) -> Callable[..., Any]:
     return handle
 
 
-class ConnectOracle:
-    """OracleService for the Connect application: every method through the call layers to the servicer."""
+class LayeredCalls:
+    """Runs a handler as the gRPC server runs it: wrapped by the call layers (one wrapper per method, made once)."""
 
-    def __init__(self, servicer: OracleServicer, layers: Sequence[CallLayer]) -> None:
-        self._servicer = servicer
+    def __init__(self, layers: Sequence[CallLayer]) -> None:
         self._interceptor = LayeredInterceptor(layers)
         self._handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {}
 
-    async def _handler(self, name: str) -> grpc.RpcMethodHandler[Any, Any]:
-        """The method's handler wrapped by the call layers, as the gRPC server runs it (made once)."""
-        handler = self._handlers.get(name)
+    async def _handler(self, method: str, raw: grpc.RpcMethodHandler[Any, Any]) -> grpc.RpcMethodHandler[Any, Any]:
+        handler = self._handlers.get(method)
         if handler is None:
-            behaviour = getattr(self._servicer, name)
-            method = SERVICE.methods_by_name[name]
-            raw: grpc.RpcMethodHandler[Any, Any]
-            if method.client_streaming:
-                raw = grpc.stream_stream_rpc_method_handler(behaviour)
-            else:
-                raw = grpc.unary_unary_rpc_method_handler(_refusing(behaviour))
 
             async def continuation(details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler[Any, Any]:
                 return raw
 
-            wrapped = await self._interceptor.intercept_service(continuation, _Details(f"/{SERVICE.full_name}/{name}"))
+            wrapped = await self._interceptor.intercept_service(continuation, _Details(method))
             assert wrapped is not None
-            handler = self._handlers[name] = wrapped
+            handler = self._handlers[method] = wrapped
         return handler
 
-    async def _unary(self, name: str, request: Any, ctx: Any) -> Any:
+    async def unary(self, method: str, behaviour: Callable[..., Any], request: Any, ctx: Any) -> Any:
+        """Answer one Connect unary call with `behaviour` (a gRPC unary handler) behind the layers; a status it
+        ends with becomes the ConnectError the client reads."""
         context = HttpContext(ctx)
-        handler = await self._handler(name)
-        behaviour = cast(Callable[[Any, HttpContext], Awaitable[Any]], handler.unary_unary)
+        handler = await self._handler(method, grpc.unary_unary_rpc_method_handler(_refusing(behaviour)))
+        wrapped = cast(Callable[[Any, HttpContext], Awaitable[Any]], handler.unary_unary)
         try:
-            return await behaviour(request, context)
+            return await wrapped(request, context)
         except HttpAbort:
             pass
-        raise connect_error(context.status() or _lost(name))
+        raise connect_error(context.status() or _lost(method))
+
+    async def stream(
+        self, method: str, behaviour: Callable[..., Any], requests: AsyncIterator[Any], ctx: Any
+    ) -> AsyncIterator[Any]:
+        """Answer one Connect bidirectional stream with `behaviour` (a gRPC stream handler) behind the layers."""
+        context = HttpContext(ctx)
+        handler = await self._handler(method, grpc.stream_stream_rpc_method_handler(behaviour))
+        wrapped = cast(Callable[[Any, HttpContext], AsyncIterator[Any]], handler.stream_stream)
+        try:
+            async for response in wrapped(requests, context):
+                yield response
+        except HttpAbort:
+            pass
+        status = context.status()
+        if status is not None:
+            raise connect_error(status)
+
+
+class ConnectOracle:
+    """OracleService for the Connect application: every method through the call layers to the servicer."""
+
+    def __init__(self, servicer: OracleServicer, calls: LayeredCalls) -> None:
+        self._servicer = servicer
+        self._calls = calls
+
+    async def _unary(self, name: str, request: Any, ctx: Any) -> Any:
+        method = f"/{SERVICE.full_name}/{name}"
+        return await self._calls.unary(method, getattr(self._servicer, name), request, ctx)
 
     async def list_rule_sets(self, request: pb.ListRuleSetsRequest, ctx: Any) -> pb.ListRuleSetsResponse:
         """ListRuleSets."""
@@ -204,17 +229,39 @@ class ConnectOracle:
         self, request: AsyncIterator[pb.RefereeGameRequest], ctx: Any
     ) -> AsyncIterator[pb.RefereeGameResponse]:
         """RefereeGame, as a Connect bidirectional stream (needs HTTP/2 for messages to interleave)."""
-        context = HttpContext(ctx)
-        handler = await self._handler("RefereeGame")
-        behaviour = cast(Callable[[Any, HttpContext], AsyncIterator[Any]], handler.stream_stream)
-        try:
-            async for response in behaviour(request, context):
-                yield response
-        except HttpAbort:
-            pass
-        status = context.status()
-        if status is not None:
-            raise connect_error(status)
+        method = f"/{SERVICE.full_name}/RefereeGame"
+        async for response in self._calls.stream(method, self._servicer.RefereeGame, request, ctx):
+            yield response
+
+
+class HealthApplication(ConnectASGIApplication[HealthService]):
+    """grpc.health.v1.Health/Check over Connect, through the same layers (which exempt it from the token and
+    from admission control), for load balancers that probe over HTTP."""
+
+    def __init__(self, health: HealthService, calls: LayeredCalls) -> None:
+        method = f"/{HEALTH_SERVICE}/Check"
+
+        async def check(request: health_pb2.HealthCheckRequest, ctx: Any) -> health_pb2.HealthCheckResponse:
+            return cast(health_pb2.HealthCheckResponse, await calls.unary(method, health.Check, request, ctx))
+
+        info = MethodInfo(
+            name="Check",
+            service_name=HEALTH_SERVICE,
+            input=health_pb2.HealthCheckRequest,
+            output=health_pb2.HealthCheckResponse,
+            idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
+            stream_type=StreamType.UNARY,
+        )
+        super().__init__(
+            service=health,
+            endpoints=lambda service: {method: Endpoint.unary(method=info, function=check)},
+            codecs=[JsonCodec(), BinaryCodec()],
+        )
+
+    @property
+    def path(self) -> str:
+        """Where the application is mounted: the health service's name."""
+        return f"/{HEALTH_SERVICE}"
 
 
 def _lost(name: str) -> status_pb2.Status:
@@ -222,20 +269,25 @@ def _lost(name: str) -> status_pb2.Status:
 
 
 def connect_application(
-    servicer: OracleServicer, layers: Sequence[CallLayer], max_message_bytes: int
+    servicer: OracleServicer, calls: LayeredCalls, max_message_bytes: int
 ) -> OracleServiceASGIApplication:
-    """The generated Connect application serving `servicer` behind `layers`, JSON and binary, requests of at most
+    """The generated Connect application serving `servicer` through `calls`, JSON and binary, requests of at most
     `max_message_bytes` (larger: RESOURCE_EXHAUSTED, as over gRPC)."""
-    service = cast(Any, ConnectOracle(servicer, layers))
+    service = cast(Any, ConnectOracle(servicer, calls))
     return OracleServiceASGIApplication(service, read_max_bytes=max_message_bytes, codecs=[JsonCodec(), BinaryCodec()])
 
 
 class OracleHttpApp:
-    """The ASGI application of the HTTP port: Connect calls by path prefix, everything else the web page."""
+    """The ASGI application of the HTTP port: Connect calls by path prefix (OracleService, health), else the page."""
 
-    def __init__(self, connect: OracleServiceASGIApplication, web_dir: Path = WEB_DIR) -> None:
-        self._connect = cast(ASGIApp, connect)
-        self._prefix = connect.path + "/"
+    def __init__(
+        self, servicer: OracleServicer, health: HealthService, layers: Sequence[CallLayer], max_message_bytes: int,
+        web_dir: Path = WEB_DIR,
+    ) -> None:  # fmt: skip
+        calls = LayeredCalls(layers)
+        connect = connect_application(servicer, calls, max_message_bytes)
+        health_app = HealthApplication(health, calls)
+        self._routes = [(app.path + "/", cast(ASGIApp, app)) for app in (connect, health_app)]
         # Inside a Starlette application, so that a missing file is answered 404 (StaticFiles raises for it).
         pages = Starlette(routes=[Mount("/", app=StaticFiles(directory=web_dir, html=True))])
         self._static = cast(ASGIApp, pages)
@@ -243,11 +295,14 @@ class OracleHttpApp:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
             await _lifespan(receive, send)
-        elif scope["type"] == "http" and scope["path"].startswith(self._prefix):
-            await self._connect(scope, receive, send)
-        elif scope["type"] == "http":
-            await self._static(scope, receive, send)
-        # websocket: not served (the connection is closed by the server)
+            return
+        if scope["type"] != "http":
+            return  # websocket: not served (the server closes the connection)
+        for prefix, app in self._routes:
+            if scope["path"].startswith(prefix):
+                await app(scope, receive, send)
+                return
+        await self._static(scope, receive, send)
 
 
 async def _lifespan(receive: Receive, send: Send) -> None:
@@ -261,4 +316,13 @@ async def _lifespan(receive: Receive, send: Send) -> None:
             return
 
 
-__all__ = ["WEB_DIR", "BinaryCodec", "ConnectOracle", "JsonCodec", "OracleHttpApp", "connect_application"]
+__all__ = [
+    "WEB_DIR",
+    "BinaryCodec",
+    "ConnectOracle",
+    "HealthApplication",
+    "JsonCodec",
+    "LayeredCalls",
+    "OracleHttpApp",
+    "connect_application",
+]

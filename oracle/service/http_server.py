@@ -20,7 +20,8 @@ from hypercorn.config import Config as HypercornConfig
 
 from oracle.service.calls import CallLayer
 from oracle.service.config import ServeConfig
-from oracle.service.http_app import OracleHttpApp, connect_application
+from oracle.service.health import HealthService
+from oracle.service.http_app import OracleHttpApp
 from oracle.service.servicer import OracleServicer
 
 log = logging.getLogger(__name__)
@@ -87,14 +88,16 @@ class HttpServer:
         await self._task
 
 
-async def start_http(servicer: OracleServicer, layers: Sequence[CallLayer], config: ServeConfig) -> HttpServer:
-    """Serve `servicer` behind `layers` over HTTP on config.host:config.http_port until `stop()`."""
+async def start_http(
+    servicer: OracleServicer, health: HealthService, layers: Sequence[CallLayer], config: ServeConfig
+) -> HttpServer:
+    """Serve `servicer` and `health` behind `layers` over HTTP on config.host:config.http_port until `stop()`."""
     assert config.http_port is not None
     sock = listen(config.host, config.http_port, reuse_port=config.reuse_port)
     port = sock.getsockname()[1]
     settings = hypercorn_config(config, sock)
     sock.detach()  # the descriptor is Hypercorn's now (it closes it when it stops)
-    app = OracleHttpApp(connect_application(servicer, layers, config.limits.max_message_bytes))
+    app = OracleHttpApp(servicer, health, layers, config.limits.max_message_bytes)
     stopping = asyncio.Event()
     task = asyncio.create_task(hypercorn_serve(app, settings, shutdown_trigger=stopping.wait, mode="asgi"))  # type: ignore[arg-type]
     await asyncio.sleep(0)  # let it start (connections meanwhile wait in the listen backlog)

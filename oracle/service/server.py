@@ -122,9 +122,13 @@ async def start_server(book: RuleBook, config: ServeConfig | None = None) -> Ora
             options=[
                 ("grpc.so_reuseport", int(config.reuse_port)),
                 ("grpc.max_receive_message_length", config.limits.max_message_bytes),
+                # Calls that arrive faster than the event loop takes them up wait in gRPC core; past this many it
+                # cancels them at once (CANCELLED, gRPC's own code) instead of letting them queue for seconds.
+                ("grpc.server.max_pending_requests", config.max_pending),
+                ("grpc.server.max_pending_requests_hard_limit", config.max_pending),
             ],
         )
-        servicer = OracleServicer(book, config.limits)
+        servicer = OracleServicer(book, config.limits, config.threads, config.long_threads)
         metrics.watch(
             "canasta_oracle_worker_queue",
             "Calls (and stream messages) waiting for a worker thread.",
@@ -141,7 +145,7 @@ async def start_server(book: RuleBook, config: ServeConfig | None = None) -> Ora
         await server.start()
         if config.http_port is not None:  # the same servicer behind the same layers, over HTTP
             try:
-                http = await start_http(servicer, layers, config)
+                http = await start_http(servicer, health, layers, config)
             except BaseException:
                 await server.stop(0)
                 raise
