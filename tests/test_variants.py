@@ -51,7 +51,7 @@ def test_at_least_ten_rule_sets_load_and_every_variant_extends_a_classic_one() -
 
 SPEC_FILES = sorted((ROOT / "specs").glob("*.textproto"))
 VARIANT_FILES = [p for p in SPEC_FILES if "\nextends:" in p.read_text(encoding="utf-8")]
-METADATA = {"id", "extends", "title", "description", "rules"}
+METADATA = {"id", "extends", "title", "description", "rules", "choices"}
 
 
 def test_the_variant_files_are_found() -> None:
