@@ -141,6 +141,34 @@ def test_unary_calls_past_the_limit_are_refused_at_once_and_health_still_answers
     assert metrics.get_sample_value("canasta_oracle_calls_total", refused) == 1
 
 
+def test_calls_past_max_pending_are_cancelled_at_once_instead_of_queueing(serve) -> None:
+    running, channel = serve(max_pending=2)
+    stub = oracle_pb2_grpc.OracleServiceStub(channel)
+    assert stub.ListRuleSets(oracle_pb2.ListRuleSetsRequest(), timeout=RPC_TIMEOUT).rule_sets
+    blocked = 2.0
+    started = time.monotonic()
+    running.loop.call_soon_threadsafe(time.sleep, blocked)  # the server takes up no call for a while
+    futures = [stub.ListRuleSets.future(oracle_pb2.ListRuleSetsRequest(), timeout=RPC_TIMEOUT) for _ in range(20)]
+    times = [0.0] * len(futures)
+    for i, future in enumerate(futures):  # when each call ended, not when this thread looked
+        future.add_done_callback(lambda _, i=i: times.__setitem__(i, time.monotonic() - started))
+    ended: dict[str, list[float]] = {}
+    for i, future in enumerate(futures):
+        error = future.exception()
+        code = "OK" if error is None else error.code().name  # type: ignore[union-attr]
+        ended.setdefault(code, []).append(times[i])
+    assert set(ended) == {"OK", "CANCELLED"}, ended
+    assert len(ended["OK"]) <= 4, ended  # the pending few (and one the loop had already asked for)
+    assert max(ended["CANCELLED"]) < blocked, "calls past the pending limit must end at once, not wait"
+    assert stub.ListRuleSets(oracle_pb2.ListRuleSetsRequest(), timeout=RPC_TIMEOUT).rule_sets  # and it serves on
+
+
+def test_worker_thread_counts_are_serving_options(serve) -> None:
+    running, _ = serve(threads=3, long_threads=1)
+    assert running.server.servicer is not None
+    assert (running.server.servicer.workers.size, running.server.servicer.long_workers.size) == (3, 1)
+
+
 class OpenStream:
     """A RefereeGame stream kept open by the client: sends start, then waits until `end()`."""
 
@@ -431,6 +459,9 @@ def test_metrics_endpoint_counts_calls_by_method_and_code(serve) -> None:
         ({"tls_client_ca": Path("ca.crt")}, "--tls-client-ca (mutual TLS) needs --tls-cert"),
         ({"max_calls": 0}, "--max-calls 0 must be at least 1"),
         ({"max_streams": -1}, "--max-streams -1 must be at least 1"),
+        ({"max_pending": 0}, "--max-pending 0 must be at least 1"),
+        ({"threads": 0}, "--threads 0 must be at least 1"),
+        ({"long_threads": 0}, "--long-threads 0 must be at least 1"),
         ({"grace_seconds": float("nan")}, "--grace-seconds nan must be 0 or more"),
         ({"port": 70000}, "--port 70000 is not a port number"),
         ({"metrics_port": 50051}, "--metrics-port 50051 is the serving port"),

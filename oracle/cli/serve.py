@@ -20,6 +20,9 @@ DEFAULTS = SimpleNamespace(
     reuse_port=False,
     max_calls=100,
     max_streams=100,
+    max_pending=100,
+    threads=4,
+    long_threads=2,
     drain_seconds=2.0,
     grace_seconds=10.0,
     request_log=True,
@@ -121,6 +124,34 @@ def env(name: str) -> str:
     help="Streams open at once; more are refused with RESOURCE_EXHAUSTED.",
 )
 @click.option(
+    "--max-pending",
+    envvar=env("MAX_PENDING"),
+    show_envvar=True,
+    default=DEFAULTS.max_pending,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Calls arriving faster than the server takes them up that gRPC holds; past this many it cancels new calls"
+    " at once (CANCELLED, gRPC's own code) rather than queueing them.",
+)
+@click.option(
+    "--threads",
+    envvar=env("THREADS"),
+    show_envvar=True,
+    default=DEFAULTS.threads,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Worker threads for ordinary calls (per process).",
+)
+@click.option(
+    "--long-threads",
+    envvar=env("LONG_THREADS"),
+    show_envvar=True,
+    default=DEFAULTS.long_threads,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Worker threads for ReplayGame and ListLegalActions, whose work grows with the request (per process).",
+)
+@click.option(
     "--drain-seconds",
     envvar=env("DRAIN_SECONDS"),
     show_envvar=True,
@@ -206,6 +237,9 @@ def serve(
     reuse_port: bool,
     max_calls: int,
     max_streams: int,
+    max_pending: int,
+    threads: int,
+    long_threads: int,
     drain_seconds: float,
     grace_seconds: float,
     request_log: bool,
@@ -239,6 +273,9 @@ def serve(
             reuse_port=reuse_port,
             max_calls=max_calls,
             max_streams=max_streams,
+            max_pending=max_pending,
+            threads=threads,
+            long_threads=long_threads,
             drain_seconds=drain_seconds,
             grace_seconds=grace_seconds,
             request_log=request_log,

@@ -32,6 +32,9 @@ class ServeConfig:
     reuse_port: bool = False  #: SO_REUSEPORT: let several servers share the port (off: a busy port is an error)
     max_calls: int = 100  #: unary calls in progress at once; more get RESOURCE_EXHAUSTED
     max_streams: int = 100  #: streams open at once; more get RESOURCE_EXHAUSTED
+    max_pending: int = 100  #: calls gRPC core holds before the server takes them up; more are cancelled at once
+    threads: int = 4  #: worker threads for ordinary calls
+    long_threads: int = 2  #: worker threads for ReplayGame and ListLegalActions, whose work grows with the request
     drain_seconds: float = 2.0  #: after SIGTERM: health NOT_SERVING, calls still answered, for this long
     grace_seconds: float = 10.0  #: then: no new calls, calls in flight may finish for this long
     request_log: bool = True  #: one JSON line per call
@@ -69,7 +72,14 @@ def _problems(config: ServeConfig) -> list[str]:
         problems.append("--tls-cert and --tls-key go together: give both or neither")
     if config.tls_client_ca is not None and config.tls_cert is None:
         problems.append("--tls-client-ca (mutual TLS) needs --tls-cert and --tls-key")
-    counts = (("--max-calls", config.max_calls), ("--max-streams", config.max_streams), ("--workers", config.workers))
+    counts = (
+        ("--max-calls", config.max_calls),
+        ("--max-streams", config.max_streams),
+        ("--max-pending", config.max_pending),
+        ("--threads", config.threads),
+        ("--long-threads", config.long_threads),
+        ("--workers", config.workers),
+    )
     for name, count in counts:
         if count is not None and count < 1:
             problems.append(f"{name} {count} must be at least 1")
