@@ -12,10 +12,16 @@ ActionCounts), then ascending by the key: take-pile (with_cards, ((cards,
 onto), ...)), meld ((cards, onto), ...) over the groups, with onto = -1 when
 there is no onto_rank; discard the card; answer yes before no.
 
-A bounded list (``legal_actions_upto``, what ListLegalActions serves) judges
-candidates in generation order and stops once it holds `limit` distinct legal
+Two generators give the same list. ``legal_actions`` produces the legal
+actions directly from the position (``oracle.games.movegen_direct``: per phase,
+only the forms that can be legal). ``legal_actions_by_referee`` builds every
+candidate of the space (``oracle.rules.candidates``) and asks the referee about
+each: slower, and the reference the direct generator is tested against.
+
+A bounded list (``legal_actions_upto``, what ListLegalActions serves) generates
+legal actions in generation order and stops once it holds `limit` distinct legal
 actions and has seen that there is at least one more. A truncated list is
-therefore the first `limit` legal actions in this generator's (unspecified)
+therefore the first `limit` legal actions in the generator's (unspecified)
 generation order, then sorted in the canonical order above: a subset of the
 full list in the same relative order, not necessarily its first `limit`
 entries. An untruncated list is the full list, exactly as `legal_actions`.
@@ -26,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from oracle.games.movegen_direct import iter_legal
 from oracle.model.actions import Action, AnswerPartner, AskPartner, Discard, Draw, Finish, Meld, MeldGroup, TakePile
 from oracle.model.interrupt import Checkpoint
 from oracle.model.state import GameState
@@ -34,7 +41,15 @@ from oracle.rules.referee import is_legal
 from oracle.rules.state_check import InvalidStateError, validate_state
 from oracle.ruleset.compiled import CompiledRules
 
-__all__ = ["KINDS", "LegalActions", "count_actions", "legal_actions", "legal_actions_upto", "sort_key"]
+__all__ = [
+    "KINDS",
+    "LegalActions",
+    "count_actions",
+    "legal_actions",
+    "legal_actions_by_referee",
+    "legal_actions_upto",
+    "sort_key",
+]
 
 
 def _group_key(groups: tuple[MeldGroup, ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
@@ -85,15 +100,43 @@ def legal_actions_upto(
 ) -> LegalActions:
     """At most `limit` legal actions (None: all), canonical order; InvalidStateError for a bad state.
 
-    Generates and judges no more candidates than it takes to find `limit` + 1
-    legal ones; `checkpoint` is called before each candidate is judged and as
-    the generator searches (what it raises ends the work).
+    Generates no more legal actions than `limit` + 1 (the direct generator; the referee's candidates for a phase
+    it does not know); `checkpoint` is called before each action is taken and as the generator searches (what it
+    raises ends the work).
     """
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be at least 0, not {limit}")
     problems = validate_state(rules, state)
     if problems:
         raise InvalidStateError(problems)
+    generated = iter_legal(rules, state, checkpoint)
+    if generated is None:
+        return _judged_upto(rules, state, limit, checkpoint)
+    found: dict[Action, None] = {}
+    for action in generated:
+        if checkpoint is not None:
+            checkpoint()
+        if action in found:
+            continue
+        if limit is not None and len(found) >= limit:
+            return LegalActions(sorted(found, key=sort_key), truncated=True)
+        found[action] = None
+    return LegalActions(sorted(found, key=sort_key), truncated=False)
+
+
+def legal_actions_by_referee(rules: CompiledRules, state: GameState) -> list[Action]:
+    """The same list as `legal_actions`, by judging every candidate of the space with the referee (the reference
+    the direct generator is tested against); InvalidStateError for a bad state."""
+    problems = validate_state(rules, state)
+    if problems:
+        raise InvalidStateError(problems)
+    return _judged_upto(rules, state, None, None).actions
+
+
+def _judged_upto(
+    rules: CompiledRules, state: GameState, limit: int | None, checkpoint: Checkpoint | None
+) -> LegalActions:
+    """Judge the space's candidates in generation order until `limit` + 1 legal ones (the state is valid)."""
     found: dict[Action, None] = {}
     for action in iter_candidates(rules, state, checkpoint):
         if checkpoint is not None:

@@ -1,0 +1,256 @@
+"""What direct legal-move generation knows about one position: the mover's hand by rank, the side's melds by rank,
+and memoised verdicts of the rules' own functions (meld rules by make-up, canastas, the end-of-action checks)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import NamedTuple
+
+from oracle.model.actions import MeldGroup
+from oracle.model.cards import JOKER, RANK_ACE, RANK_THREE, is_black_three, is_natural, is_wild, make_card, rank_of
+from oracle.model.state import GameState, PartnerAnswer, Phase, TurnState
+from oracle.rules.context import Ctx, make_ctx
+from oracle.rules.going_out import check_keep_cards, check_melding_out
+from oracle.rules.meld_play import NEW_MELD_ONLY
+from oracle.rules.melds import MeldShape, is_canasta, meld_rule_breaks
+from oracle.rules.minimum import is_minimum_waived, needs_initial_meld, side_minimum
+from oracle.ruleset.compiled import CompiledRules
+
+_MEMO_LIMIT = 200_000
+_TWO, _JOKER, _OTHER = -1, -2, -3
+#: By card number: the rank a hand card sorts under (naturals and black threes), or _TWO, _JOKER, _OTHER.
+_KIND: tuple[int, ...] = tuple(
+    _OTHER
+    if c == 0
+    else _JOKER
+    if c == JOKER
+    else _TWO
+    if is_wild(c)
+    else rank_of(c)
+    if is_natural(c) or is_black_three(c)
+    else _OTHER
+    for c in range(JOKER + 1)
+)  #: verdicts kept per rule set before the memo starts again (bounds memory on odd inputs)
+
+
+class Group(NamedTuple):
+    """A canonical group before it gets its cards (see oracle.rules.candidates): rank, n, j, t and its points."""
+
+    rank: int  #: natural rank, RANK_THREE, WILD_MELD_RANK, or the rank an onto group joins
+    naturals: int
+    jokers: int
+    twos: int
+    points: int
+    onto: bool = False  #: a wild-only group joining the side's meld of `rank`
+
+    @property
+    def size(self) -> int:
+        """Cards in the group."""
+        return self.naturals + self.jokers + self.twos
+
+
+class RuleFacts:
+    """Verdicts one rule set gives again and again, memoised across positions (each computed by oracle.rules)."""
+
+    def __init__(self, rules: CompiledRules) -> None:
+        self.rules = rules
+        points = rules.card_points
+        self.joker_points = points[JOKER]
+        self.two_points = points[1]
+        self.rank_points = {r: points[make_card(r, 0)] for r in range(RANK_THREE, RANK_ACE + 1)}
+        self._new: dict[tuple[int, int, int, bool], bool] = {}
+        self._added: dict[tuple[int, int, int, int, int, bool], bool] = {}
+        self._canasta: dict[tuple[int, bool], bool] = {}
+        self._options: dict[tuple[int, int, int, int, int], tuple[Group, ...]] = {}
+        self._wilds: dict[tuple[int, int, int], tuple[int, ...]] = {}
+
+    def new_ok(self, rank: int, naturals: int, wilds: int, going_out: bool) -> bool:
+        """A new meld of this make-up breaks no meld rule (melds.meld_rule_breaks)."""
+        key = (rank, naturals, wilds, going_out)
+        ok = self._new.get(key)
+        if ok is None:
+            if len(self._new) > _MEMO_LIMIT:
+                self._new.clear()
+            shape = MeldShape(rank, naturals + wilds, naturals, wilds, rank == RANK_THREE)
+            ok = self._new[key] = not meld_rule_breaks(shape, self.rules, going_out=going_out)
+        return ok
+
+    def added_ok(self, old: MeldShape, naturals: int, wilds: int, going_out: bool) -> bool:
+        """Adding to a meld of shape `old` breaks no rule check_laid applies to an addition: the meld rules but
+        those of new melds only (meld_play.NEW_MELD_ONLY), and wilds turning a natural canasta mixed."""
+        key = (old.rank, old.size, old.naturals, old.wilds, naturals * 1000 + wilds, going_out)
+        ok = self._added.get(key)
+        if ok is None:
+            if len(self._added) > _MEMO_LIMIT:
+                self._added.clear()
+            rules = self.rules
+            after = MeldShape(old.rank, old.size + naturals + wilds, old.naturals + naturals, old.wilds + wilds, False)
+            breaks = meld_rule_breaks(after, rules, going_out=going_out)
+            mixed = is_canasta(old, rules) and old.wilds == 0 and after.wilds > 0  # meld_play: turning mixed
+            ok = all(b.field in NEW_MELD_ONLY for b in breaks) and not (
+                mixed and not rules.canastas.wild_may_join_natural
+            )
+            self._added[key] = ok
+        return ok
+
+    def options(self, rank: int, naturals: range, jokers: int, twos: int) -> tuple[Group, ...]:
+        """The groups of `rank` with n in `naturals` and wilds within the budgets that a new meld may be (judged as
+        if going out, as the canonical space is: oracle.rules.candidates), ascending by points."""
+        key = (rank, naturals.start, naturals.stop, jokers, twos)
+        found = self._options.get(key)
+        if found is None:
+            if len(self._options) > _MEMO_LIMIT:
+                self._options.clear()
+            out = []
+            rank_points = self.rank_points.get(rank, 0)
+            for n in naturals:
+                for j in range(jokers + 1):
+                    for t in range(twos + 1):
+                        if (n or j or t) and self.new_ok(rank, n, j + t, True):
+                            points = n * rank_points + j * self.joker_points + t * self.two_points
+                            out.append(Group(rank, n, j, t, points))
+            out.sort(key=lambda g: g.points)
+            found = self._options[key] = tuple(out)
+        return found
+
+    def wild_counts(self, rank: int, naturals: int, most: int) -> tuple[int, ...]:
+        """How many wilds (0..most) a new meld of `naturals` cards of `rank` may hold (judged as if going out)."""
+        key = (rank, naturals, most)
+        found = self._wilds.get(key)
+        if found is None:
+            if len(self._wilds) > _MEMO_LIMIT:
+                self._wilds.clear()
+            found = tuple(w for w in range(most + 1) if (naturals or w) and self.new_ok(rank, naturals, w, True))
+            self._wilds[key] = found
+        return found
+
+    def canasta(self, size: int, black_threes: bool = False) -> bool:
+        """A meld of `size` cards is a canasta (melds.is_canasta)."""
+        key = (size, black_threes)
+        found = self._canasta.get(key)
+        if found is None:
+            found = self._canasta[key] = is_canasta(MeldShape(0, size, size, 0, black_threes), self.rules)
+        return found
+
+
+_FACTS: dict[int, RuleFacts] = {}
+
+
+def rule_facts(rules: CompiledRules) -> RuleFacts:
+    """The memo of one rule set (by identity: a compiled rule set is immutable)."""
+    facts = _FACTS.get(id(rules))
+    if facts is None or facts.rules is not rules:
+        if len(_FACTS) >= 64:
+            _FACTS.clear()
+        facts = _FACTS[id(rules)] = RuleFacts(rules)
+    return facts
+
+
+class Mover:
+    """The player to move in one position: hand by rank, the side's melds by rank, and the end-of-action checks."""
+
+    def __init__(self, rules: CompiledRules, state: GameState) -> None:
+        self.rules = rules
+        self.state = state
+        self.facts = rule_facts(rules)
+        self.ctx: Ctx = make_ctx(rules, state)
+        self.hand = state.seats[self.ctx.seat].hand
+        self.size = len(self.hand)
+        by_rank: dict[int, list[int]] = {}
+        twos: list[int] = []
+        jokers = 0
+        for card in sorted(self.hand):
+            kind = _KIND[card]
+            if kind >= 0:
+                if kind in by_rank:
+                    by_rank[kind].append(card)
+                else:
+                    by_rank[kind] = [card]
+            elif kind == _TWO:
+                twos.append(card)
+            elif kind == _JOKER:
+                jokers += 1
+        self.by_rank = {r: tuple(c) for r, c in by_rank.items()}  #: naturals (and black threes) by rank, ascending
+        self.twos = tuple(twos)
+        self.jokers = jokers
+        side = self.ctx.side
+        self.side_melds = side.melds
+        self.meld_at: dict[int, int] = {}  #: natural rank -> index of the side's meld of it (meld_index_of_rank)
+        facts = self.facts
+        canastas = 0
+        for i, meld in enumerate(side.melds):
+            black = False
+            for card in meld:
+                kind = _KIND[card]
+                if kind != _TWO and kind != _JOKER:
+                    black = is_black_three(card)
+                    if not black and kind not in self.meld_at:
+                        self.meld_at[kind] = i
+                    break
+            canastas += facts.canasta(len(meld), black)  # a valid state's melds are well formed (state_check)
+        self.canastas = canastas  #: the side's canastas now (melds.canasta_count)
+        self._targets: dict[int, MeldShape] = {}
+        self.needs_initial = needs_initial_meld(side)
+        self.minimum = side_minimum(rules, side) if self.needs_initial else 0  #: read only for an initial meld
+        self.final_melds = state.phase == Phase.FINAL_MELDS
+        self.partner_no = state.turn.partner_answer == PartnerAnswer.NO
+        self._ends: dict[tuple[int, int, bool], bool] = {}
+        self._waived: dict[tuple[bool, bool, int], bool] = {}
+
+    def group(self, rank: int, naturals: int, jokers: int, twos: int, *, onto: bool = False) -> Group:
+        """A Group with its points."""
+        facts = self.facts
+        points = naturals * facts.rank_points.get(rank, 0) + jokers * facts.joker_points + twos * facts.two_points
+        return Group(rank, naturals, jokers, twos, points, onto)
+
+    def cards(self, groups: tuple[Group, ...], first_two: int = 0) -> tuple[MeldGroup, ...]:
+        """The concrete groups: the lowest naturals of each rank, twos handed out in order from the hand's
+        `first_two`-th, then the jokers (oracle.rules.candidates)."""
+        out = []
+        k = first_two
+        for g in groups:
+            cards = (*self.by_rank.get(g.rank, ())[: g.naturals], *self.twos[k : k + g.twos], *(JOKER,) * g.jokers)
+            k += g.twos
+            out.append(MeldGroup(cards, g.rank if g.onto else None))
+        return tuple(out)
+
+    def target_shape(self, rank: int) -> MeldShape:
+        """Shape of the side's meld of `rank` (one the side has)."""
+        shape = self._targets.get(rank)
+        if shape is None:
+            meld = self.side_melds[self.meld_at[rank]]
+            count = meld.count  # a valid state's meld of a natural rank: its naturals and wilds (melds.meld_shape)
+            wilds = count(1) + count(2) + count(3) + count(4) + count(JOKER)
+            shape = self._targets[rank] = MeldShape(rank, len(meld), len(meld) - wilds, wilds, False)
+        return shape
+
+    def going_out(self, left: int) -> bool:
+        """A meld action leaving `left` cards goes out (play._meld: one card left to discard, none after a last
+        red three)."""
+        return not left or (left == 1 and not self.final_melds)
+
+    def end_ok(self, left: int, canastas: int, *, took_pile: bool) -> bool:
+        """The checks after laying: cards kept until the canastas, going out by melding, and (a meld action) the
+        partner's "no" with one card left (play.check_meld)."""
+        key = (left, canastas, took_pile)
+        ok = self._ends.get(key)
+        if ok is None:
+            ctx = self.ctx
+            ok = not check_keep_cards(ctx, left, canastas)
+            if ok and not left:
+                ok = not check_melding_out(ctx, canastas, took_pile=took_pile)
+            if ok and left == 1 and not took_pile and self.partner_no:
+                ok = False  # GO_OUT_PARTNER_SAID_NO, one card left
+            self._ends[key] = ok
+        return ok
+
+    def waived(self, made_canasta: bool, going_out: bool, canastas: int) -> bool:
+        """The minimum is waived for this meld action of new melds only (minimum.is_minimum_waived)."""
+        key = (made_canasta, going_out, canastas)
+        found = self._waived.get(key)
+        if found is None:
+            turn: TurnState = self.state.turn
+            after = replace(turn, melded=True, made_canasta=turn.made_canasta or made_canasta)
+            found = is_minimum_waived(self.ctx, after, going_out=going_out, canastas=canastas)
+            self._waived[key] = found
+        return found

@@ -1,0 +1,200 @@
+"""Sets of new melds for direct legal-move generation: the new-meld groups per rank, the minimal sets that reach the
+initial minimum, and the sets that meld all the hand but at most one card, pruned by what can still be legal."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from oracle.games.movegen_facts import Group, Mover
+from oracle.model.cards import RANK_ACE, RANK_FOUR, RANK_THREE
+from oracle.model.interrupt import Checkpoint
+from oracle.rules.melds import WILD_MELD_RANK
+
+NATURAL_RANKS = range(RANK_FOUR, RANK_ACE + 1)
+_NO_WEAKEST = 1 << 62
+
+
+def new_meld_pool(m: Mover, *, exclude: int = -1, black_threes: bool = True) -> list[tuple[Group, ...]]:
+    """Per rank (black threes, the naturals ascending, then wild-only), the new-meld groups of the canonical space.
+
+    A rank the side has a meld of is left out where melds.one_meld_per_rank sends its cards there; black threes
+    are left out when `black_threes` is False (the caller knows they cannot be legal in its sets).
+    """
+    rules = m.rules
+    threes = rules.threes
+    jokers, twos = m.jokers, len(m.twos)
+    pool: list[tuple[Group, ...]] = []
+    blacks = len(m.by_rank.get(RANK_THREE, ()))
+    if black_threes and blacks >= threes.black_three_meld_min:
+        wild_j, wild_t = (jokers, twos) if threes.black_three_meld_wilds else (0, 0)
+        sizes = range(threes.black_three_meld_min, min(threes.black_three_meld_max, blacks) + 1)
+        options = m.facts.options(RANK_THREE, sizes, wild_j, wild_t)
+        if options:
+            pool.append(options)
+    per_rank = rules.melds.one_meld_per_rank
+    for rank in NATURAL_RANKS:
+        held = len(m.by_rank.get(rank, ()))
+        if not held or rank == exclude or (per_rank and rank in m.meld_at):
+            continue
+        options = m.facts.options(rank, range(1, held + 1), jokers, twos)
+        if options:
+            pool.append(options)
+    if rules.melds.wild_only_melds:
+        options = m.facts.options(WILD_MELD_RANK, range(1), jokers, twos)
+        if options:
+            pool.append(options)
+    return pool
+
+
+def minimal_sets(
+    pool: list[tuple[Group, ...]], base: int, minimum: int, jokers: int, twos: int, checkpoint: Checkpoint | None
+) -> Iterator[tuple[Group, ...]]:
+    """Every set of at most one group per pool entry, within the wild budgets, with base + its points reaching
+    `minimum` and removing any one group falling below it; just the empty set when `base` reaches it already.
+
+    Options are ascending by points, so at each step the groups that would complete a minimal set form one run
+    (points from what is missing up to what is missing plus the weakest group chosen) and the search stops at it.
+    """
+    if base >= minimum:
+        yield ()
+        return
+    best = [options[-1].points for options in pool]
+    rest = [sum(best[k:]) for k in range(len(pool) + 1)]
+
+    def walk(
+        start: int, chosen: tuple[Group, ...], total: int, weakest: int, j: int, t: int
+    ) -> Iterator[tuple[Group, ...]]:
+        if checkpoint is not None:
+            checkpoint()
+        need = minimum - total
+        for k in range(start, len(pool)):
+            if rest[k] < need:
+                return
+            for group in pool[k]:
+                points = group.points
+                if points >= need + weakest and points >= weakest:
+                    break  # this and every stronger group would leave the weakest chosen one spare
+                if group.jokers > j or group.twos > t:
+                    continue
+                if points >= need:
+                    yield (*chosen, group)
+                else:
+                    yield from walk(
+                        k + 1, (*chosen, group), total + points, min(weakest, points), j - group.jokers, t - group.twos
+                    )
+
+    yield from walk(0, (), base, _NO_WEAKEST, jokers, twos)
+
+
+# --- going out: every card but at most one ---------------------------------------------------------------------
+
+
+def going_out_sets(m: Mover, checkpoint: Checkpoint | None) -> Iterator[tuple[Group, ...]]:
+    """The canonical sets of new melds that meld all the hand but at most one card (the highest of a rank, the
+    highest two, or a joker), each rank's cards in one group and the wilds spread over the groups, leaving out
+    spreads that cannot meet the canastas the end of the action or the waived minimum needs."""
+    counts = {r: len(c) for r, c in m.by_rank.items()}
+    wilds = m.jokers + len(m.twos)
+    blocked = [r for r, n in counts.items() if not _feasible(m, r, n, wilds)]
+    if len(blocked) > 1:
+        return  # whatever card is left over, a rank that cannot be a meld in full stays
+    leftovers: list[int | str | None] = [None, *sorted(counts), "two", "joker"]
+    if blocked:
+        leftovers = [blocked[0]]  # only leaving out one card of that rank can work
+    for leftover in leftovers:
+        left = dict(counts)
+        jokers, twos = m.jokers, len(m.twos)
+        if leftover == "two":
+            if not twos:
+                continue
+            twos -= 1
+        elif leftover == "joker":
+            if not jokers:
+                continue
+            jokers -= 1
+        elif isinstance(leftover, int):
+            left[leftover] -= 1
+        yield from _partitions(m, left, jokers, twos, 0 if leftover is None else 1, checkpoint)
+
+
+def _feasible(m: Mover, rank: int, naturals: int, wilds: int) -> tuple[int, ...]:
+    """The wild counts up to `wilds` with which all `naturals` cards of `rank` make a new meld of the space."""
+    threes = m.rules.threes
+    if rank == RANK_THREE:
+        if not threes.black_three_meld_min <= naturals <= threes.black_three_meld_max:
+            return ()
+        return m.facts.wild_counts(RANK_THREE, naturals, wilds if threes.black_three_meld_wilds else 0)
+    return m.facts.wild_counts(rank, naturals, wilds)
+
+
+def _canastas_needed(m: Mover, cards_left: int, points: int, most: int) -> int | None:
+    """The fewest new canastas with which a set leaving `cards_left` cards can be legal (its ending checks, and
+    the waiver when `points` fall short of the minimum), or None when no count up to `most` will do."""
+    going_out = m.going_out(cards_left)
+    for extra in range(most + 1):
+        canastas = m.canastas + extra
+        if not m.end_ok(cards_left, canastas, took_pile=False):
+            continue
+        if m.needs_initial and points < m.minimum and not m.waived(extra > 0, going_out, canastas):
+            continue
+        return extra
+    return None
+
+
+def _partitions(
+    m: Mover, left: dict[int, int], jokers: int, twos: int, cards_left: int, checkpoint: Checkpoint | None
+) -> Iterator[tuple[Group, ...]]:
+    facts = m.facts
+    wilds = jokers + twos
+    blacks = left.pop(RANK_THREE, 0)
+    targets: list[tuple[int, int, tuple[int, ...]]] = []  # (rank, naturals, the wild counts it may take)
+    if blacks:
+        targets.append((RANK_THREE, blacks, _feasible(m, RANK_THREE, blacks, wilds)))
+    for rank in sorted(r for r in left if left[r]):
+        targets.append((rank, left[rank], _feasible(m, rank, left[rank], wilds)))
+    if m.rules.melds.wild_only_melds:
+        targets.append((WILD_MELD_RANK, 0, (0, *m.facts.wild_counts(WILD_MELD_RANK, 0, wilds))))
+    if not targets or any(not feasible for _, _, feasible in targets):
+        return
+    low = [sum(f[0] for _, _, f in targets[k:]) for k in range(len(targets) + 1)]
+    high = [sum(f[-1] for _, _, f in targets[k:]) for k in range(len(targets) + 1)]
+    if not low[0] <= wilds <= high[0]:
+        return
+    can = [rank != RANK_THREE and any(facts.canasta(n + w) for w in f) for rank, n, f in targets]
+    potential = [sum(can[k:]) for k in range(len(targets) + 1)]
+    points = sum(facts.rank_points[r] * n for r, n, _ in targets) + jokers * facts.joker_points
+    points += twos * facts.two_points
+    needed = _canastas_needed(m, cards_left, points, potential[0])
+    if needed is None:
+        return
+    chosen: list[tuple[int, int]] = []
+
+    def assign(k: int, j: int, t: int, made: int) -> Iterator[tuple[Group, ...]]:
+        if checkpoint is not None:
+            checkpoint()
+        if k == len(targets):
+            groups = [
+                m.group(rank, n, jj, tt)
+                for (rank, n, _), (jj, tt) in zip(targets, chosen, strict=True)
+                if n or jj or tt
+            ]
+            if groups:
+                yield tuple(groups)
+            return
+        rank, n, feasible = targets[k]
+        remaining = j + t
+        for w in feasible:
+            if w > remaining:
+                break
+            after = remaining - w
+            if not low[k + 1] <= after <= high[k + 1]:
+                continue
+            now = made + (rank != RANK_THREE and facts.canasta(n + w))
+            if now + potential[k + 1] < needed:
+                continue
+            for jj in range(max(0, w - t), min(j, w) + 1):
+                chosen.append((jj, w - jj))
+                yield from assign(k + 1, j - jj, t - w + jj, now)
+                chosen.pop()
+
+    yield from assign(0, jokers, twos, 0)
