@@ -38,7 +38,15 @@ def verify(rule_set_ids: str, as_json: bool, jobs: int | None, no_cache: bool) -
         raise SystemExit(EXIT_FAILED)
 
 
-@click.command("conformance")
+CONFORMANCE_EXIT_STATUSES = (
+    "Exit status: 0 every case passed (or failed as listed in --expected-failures); 1 a case failed that is not"
+    " listed, or a listed case now passes (remove it from the list); 2 the run was refused before it started: an"
+    " unknown rule-set id in --rules, an id in --expected-failures that is no case's, a --specs problem, a bad"
+    " case file, or a --target that cannot be reached within --connect-timeout (or stops answering)."
+)
+
+
+@click.command("conformance", epilog=CONFORMANCE_EXIT_STATUSES)
 @click.option(
     "--target",
     default=None,
@@ -46,10 +54,32 @@ def verify(rule_set_ids: str, as_json: bool, jobs: int | None, no_cache: bool) -
     help="Run against a server of the OracleService API instead of this engine in process.",
 )
 @click.option(
+    "--connect-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=10.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long to wait for --target to accept a connection before refusing the run (exit 2).",
+)
+@click.option(
     "--rules",
     "rule_sets",
     default="",
-    help="Comma-separated rule-set ids to run (others are skipped: declare the variants your implementation supports).",
+    help="Comma-separated rule-set ids to run (others are skipped: declare the variants your implementation"
+    " supports). An id that no case uses is refused.",
+)
+@click.option(
+    "--specs",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="Add the rule sets in this directory (RuleSet text-format files, which may extend shipped ones; an optional"
+    " sources.textproto adds sources) to the shipped rule book.",
+)
+@click.option(
+    "--specs-only",
+    is_flag=True,
+    help="Use only the rule sets of --specs DIR (with its own sources.textproto) instead of adding them to the shipped"
+    " book: a shipped id defined there replaces the shipped rule set.",
 )
 @click.option(
     "--junit-xml",
@@ -63,9 +93,16 @@ def verify(rule_set_ids: str, as_json: bool, jobs: int | None, no_cache: bool) -
     "xfail_file",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     default=None,
-    help="Case ids expected to fail, one per line; one that passes fails the run.",
+    help="Case ids expected to fail, one per line ('#' comments); one that passes fails the run (exit 1), an id that"
+    " is no case's or is listed twice refuses it (exit 2).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print every result as JSON.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print every result as JSON: a list of {"id", "suite", "ruleSetId", "status", "detail"}, status one of pass,'
+    " fail, skip, xfail, xpass.",
+)
 @click.option(
     "--coverage",
     "coverage_file",
@@ -76,14 +113,17 @@ def verify(rule_set_ids: str, as_json: bool, jobs: int | None, no_cache: bool) -
 @clean_errors
 def conformance_command(
     target: str | None,
+    connect_timeout: float,
     rule_sets: str,
+    specs: Path | None,
+    specs_only: bool,
     junit_file: Path | None,
     xfail_file: Path | None,
     as_json: bool,
     coverage_file: Path | None,
 ) -> None:
-    """Run the conformance suite. Exit 1 on an unexpected failure or an unexpected pass."""
-    from oracle.conformance import runner
+    """Run the conformance suite. Exit 1 on an unexpected failure or an unexpected pass, 2 if the run is refused."""
+    from oracle.conformance import runner, selection
 
     try:
         cases = runner.load_cases()
@@ -93,22 +133,38 @@ def conformance_command(
         from oracle.conformance.sensitivity import shipped_sensitivity
         from oracle.ruleset.loader import default_rule_book
 
-        specs = [loaded.spec for loaded in default_rule_book()]
-        coverage_file.write_text(runner.coverage_markdown(cases, shipped_sensitivity(), specs), encoding="utf-8")
+        shipped = [loaded.spec for loaded in default_rule_book()]
+        coverage_file.write_text(runner.coverage_markdown(cases, shipped_sensitivity(), shipped), encoding="utf-8")
         click.echo(f"wrote {coverage_file}")
         return
-    options = runner.RunOptions(
-        rule_sets=tuple(r.strip() for r in rule_sets.split(",") if r.strip()),
-        expected_failures=runner.load_expected_failures(xfail_file.read_text()) if xfail_file else frozenset(),
-    )
-    grpc_target = runner.GrpcTarget(target) if target else None
     try:
+        expected: frozenset[str] = frozenset()
+        if xfail_file is not None:
+            listed = selection.parse_expected_failures(xfail_file.read_text(encoding="utf-8"), str(xfail_file))
+            expected = selection.check_expected_failures(listed, cases, str(xfail_file))
+        options = runner.RunOptions(
+            rule_sets=selection.check_rule_set_ids((r.strip() for r in rule_sets.split(",") if r.strip()), cases),
+            expected_failures=expected,
+            book=selection.rule_book(specs, specs_only),
+        )
+    except selection.RunRefused as exc:
+        raise CliError(str(exc)) from None
+    grpc_target = runner.GrpcTarget(target, connect_timeout=connect_timeout) if target else None
+    try:
+        if grpc_target is not None:
+            grpc_target.connect()
         results = runner.run_cases(cases, grpc_target or runner.InProcessTarget(options.book), options)
+    except runner.TargetUnreachable as exc:
+        raise CliError(str(exc)) from None
     finally:
         if grpc_target is not None:
             grpc_target.close()
     if junit_file is not None:
         junit_file.write_text(runner.junit_xml(results), encoding="utf-8")
     click.echo(runner.results_json(results) if as_json else "\n".join(runner.summary_lines(results)))
+    stale = [r.case.case.id for r in results if r.status == "xpass"]
+    if stale and not as_json:
+        click.echo(f"These cases are listed in {xfail_file} but now pass; remove them from the list:")
+        click.echo("\n".join(f"  {case_id}" for case_id in stale))
     if not runner.succeeded(results):
         raise SystemExit(EXIT_FAILED)

@@ -26,7 +26,7 @@ from oracle.conformance.reports import (
     succeeded,
     summary_lines,
 )
-from oracle.conformance.targets import CallError, GrpcTarget, InProcessTarget, Reply, Target
+from oracle.conformance.targets import CallError, GrpcTarget, InProcessTarget, Reply, Target, TargetUnreachable
 from oracle.model.actions import parse_action
 from oracle.model.cards import NotationError, format_cards, parse_cards
 from oracle.model.errors import InvalidInputError
@@ -229,6 +229,7 @@ __all__ = [
     "Result",
     "RunOptions",
     "Target",
+    "TargetUnreachable",
     "coverage",
     "coverage_markdown",
     "junit_xml",

@@ -67,22 +67,49 @@ class InProcessTarget:
             return CallError(code_pb2.Code.Name(status.code), _fields_of(status), status.message)
 
 
+class TargetUnreachable(ConnectionError):
+    """The target cannot be reached (before the run, or it stopped answering during it)."""
+
+
 class GrpcTarget:
     """Any server implementing oracle.api.v1.OracleService."""
 
-    def __init__(self, address: str, timeout: float = 30.0) -> None:
+    def __init__(self, address: str, timeout: float = 30.0, connect_timeout: float = 10.0) -> None:
+        self.address = address
         self.channel = grpc.insecure_channel(address)
         self.stub = oracle_pb2_grpc.OracleServiceStub(self.channel)
         self.timeout = timeout
+        self.connect_timeout = connect_timeout
+
+    def connect(self) -> None:
+        """Wait until the channel is connected; TargetUnreachable after connect_timeout seconds."""
+        try:
+            grpc.channel_ready_future(self.channel).result(timeout=self.connect_timeout)
+        except grpc.FutureTimeoutError:
+            raise TargetUnreachable(
+                f"cannot reach the target {self.address}: no connection within {self.connect_timeout:g} s"
+                " (is a server of oracle.api.v1.OracleService listening there?)"
+            ) from None
 
     def call(self, rpc: str, request: Message) -> Reply:
-        """Call the RPC; a status error becomes CallError with the BadRequest/PreconditionFailure field paths."""
+        """Call the RPC; a status error becomes CallError with the BadRequest/PreconditionFailure field paths.
+
+        UNAVAILABLE from a target that then cannot be reached again within
+        connect_timeout raises TargetUnreachable (the server went away: every
+        case after it would fail the same way); from a target still reachable
+        it is an answer like any other.
+        """
         method: Callable[..., Message] = getattr(self.stub, rpc)
         try:
             return method(request, timeout=self.timeout)
         except grpc.RpcError as exc:
             if not isinstance(exc, grpc.Call):  # a stub's errors are calls too (they carry the status)
                 raise
+            if exc.code() == grpc.StatusCode.UNAVAILABLE:
+                try:
+                    self.connect()
+                except TargetUnreachable as gone:
+                    raise TargetUnreachable(f"{gone} (it answered {rpc} with UNAVAILABLE: {exc.details()})") from None
             status = rpc_status.from_call(exc)
             fields = _fields_of(status) if status is not None else ()
             return CallError(exc.code().name, fields, exc.details() or "")
@@ -92,4 +119,4 @@ class GrpcTarget:
         self.channel.close()
 
 
-__all__ = ["CallError", "GrpcTarget", "InProcessTarget", "Reply", "Target"]
+__all__ = ["CallError", "GrpcTarget", "InProcessTarget", "Reply", "Target", "TargetUnreachable"]
