@@ -12,13 +12,16 @@ from oracle.games.live import LiveGame
 from oracle.games.match import DeckSource, deck_order
 from oracle.games.movegen import count_actions, legal_actions_upto
 from oracle.games.replay import replay
-from oracle.model.actions import Action
+from oracle.model.actions import Action, format_action, parse_action
+from oracle.model.cards import NotationError
 from oracle.model.errors import FieldProblem, InvalidInputError
 from oracle.model.interrupt import Checkpoint
 from oracle.model.state import GameState
+from oracle.model.view import PlayerView
 from oracle.rules import referee
 from oracle.rules.scoring import score_hand
 from oracle.rules.state_check import InvalidStateError, validate_state
+from oracle.rules.view import acting_seat_seen, check_view, complete, score_view
 from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.loader import LoadedRuleSet, RuleBook, SpecError, UnknownRuleSetError
 from oracle.service.bounded import (
@@ -38,6 +41,7 @@ from oracle.service.convert_game import (
 )
 from oracle.service.convert_record import deck_source, record_from_proto, report_to_proto
 from oracle.service.convert_table import scores_to_proto, table_from_proto
+from oracle.service.convert_view import check_view_sizes, unknowns_to_proto, view_from_proto, view_verdict_to_proto
 from oracle.service.inline import resolve_inline
 from oracle.service.limits import DEFAULT_LIMITS, Limits
 from oracle.service.sizes import (
@@ -134,6 +138,39 @@ class OracleApi:
         check.done()
         return action_from_proto(msg, path)
 
+    def action_text(self, text: str, rules: CompiledRules, path: str = "action_text") -> Action:
+        """The domain action of an action in notation: a parse error names `path` and the position in the text."""
+        try:
+            action = parse_action(text)
+        except NotationError as exc:
+            raise InvalidInputError([FieldProblem(path, str(exc))]) from None
+        check = self.sizes()
+        check_action(check, action_to_proto(action), path, rules.deck_size, f"rule set '{rules.id}'")
+        check.done()
+        return action
+
+    def requested_action(
+        self, message: game_pb2.Action, given: bool, text: str, rules: CompiledRules, path: str = "action"
+    ) -> Action:
+        """A request's action, structured (`message`, set when `given`) or as notation `text` (`path`_text)."""
+        if given and text:
+            raise InvalidInputError([FieldProblem(f"{path}_text", f"set {path} or {path}_text, not both")])
+        return self.action_text(text, rules, f"{path}_text") if text else self.action(message, rules, path)
+
+    def view(self, msg: game_pb2.PlayerView, rules: CompiledRules, path: str = "view") -> PlayerView:
+        """The domain view of a request's player view, its sizes checked against the rule set's deck first."""
+        check = self.sizes()
+        check_view_sizes(check, msg, path, rules.deck_size, f"rule set '{rules.id}'")
+        check.done()
+        return view_from_proto(msg, path)
+
+    @staticmethod
+    def state_or_view(request: oracle_pb2.CheckActionRequest | oracle_pb2.ListLegalActionsRequest) -> bool:
+        """Whether a request gives a player's view (refusing a request that gives a state too)."""
+        if request.HasField("view") and request.HasField("state"):
+            raise InvalidInputError([FieldProblem("view", "set state or view, not both")])
+        return request.HasField("view")
+
     def referee_start(self, start: oracle_pb2.RefereeStart) -> LiveGame:
         """A RefereeGame stream's game from its start message (a first dealer that is no seat: INVALID_ARGUMENT)."""
         rules = self.rule_set(start.rule_set, "start.rule_set").rules
@@ -175,6 +212,13 @@ class OracleApi:
     def ScoreHand(self, request: oracle_pb2.ScoreHandRequest) -> oracle_pb2.ScoreHandResponse:
         """Itemised score per side."""
         rules = self.rule_set(request.rule_set).rules
+        if request.HasField("view"):
+            if request.HasField("table"):
+                raise InvalidInputError([FieldProblem("view", "set table or view, not both")])
+            scores, unknowns = score_view(rules, self.view(request.view, rules))
+            response = scores_to_proto(scores)
+            response.unknowns.extend(unknowns_to_proto(unknowns))
+            return response
         check = self.sizes()
         check_table(check, request.table, "table", rules.deck_size, f"rule set '{rules.id}'")
         check.done()
@@ -203,9 +247,16 @@ class OracleApi:
     def CheckAction(self, request: oracle_pb2.CheckActionRequest) -> oracle_pb2.CheckActionResponse:
         """The verdict on one action."""
         rules = self.rule_set(request.rule_set).rules
-        state = self.state(request.state, rules)
-        action = self.action(request.action, rules)
-        return verdict_to_proto(referee.check_action(rules, state, action), self.limits.max_violations)
+        if self.state_or_view(request):
+            view = self.view(request.view, rules)
+            action = self.requested_action(request.action, request.HasField("action"), request.action_text, rules)
+            response = view_verdict_to_proto(check_view(rules, view, action), self.limits.max_violations)
+        else:
+            state = self.state(request.state, rules)
+            action = self.requested_action(request.action, request.HasField("action"), request.action_text, rules)
+            response = verdict_to_proto(referee.check_action(rules, state, action), self.limits.max_violations)
+        response.notation = format_action(action)
+        return response
 
     def DealHand(self, request: oracle_pb2.DealHandRequest) -> oracle_pb2.DealHandResponse:
         """A new hand from a seed or a deck order."""
@@ -232,7 +283,15 @@ class OracleApi:
             )
         limit = request.max_actions or min(self.limits.default_legal_actions, ceiling)
         loaded = self.rule_set(request.rule_set)
-        found = legal_actions_upto(loaded.rules, self.state(request.state, loaded.rules), limit, checkpoint)
+        if self.state_or_view(request):
+            view = self.view(request.view, loaded.rules)
+            state = complete(loaded.rules, view)
+            if not acting_seat_seen(view):
+                why = f"the actions are seat {view.seat_to_move}'s and this view (seat {view.seat}) hides that hand"
+                return oracle_pb2.ListLegalActionsResponse(unknowns=[oracle_pb2.Unknown(field="actions", reason=why)])
+        else:
+            state = self.state(request.state, loaded.rules)
+        found = legal_actions_upto(loaded.rules, state, limit, checkpoint)
         response = oracle_pb2.ListLegalActionsResponse(truncated=found.truncated)
         room = self.limits.max_message_bytes - _ANSWER_MARGIN
         listed = []

@@ -22,6 +22,7 @@ from grpc_status import rpc_status
 
 from oracle.api.v1 import oracle_pb2, oracle_pb2_grpc
 from oracle.games.live import LiveGame, OutOfTurnError
+from oracle.model.actions import format_action
 from oracle.model.errors import FieldProblem, InvalidInputError
 from oracle.model.interrupt import DeadlineExceeded, StopSignal, WorkCancelled
 from oracle.ruleset.loader import RuleBook
@@ -201,13 +202,18 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
                 state = game.deal(self._api.referee_deck(request.deal, game.rules))
                 response.verdict.legal = True
                 response.state.CopyFrom(state_to_proto(state))
-            elif kind == "action":
-                verdict = game.act(self._api.action(request.action, game.rules))
+            elif kind in ("action", "action_text"):
+                if kind == "action":
+                    action = self._api.action(request.action, game.rules)
+                else:
+                    action = self._api.action_text(request.action_text, game.rules)
+                verdict = game.act(action)
                 response.verdict.CopyFrom(verdict_to_proto(verdict, self._api.limits.max_violations))
+                response.verdict.notation = format_action(action)
                 assert game.state is not None
                 response.state.CopyFrom(state_to_proto(game.state))
             else:
-                raise InvalidInputError([FieldProblem("kind", "empty message: set start, deal or action")])
+                raise InvalidInputError([FieldProblem("kind", "empty message: set start, deal, action or action_text")])
         except OutOfTurnError as exc:
             response.error = str(exc)
         if game is not None:

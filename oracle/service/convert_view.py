@@ -1,0 +1,94 @@
+"""Converts a player's view (PlayerView) and the answers judged from one between API messages and domain values."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from oracle.api.v1 import game_pb2, oracle_pb2
+from oracle.model.errors import Problems
+from oracle.model.state import GameState, HandEnd, Phase, SideState
+from oracle.model.view import PlayerView, SeatView, Unknown
+from oracle.rules.view import ViewVerdict
+from oracle.service.bounded import bounded_violations
+from oracle.service.convert_game import _enum, _turn, _wire, event_to_proto, state_to_proto
+from oracle.service.sizes import SizeCheck, check_state
+
+
+def check_view_sizes(check: SizeCheck, msg: game_pb2.PlayerView, path: str, deck: int, rule_set: str) -> None:
+    """The same bounds as a state's: seats and sides at most max_seats, no card list longer than the deck."""
+    seats = [game_pb2.SeatState(hand=msg.hand if i == msg.seat else []) for i in range(len(msg.seats))]
+    if len(seats) <= msg.seat:
+        seats.append(game_pb2.SeatState(hand=msg.hand))
+    shaped = game_pb2.GameState(seats=seats, sides=msg.sides, discard_pile=msg.discard_pile)
+    check_state(check, shaped, path, deck, rule_set)
+
+
+def view_from_proto(msg: game_pb2.PlayerView, prefix: str = "view") -> PlayerView:
+    """The domain view of a PlayerView message (PHASE_UNSPECIFIED is refused)."""
+    problems = Problems()
+    if msg.phase == 0:
+        problems.add(f"{prefix}.phase", "is PHASE_UNSPECIFIED: say where in the turn the player to move is")
+    view = PlayerView(
+        seat=msg.seat,
+        hand=tuple(msg.hand),
+        seats=tuple(SeatView(s.hand_count, s.melded_before) for s in msg.seats),
+        sides=tuple(
+            SideState(tuple(tuple(m.cards) for m in s.melds), tuple(s.red_threes), s.running_total) for s in msg.sides
+        ),
+        stock_count=msg.stock_count,
+        discard_pile=tuple(msg.discard_pile),
+        pile_upcards=msg.pile_upcards,
+        seat_to_move=msg.seat_to_move,
+        phase=_enum(Phase, msg.phase, f"{prefix}.phase", problems) if msg.phase else Phase.DRAW,
+        turn=_turn(msg.turn, f"{prefix}.turn", problems),
+        hand_end=_enum(HandEnd, msg.hand_end, f"{prefix}.hand_end", problems),
+        went_out_seat=msg.went_out_seat,
+        went_out_concealed=msg.went_out_concealed,
+    )
+    problems.raise_if_any()
+    return view
+
+
+def view_to_proto(view: PlayerView) -> game_pb2.PlayerView:
+    """The PlayerView message of a domain view."""
+    state = state_to_proto_fields(view)
+    return game_pb2.PlayerView(
+        seat=view.seat,
+        hand=_wire(view.hand),
+        seats=[game_pb2.SeatView(hand_count=s.hand_count, melded_before=s.melded_before) for s in view.seats],
+        sides=state.sides,
+        stock_count=view.stock_count,
+        discard_pile=_wire(view.discard_pile),
+        pile_upcards=view.pile_upcards,
+        seat_to_move=view.seat_to_move,
+        phase=cast(game_pb2.Phase, int(view.phase)),
+        turn=state.turn,
+        hand_end=cast(game_pb2.HandEnd, int(view.hand_end)),
+        went_out_seat=view.went_out_seat,
+        went_out_concealed=view.went_out_concealed,
+    )
+
+
+def state_to_proto_fields(view: PlayerView) -> game_pb2.GameState:
+    """The sides and turn of a view as GameState fields (converted as a state's are)."""
+    return state_to_proto(GameState((), view.sides, (), (), turn=view.turn))
+
+
+def unknowns_to_proto(unknowns: tuple[Unknown, ...] | list[Unknown]) -> list[oracle_pb2.Unknown]:
+    """Unknown messages."""
+    return [oracle_pb2.Unknown(field=u.field, reason=u.reason) for u in unknowns]
+
+
+def view_verdict_to_proto(answer: ViewVerdict, max_violations: int) -> oracle_pb2.CheckActionResponse:
+    """The CheckActionResponse of a verdict from a view: what is known, and the unknowns."""
+    response = oracle_pb2.CheckActionResponse(legal=answer.legal, unknowns=unknowns_to_proto(answer.unknowns))
+    if answer.verdict is not None:
+        for v in bounded_violations(answer.verdict.violations, max_violations):
+            entry = response.violations.add(code=v.code, field=v.field, explanation=v.explanation)
+            for source, section in v.cite:
+                entry.cite.add(source=source, section=section)
+        if answer.events_known:
+            response.events.extend(event_to_proto(e) for e in answer.verdict.events)
+    if answer.next_view is not None:
+        response.next_view.CopyFrom(view_to_proto(answer.next_view))
+    return response
