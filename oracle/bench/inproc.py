@@ -51,6 +51,7 @@ def check_rows(found: list[Position], sizes: InProcessSizes, progress: Progress)
     specs = [
         ("reference.python", "reference: a fixed pure-Python workload (how fast this machine is now)"),
         ("check.validated", "check one action in process, domain state, state validated"),
+        ("check.repeat", "  the same, a state judged before (validation memo)"),
         ("check.validation", "  validation alone"),
         ("check.bare", "  without validation"),
         ("bytes.full", "  request bytes -> response bytes (OracleApi.CheckAction)"),

@@ -36,7 +36,8 @@ from oracle.rules.play import (
     check_finish,
     check_meld,
 )
-from oracle.rules.state_check import InvalidStateError, validate_state
+from oracle.rules.state_check import InvalidStateError
+from oracle.rules.state_memo import state_problems
 from oracle.rules.two_step import apply_pick_up, check_pick_up, second_step
 from oracle.rules.violations import Code, Violation
 from oracle.ruleset.compiled import CompiledRules
@@ -162,7 +163,7 @@ def is_legal(rules: CompiledRules, state: GameState, action: Action, *, validate
     the same errors as check_action for an inconsistent state or a malformed action.
     """
     if validate:
-        problems = validate_state(rules, state)
+        problems = state_problems(rules, state)
         if problems:
             raise InvalidStateError(problems)
     return not judge(rules, state, action)[2]
@@ -175,7 +176,7 @@ def check_action(rules: CompiledRules, state: GameState, action: Action, *, vali
     that already validated it), InvalidInputError for a malformed action.
     """
     if validate:
-        problems = validate_state(rules, state)
+        problems = state_problems(rules, state)
         if problems:
             raise InvalidStateError(problems)
     ctx, judged, violations = judge(rules, state, action)
