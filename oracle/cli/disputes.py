@@ -1,7 +1,8 @@
-"""CLI commands for disputes: adjudicate one action under several rule sets, and explain a code or a field."""
+"""CLI commands for disputes: adjudicate one action under several rule sets; explain a code, a field or a rule set."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -10,6 +11,7 @@ import click
 from oracle.cli.support import CliError, clean_errors, load_book, read_message, specs_option
 
 if TYPE_CHECKING:
+    from oracle.api.v1 import ruleset_pb2
     from oracle.ruleset.loader import RuleBook
 
 # Each verb imports what it needs when it runs (see oracle.cli.main).
@@ -77,11 +79,62 @@ def adjudicate_command(state_file: Path, action_text: str, rule_set_ids: str, sp
         click.echo("all applicable rule sets agree")
 
 
+_KINDS = {1: "the texts disagree", 2: "two readings of the texts", 3: "no text states it: the project's choice"}
+
+
+def _cite_lines(indent: str, cites: Iterable[ruleset_pb2.Citation]) -> list[str]:
+    return [f'{indent}cite: {c.source}, "{c.section}"' for c in cites]
+
+
+def choice_lines(book: RuleBook, rule_set_id: str) -> list[str]:
+    """What `explain RULESET` prints: every point where the texts disagree or are silent, and the rule set's way."""
+    from oracle.ruleset.paths import format_field, leaf_paths
+
+    loaded = book.get(rule_set_id)
+    spec = loaded.spec
+    lines = [
+        f"{spec.id}: {spec.title}",
+        f"{len(spec.choices)} points where the texts disagree, allow two readings, or say nothing:",
+    ]
+    chosen: set[str] = set()
+    for choice in spec.choices:
+        lines += ["", f"{choice.id}: {choice.point}", f"  kind: {_KINDS.get(choice.kind, '?')}"]
+        for path in choice.fields:
+            shown = [p for p in leaf_paths() if p == path or p.startswith(path + ".")]
+            lines += [f"  field: {p} = {format_field(spec, p)}" for p in shown]
+            chosen.update(shown)
+        if not choice.fields:
+            lines.append("  field: none (the engine has one behaviour; see why)")
+        lines.append(f"  taken: {choice.taken.text}")
+        lines += _cite_lines("    ", choice.taken.cite)
+        for other in choice.others:
+            lines.append(f"  other: {other.text}")
+            lines += _cite_lines("    ", other.cite)
+            lines.append(f"    played by: {other.rule_set or 'no shipped rule set'}")
+        if not choice.others:
+            lines.append("  other: no text states another rule")
+        lines.append(f"  why: {choice.why}")
+    notes = [n for n in spec.rules if n.choice and not any(p in chosen for p in _covered(n.field))]
+    if notes:
+        lines += ["", "rule notes that record a choice of their own:"]
+        for note in notes:
+            lines += ["", f"{note.field}: {note.text}", *_cite_lines("  ", note.cite), f"  choice: {note.choice}"]
+    return lines
+
+
+def _covered(field: str) -> list[str]:
+    from oracle.ruleset.paths import leaf_paths
+
+    return [p for p in leaf_paths() if p == field or p.startswith(field + ".")]
+
+
 def explain_lines(book: RuleBook, key: str) -> list[str]:
-    """What `explain` prints for a violation code or a rule-set field path."""
+    """What `explain` prints for a violation code, a rule-set field path, or a rule-set id (its choices)."""
     from oracle.rules.violations import RULES, find_rule
     from oracle.ruleset.paths import all_paths, format_field, leaf_paths
 
+    if key in book.ids():
+        return choice_lines(book, key)
     lines: list[str] = []
     field = key
     rule = find_rule(key)
@@ -89,7 +142,10 @@ def explain_lines(book: RuleBook, key: str) -> list[str]:
         lines += [f"{rule.code}: {rule.summary}", f"rule-set field: {rule.field}"]
         field = rule.field
     elif key not in all_paths():
-        raise CliError(f"'{key}' is neither a violation code nor a rule-set field; codes: {', '.join(sorted(RULES))}")
+        raise CliError(
+            f"'{key}' is neither a violation code, a rule-set field nor a rule set; rule sets: {', '.join(book.ids())};"
+            f" codes: {', '.join(sorted(RULES))}"
+        )
     paths = [field] if field in leaf_paths() else [p for p in leaf_paths() if p.startswith(field + ".")]
     lines.append("")
     lines.append("values:")
@@ -128,5 +184,6 @@ def explain_lines(book: RuleBook, key: str) -> list[str]:
 @specs_option
 @clean_errors
 def explain_command(key: str, specs: Path | None) -> None:
-    """Explain a violation code or a rule-set field: the rule, its citations, and the variants that change it."""
+    """Explain a violation code or a rule-set field (the rule, its citations, and the variants that change it), or a
+    rule set (every point where the texts disagree or are silent, which way it goes, and both sides' citations)."""
     click.echo("\n".join(explain_lines(load_book(specs), key)))
