@@ -122,10 +122,24 @@ def replay_command(record_file: Path, as_json: bool, actions: bool, specs: Path 
     help="Stop a game that has not ended after this many hands.",
 )
 @click.option("--gzip", "compress", is_flag=True, help="Write .json.gz files.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print {"ruleSetId", "out", "games", "finished", "hands", "actions", "records": [{"file", "seed",'
+    ' "finished", "hands", "actions"}]} instead of the summary line.',
+)
 @specs_option
 @clean_errors
 def simulate_command(
-    rule_set_id: str, games: int, seed: int, out_dir: Path, max_hands: int, compress: bool, specs: Path | None
+    rule_set_id: str,
+    games: int,
+    seed: int,
+    out_dir: Path,
+    max_hands: int,
+    compress: bool,
+    as_json: bool,
+    specs: Path | None,
 ) -> None:
     """Play random legal games (a simple bot) and write their records."""
     from oracle.games.simulate import simulate_game
@@ -134,6 +148,7 @@ def simulate_command(
     loaded = load_rule_set(specs, rule_set_id)
     out_dir.mkdir(parents=True, exist_ok=True)
     hands = actions = finished = 0
+    records: list[dict[str, object]] = []
     with click.progressbar(
         range(seed, seed + games), label=f"simulating {rule_set_id}", file=sys.stderr, show_pos=True
     ) as bar:
@@ -144,6 +159,21 @@ def simulate_command(
             hands += len(game.record.hands)
             actions += game.actions
             finished += game.standing.over
+            records.append(
+                {
+                    "file": str(out_dir / name),
+                    "seed": game_seed,
+                    "finished": bool(game.standing.over),
+                    "hands": len(game.record.hands),
+                    "actions": game.actions,
+                }
+            )
+    if as_json:
+        import json
+
+        summary = {"ruleSetId": rule_set_id, "out": str(out_dir), "games": games, "finished": finished}
+        click.echo(json.dumps({**summary, "hands": hands, "actions": actions, "records": records}, indent=2))
+        return
     click.echo(f"{games} game(s), {finished} finished, {hands} hands, {actions} actions written to {out_dir}")
 
 
@@ -156,17 +186,46 @@ def simulate_command(
     help="Write the perft files with freshly computed counts into this directory"
     " (conformance/perft in a source checkout).",
 )
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print {"passed", "failed", "cases": [{"id", "ruleSetId", "ok", "expected", "computed"}]} (counts by'
+    ' ActionCounts JSON name); with --regenerate, {"wrote": [paths]}.',
+)
 @clean_errors
-def perft_command(regenerate_dir: Path | None) -> None:
+def perft_command(regenerate_dir: Path | None, as_json: bool) -> None:
     """Check the shipped perft counts (legal actions of each kind on fixed states), or regenerate them."""
+    import json
+
     from oracle.conformance import perft
 
     if regenerate_dir is not None:
-        for path in perft.regenerate(regenerate_dir):
+        written = perft.regenerate(regenerate_dir)
+        if as_json:
+            click.echo(json.dumps({"wrote": [str(path) for path in written]}, indent=2))
+            return
+        for path in written:
             click.echo(f"wrote {path}")
         return
     cases = perft.load_perft_cases()
     bad = perft.mismatches(cases)
+    if as_json:
+        computed = {case_id: got for case_id, _, got in bad}
+        entries = [
+            {
+                "id": case.id,
+                "ruleSetId": case.rule_set_id,
+                "ok": case.id not in computed,
+                "expected": case.counts,
+                "computed": computed.get(case.id, case.counts),
+            }
+            for case in cases
+        ]
+        click.echo(json.dumps({"passed": len(cases) - len(bad), "failed": len(bad), "cases": entries}, indent=2))
+        if bad:
+            raise SystemExit(EXIT_FAILED)
+        return
     for case in cases:
         counts = " ".join(f"{k}={v}" for k, v in case.counts.items() if v)
         click.echo(f"{'FAIL' if any(b[0] == case.id for b in bad) else 'ok  '}  {case.id:<40} {counts}")

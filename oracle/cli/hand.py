@@ -161,14 +161,30 @@ def describe_event(event: Event) -> str:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="A GameStateNotation file (.json or .textproto).",
 )
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the ValidateStateResponse as proto3 JSON: valid, and problems, each with field and description.",
+)
 @specs_option
 @clean_errors
-def validate(rule_set_id: str | None, state_file: Path, specs: Path | None) -> None:
+def validate(rule_set_id: str | None, state_file: Path, as_json: bool, specs: Path | None) -> None:
     """Report every inconsistency of a game state. Exit 0 valid, 1 inconsistent, 2 error."""
     from oracle.rules.state_check import validate_state
 
     loaded, state = _load_state(state_file, rule_set_id, specs)
     problems = validate_state(loaded.rules, state)
+    if as_json:
+        from oracle.api.v1 import oracle_pb2
+
+        response = oracle_pb2.ValidateStateResponse(valid=not problems)
+        for problem in problems:
+            response.problems.add(field=problem.field, description=problem.description)
+        print_json(response)
+        if problems:
+            raise SystemExit(EXIT_FAILED)
+        return
     if not problems:
         click.echo("valid")
         return

@@ -22,10 +22,22 @@ def rules() -> None:
 
 
 @rules.command("list")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the ListRuleSetsResponse as proto3 JSON: ruleSets, each with id, title, extends, seats, sideSize.",
+)
 @specs_option
 @clean_errors
-def rules_list(specs: Path | None) -> None:
+def rules_list(as_json: bool, specs: Path | None) -> None:
     """One line per rule set: id, players, title."""
+    if as_json:
+        from oracle.api.v1 import oracle_pb2
+        from oracle.service.api import OracleApi
+
+        print_json(OracleApi(load_book(specs)).ListRuleSets(oracle_pb2.ListRuleSetsRequest()))
+        return
     for loaded in load_book(specs):
         spec = loaded.spec
         based = f" (extends {loaded.lineage[1]})" if len(loaded.lineage) > 1 else ""
