@@ -1,42 +1,43 @@
-"""Replays a game record hand by hand: judges every action, scores each hand, and compares the record's claims."""
+"""Replays a game record hand by hand: judges every action, compares checkpoints and claims, scores each hand."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from oracle.games.claims import ClaimedState, adopt, differences
 from oracle.games.deal import deal
-from oracle.games.match import DeckSource, Standing, after_hand, dealer_of_hand, deck_order, start_standing
+from oracle.games.match import Standing, after_hand, deck_order, start_standing
+from oracle.games.record import GameRecord, HandRecord, check_record_shape
 from oracle.model.actions import Action, AnswerPartner, format_action
-from oracle.model.errors import FieldProblem, InvalidInputError
 from oracle.model.events import Event, HandEnded
 from oracle.model.interrupt import Checkpoint
 from oracle.model.score import SideScore
-from oracle.model.state import HandEnd, Phase
+from oracle.model.state import GameState, HandEnd, Phase
+from oracle.rules.context import make_ctx
 from oracle.rules.facts import partner_seats
-from oracle.rules.referee import check_action, validate_action_shape
+from oracle.rules.referee import apply_action, check_action
+from oracle.rules.state_check import validate_state
 from oracle.rules.violations import Violation
 from oracle.ruleset.compiled import CompiledRules
 
+__all__ = [
+    "ActionReport",
+    "Disagreement",
+    "GameRecord",
+    "HandRecord",
+    "HandReport",
+    "Mismatch",
+    "ReplayReport",
+    "check_record_shape",
+    "replay",
+]
 
-@dataclass(frozen=True, slots=True)
-class HandRecord:
-    """One hand of a record."""
-
-    deck: DeckSource
-    actions: tuple[Action, ...]
-    claimed_scores: tuple[int, ...] = ()
-    claimed_totals: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class GameRecord:
-    """A whole game."""
-
-    rule_set_id: str
-    first_dealer: int
-    hands: tuple[HandRecord, ...]
-    claimed_winner: int | None = None
+ILLEGAL = "illegal action"
+CHECKPOINT = "checkpoint"
+HAND_SCORE = "hand score"
+RUNNING_TOTAL = "running total"
+WINNER = "winner"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +51,22 @@ class ActionReport:
     legal: bool
     violations: tuple[Violation, ...]
     events: tuple[Event, ...]
+    uncertain: bool = False  #: judged from a state forced past an illegal action, not confirmed since
+
+
+@dataclass(frozen=True, slots=True)
+class Disagreement:
+    """One point where the record and the oracle differ."""
+
+    hand: int
+    index: int  #: the action's index; a checkpoint's `after`; -1 for a claim about a hand or the game
+    seat: int  #: the acting seat; the seat to move at a checkpoint; the side of a claim
+    kind: str  #: ILLEGAL, CHECKPOINT, HAND_SCORE, RUNNING_TOTAL or WINNER
+    field: str  #: the action's notation, or the state field that differs
+    claimed: str
+    computed: str
+    violations: tuple[Violation, ...] = ()
+    uncertain: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,115 +101,238 @@ class ReplayReport:
     problems: list[str] = field(default_factory=list)
     standing: Standing | None = None
     judged: int = 0  #: actions judged (kept in `actions` only when asked)
+    disagreements: list[Disagreement] = field(default_factory=list)
+    uncertain: int = 0  #: actions judged from an uncertain state
 
     @property
     def ok(self) -> bool:
-        """No illegal action, no differing claim, no problem with the record."""
-        return self.first_illegal is None and not self.mismatches and not self.problems
+        """No disagreement (illegal action, differing checkpoint or claim) and no problem with the record."""
+        return not self.disagreements and not self.problems
 
 
-def check_record_shape(rules: CompiledRules, record: GameRecord) -> None:
-    """INVALID_ARGUMENT for what no replay can use: a bad dealer, malformed actions, claims of the wrong length."""
-    problems: list[FieldProblem] = []
-    if not 0 <= record.first_dealer < rules.seats:
-        problems.append(FieldProblem("record.first_dealer", f"{record.first_dealer} is not a seat"))
-    for h, hand in enumerate(record.hands):
-        for name, claims in (("claimed_scores", hand.claimed_scores), ("claimed_totals", hand.claimed_totals)):
-            if claims and len(claims) != rules.sides:
-                problems.append(
-                    FieldProblem(
-                        f"record.hands[{h}].{name}", f"has {len(claims)} entries; the rule set has {rules.sides} sides"
-                    )
-                )
-        for i, action in enumerate(hand.actions):
-            try:
-                validate_action_shape(action, f"record.hands[{h}].actions[{i}]")
-            except InvalidInputError as exc:
-                problems.extend(exc.problems)
-    if record.claimed_winner is not None and not 0 <= record.claimed_winner < rules.sides:
-        problems.append(FieldProblem("record.claimed_winner", f"{record.claimed_winner} is not a side"))
-    if problems:
-        raise InvalidInputError(problems)
+def _force(rules: CompiledRules, state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]] | None:
+    """`action` applied although illegal, if its cards allow it and the result is a consistent state; else None."""
+    try:
+        applied = apply_action(make_ctx(rules, state), action)
+    except (ValueError, IndexError, KeyError, TypeError, AssertionError):  # its cards are not where it says
+        return None
+    if validate_state(rules, applied.next_state):
+        return None
+    return applied.next_state, applied.events
+
+
+class _Run:
+    """The replay of one record: the report and what carries from one action and hand to the next."""
+
+    def __init__(
+        self,
+        rules: CompiledRules,
+        *,
+        judge_all: bool,
+        keep_actions: bool,
+        validate: bool,
+        progress: Callable[[int], None] | None,
+        checkpoint: Checkpoint | None,
+    ) -> None:
+        self.rules = rules
+        self.judge_all = judge_all
+        self.keep_actions = keep_actions
+        self.validate = validate
+        self.progress = progress
+        self.checkpoint = checkpoint
+        self.report = ReplayReport()
+        self.standing = start_standing(rules)
+        self.uncertain = False
+        self.stopped = False
+
+    def disagree(
+        self,
+        where: tuple[int, int, int],
+        kind: str,
+        what: str,
+        claimed: object,
+        computed: object,
+        violations: tuple[Violation, ...] = (),
+    ) -> None:
+        """Record a disagreement at (hand, index, seat)."""
+        hand, index, seat = where
+        self.report.disagreements.append(
+            Disagreement(hand, index, seat, kind, what, str(claimed), str(computed), violations, self.uncertain)
+        )
+
+    def begin_totals(self, h: int, hand: HandRecord) -> None:
+        """Take the hand's starting totals from the record when it gives them (reporting a difference)."""
+        given = hand.starting_totals
+        if given is None and hand.start is not None:
+            given = tuple(side.running_total for side in hand.start.sides)
+        if given is None:
+            return
+        if h > 0 and given != self.standing.totals:
+            for side, (claimed, ours) in enumerate(zip(given, self.standing.totals, strict=True)):
+                if claimed != ours:
+                    self.disagree((h, -1, side), RUNNING_TOTAL, "starting_totals", claimed, ours)
+        self.standing = Standing(tuple(given))
+        self.uncertain = False
+
+    def at_checkpoint(self, h: int, claim: ClaimedState, state: GameState) -> GameState:
+        """Compare a checkpoint with our state, report each difference, and go on from the claimed state."""
+        diffs = differences(state, claim)
+        for d in diffs:
+            self.disagree((h, claim.after, state.seat_to_move), CHECKPOINT, d.field, d.claimed, d.computed)
+        if diffs and not self.judge_all:
+            self.stopped = True
+            return state
+        if not diffs and not self.uncertain:
+            return state
+        adopted, problems = adopt(self.rules, state, claim)
+        if adopted is None:
+            self.report.problems.append(
+                f"hand {h}: the checkpoint after action {claim.after} is not a consistent state,"
+                f" so the replay goes on from its own: {'; '.join(str(p) for p in problems[:3])}"
+            )
+            self.uncertain = self.uncertain or bool(diffs)
+            return state
+        self.uncertain = (self.uncertain or bool(diffs)) and not claim.complete(self.rules)
+        return adopted
+
+    def judge(self, h: int, i: int, action: Action, state: GameState) -> tuple[GameState, tuple[Event, ...]]:
+        """Judge one action; the next state (forced past an illegal action with judge_all) and its events."""
+        if self.checkpoint is not None:
+            self.checkpoint()
+        seat = state.seat_to_move
+        if isinstance(action, AnswerPartner):
+            seat = (partner_seats(self.rules, seat) or [seat])[0]
+        verdict = check_action(self.rules, state, action, validate=self.validate)
+        entry = ActionReport(
+            h, i, seat, format_action(action), verdict.legal, verdict.violations, verdict.events, self.uncertain
+        )
+        self.report.judged += 1
+        self.report.uncertain += self.uncertain
+        if self.keep_actions:
+            self.report.actions.append(entry)
+        if self.progress is not None:
+            self.progress(1)
+        if verdict.legal:
+            assert verdict.next_state is not None
+            return verdict.next_state, verdict.events
+        self.disagree((h, i, seat), ILLEGAL, entry.notation, "legal", "illegal", verdict.violations)
+        if self.report.first_illegal is None:
+            self.report.first_illegal = entry
+        if not self.judge_all:
+            self.stopped = True
+            return state, ()
+        self.uncertain = True
+        forced = _force(self.rules, state, action)
+        return forced if forced is not None else (state, ())
+
+    def play_hand(self, h: int, hand: HandRecord, state: GameState) -> HandEnded | None:
+        """Every action and checkpoint of one hand; the hand's end, if it ended."""
+        claims = list(hand.checkpoints)
+        ended: HandEnded | None = None
+        for i in range(len(hand.actions) + 1):
+            while claims and claims[0].after == i:
+                state = self.at_checkpoint(h, claims.pop(0), state)
+                if self.stopped:
+                    return None
+            if i == len(hand.actions):
+                break
+            if state.phase == Phase.HAND_OVER:
+                self.report.problems.append(f"hand {h}: {len(hand.actions) - i} action(s) after the hand ended")
+                break
+            state, events = self.judge(h, i, hand.actions[i], state)
+            if self.stopped:
+                return None
+            ended = next((e for e in events if isinstance(e, HandEnded)), ended)
+        return ended
+
+    def end_hand(self, h: int, hand: HandRecord, ended: HandEnded) -> None:
+        """Score the hand, compare the claims, and (judge_all) go on from the record's totals when they differ."""
+        scores = tuple(s.total for s in ended.scores)
+        self.standing = after_hand(self.rules, self.standing, scores)
+        self.report.hands.append(HandReport(h, ended.reason, ended.scores, self.standing.totals))
+        self._compare(h, HAND_SCORE, hand.claimed_scores, scores)
+        self._compare(h, RUNNING_TOTAL, hand.claimed_totals, self.standing.totals)
+        if hand.claimed_totals and (self.uncertain or hand.claimed_totals != self.standing.totals) and self.judge_all:
+            self.standing = after_hand(self.rules, start_standing(self.rules), hand.claimed_totals)
+            self.uncertain = False
+
+    def _compare(self, h: int, what: str, claimed: tuple[int, ...], computed: tuple[int, ...]) -> None:
+        for side, (c, ours) in enumerate(zip(claimed, computed, strict=False)):
+            if c != ours:
+                self.report.mismatches.append(Mismatch(h, side, what, c, ours))
+                self.disagree((h, -1, side), what, f"side {side}", c, ours)
+
+    def end_game(self, record: GameRecord) -> None:
+        """The claimed winner against the game's end."""
+        standing = self.standing
+        if record.claimed_winner is None:
+            return
+        if not standing.over:
+            self.report.problems.append(f"the record claims side {record.claimed_winner} won, but the game is not over")
+        elif standing.winner != record.claimed_winner:
+            winner = standing.winner or 0
+            self.report.mismatches.append(
+                Mismatch(len(self.report.hands) - 1, record.claimed_winner, WINNER, record.claimed_winner, winner)
+            )
+            where = (len(self.report.hands) - 1, -1, record.claimed_winner)
+            self.disagree(where, WINNER, "winner", record.claimed_winner, winner)
 
 
 def replay(
     rules: CompiledRules,
     record: GameRecord,
     *,
+    judge_all: bool = False,
     keep_actions: bool = True,
     validate: bool = False,
     progress: Callable[[int], None] | None = None,
     checkpoint: Checkpoint | None = None,
 ) -> ReplayReport:
-    """Replay `record` under `rules`; stops at the first illegal action or unusable hand.
+    """Replay `record` under `rules`.
 
+    By default the replay stops at the first illegal action or differing
+    checkpoint. With `judge_all` it judges every action: after an illegal one
+    it goes on from the record's next checkpoint, or from the action applied as
+    far as its cards allow, marking what follows uncertain until a complete
+    checkpoint (or the record's totals after the hand) confirms the state.
     With `validate`, every state is also checked for consistency before its
-    action is judged (card conservation and the rest): slower, for tests.
-    `checkpoint` is called before each hand and each action; what it raises
-    (a WorkStopped past a deadline, say) ends the replay.
+    action is judged (slower, for tests). `checkpoint` is called before each
+    hand and each action; what it raises (a WorkStopped past a deadline, say)
+    ends the replay.
     """
     check_record_shape(rules, record)
-    report = ReplayReport()
-    standing = start_standing(rules)
+    run = _Run(
+        rules,
+        judge_all=judge_all,
+        keep_actions=keep_actions,
+        validate=validate,
+        progress=progress,
+        checkpoint=checkpoint,
+    )
+    dealer = record.first_dealer
     for h, hand in enumerate(record.hands):
-        if standing.over:
-            report.problems.append(f"hand {h}: the game was already over after hand {h - 1}")
+        if h > 0:
+            dealer = (dealer + 1) % rules.seats
+        if hand.dealer is not None:
+            dealer = hand.dealer
+        if run.standing.over:
+            run.report.problems.append(f"hand {h}: the game was already over after hand {h - 1}")
             break
         if checkpoint is not None:
             checkpoint()
-        dealer = dealer_of_hand(rules, record.first_dealer, h)
-        state = deal(
-            rules,
-            deck_order(rules, hand.deck, f"record.hands[{h}].deck"),
-            dealer=dealer,
-            running_totals=standing.totals,
-        )
-        ended: HandEnded | None = None
-        for i, action in enumerate(hand.actions):
-            if state.phase == Phase.HAND_OVER:
-                report.problems.append(f"hand {h}: {len(hand.actions) - i} action(s) after the hand ended")
-                break
-            if checkpoint is not None:
-                checkpoint()
-            seat = state.seat_to_move
-            if isinstance(action, AnswerPartner):
-                seat = (partner_seats(rules, seat) or [seat])[0]
-            verdict = check_action(rules, state, action, validate=validate)
-            entry = ActionReport(h, i, seat, format_action(action), verdict.legal, verdict.violations, verdict.events)
-            report.judged += 1
-            if keep_actions:
-                report.actions.append(entry)
-            if progress is not None:
-                progress(1)
-            if not verdict.legal:
-                report.first_illegal = entry
-                report.standing = standing
-                return report
-            assert verdict.next_state is not None
-            state = verdict.next_state
-            ended = next((e for e in verdict.events if isinstance(e, HandEnded)), ended)
+        run.begin_totals(h, hand)
+        state = hand.start
+        if state is None:
+            order = deck_order(rules, hand.deck, f"record.hands[{h}].deck")
+            state = deal(rules, order, dealer=dealer, running_totals=run.standing.totals)
+        ended = run.play_hand(h, hand, state)
+        if run.stopped:
+            run.report.standing = run.standing
+            return run.report
         if ended is None:
-            report.problems.append(f"hand {h}: the record stops before the hand ends")
+            run.report.problems.append(f"hand {h}: the record stops before the hand ends")
             break
-        scores = tuple(s.total for s in ended.scores)
-        standing = after_hand(rules, standing, scores)
-        report.hands.append(HandReport(h, ended.reason, ended.scores, standing.totals))
-        _compare(report, h, "hand score", hand.claimed_scores, scores)
-        _compare(report, h, "running total", hand.claimed_totals, standing.totals)
-    report.standing = standing
-    if record.claimed_winner is not None:
-        if not standing.over:
-            report.problems.append(f"the record claims side {record.claimed_winner} won, but the game is not over")
-        elif standing.winner != record.claimed_winner:
-            report.mismatches.append(
-                Mismatch(
-                    len(report.hands) - 1, record.claimed_winner, "winner", record.claimed_winner, standing.winner or 0
-                )
-            )
-    return report
-
-
-def _compare(report: ReplayReport, hand: int, what: str, claimed: tuple[int, ...], computed: tuple[int, ...]) -> None:
-    for side, (c, ours) in enumerate(zip(claimed, computed, strict=False)):
-        if c != ours:
-            report.mismatches.append(Mismatch(hand, side, what, c, ours))
+        run.end_hand(h, hand, ended)
+    run.report.standing = run.standing
+    run.end_game(record)
+    return run.report

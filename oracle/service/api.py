@@ -339,10 +339,20 @@ class OracleApi:
         check = self.sizes()
         check_record(check, request.record)
         check.done()
-        record = record_from_proto(request.record)
+        # A malformed record is INVALID_ARGUMENT before its rule set is looked up, unless an explicit deal needs it.
+        deals = any(hand.WhichOneof("deck") == "start" for hand in request.record.hands)
+        record = None if deals else record_from_proto(request.record)
         if request.HasField("rule_set"):
             loaded = self.rule_set(request.rule_set)
         else:
-            loaded = self.book.get(record.rule_set_id)
-        report = replay(loaded.rules, record, keep_actions=not request.summary_only, checkpoint=checkpoint)
+            loaded = self.book.get(request.record.rule_set_id)
+        if record is None:
+            record = record_from_proto(request.record, rules=loaded.rules)
+        report = replay(
+            loaded.rules,
+            record,
+            judge_all=request.judge_all,
+            keep_actions=not request.summary_only,
+            checkpoint=checkpoint,
+        )
         return oracle_pb2.ReplayGameResponse(report=report_to_proto(report, self.limits.max_violations))

@@ -166,7 +166,7 @@ def check_record(check: SizeCheck, record: record_pb2.GameRecord, path: str = "r
     check.ident(f"{path}.rule_set_id", record.rule_set_id)
     if not check.count(f"{path}.hands", record.hands, limits.max_record_hands, "hands"):
         return
-    total = sum(len(hand.actions) for hand in record.hands)
+    total = sum(len(hand.actions) + len(hand.moves) for hand in record.hands)
     if total > limits.max_record_actions:
         check.problems.append(
             FieldProblem(f"{path}.hands", f"hold {total} actions in all; the limit is {limits.max_record_actions}")
@@ -181,6 +181,42 @@ def check_record(check: SizeCheck, record: record_pb2.GameRecord, path: str = "r
         if check.count(f"{where}.actions", hand.actions, limits.max_hand_actions, "actions"):
             for i, action in enumerate(hand.actions):
                 check_action(check, action, f"{where}.actions[{i}]", limits.largest_deck)
+        _check_record_texts(check, hand, where)
+
+
+def _check_record_texts(check: SizeCheck, hand: record_pb2.HandRecord, where: str) -> None:
+    """The text forms of a hand (moves, an explicit deal, checkpoints): no text longer than the largest deck
+    written out (three characters a card), no more entries than seats or actions."""
+    limits = check.limits
+    longest = 3 * limits.largest_deck + 64
+    check.count(f"{where}.starting_totals", hand.starting_totals, limits.max_seats, "totals")
+    if check.count(f"{where}.moves", hand.moves, limits.max_hand_actions, "moves"):
+        for i, move in enumerate(hand.moves):
+            check.text(f"{where}.moves[{i}]", move, longest)
+    if hand.HasField("start"):
+        start = hand.start
+        check.ident(f"{where}.start.rule_set_id", start.rule_set_id)
+        check.text(f"{where}.start.stock", start.stock, longest)
+        check.text(f"{where}.start.discard_pile", start.discard_pile, longest)
+        if check.count(f"{where}.start.seats", start.seats, limits.max_seats, "seats"):
+            for i, seat in enumerate(start.seats):
+                check.text(f"{where}.start.seats[{i}].hand", seat.hand, longest)
+        if check.count(f"{where}.start.sides", start.sides, limits.max_seats, "sides"):
+            for i, side in enumerate(start.sides):
+                check.text(f"{where}.start.sides[{i}].red_threes", side.red_threes, longest)
+                if check.count(f"{where}.start.sides[{i}].melds", side.melds, limits.largest_deck, "melds"):
+                    for j, meld in enumerate(side.melds):
+                        check.text(f"{where}.start.sides[{i}].melds[{j}]", meld, longest)
+    if not check.count(f"{where}.checkpoints", hand.checkpoints, limits.max_hand_actions + 1, "checkpoints"):
+        return
+    for k, point in enumerate(hand.checkpoints):
+        at = f"{where}.checkpoints[{k}]"
+        for name, entries in (("hands", point.hands), ("melds", point.melds), ("red_threes", point.red_threes)):
+            if check.count(f"{at}.{name}", entries, limits.max_seats, name):
+                for e, entry in enumerate(entries):
+                    check.text(f"{at}.{name}[{e}].cards", entry.cards, longest)
+        check.text(f"{at}.stock", point.stock, longest)
+        check.text(f"{at}.discard_pile", point.discard_pile, longest)
 
 
 __all__ = [

@@ -1,0 +1,94 @@
+"""A game record as domain values (hands, their decks or explicit deals, actions, checkpoints, claims) and its
+shape check."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from oracle.games.claims import ClaimedState, check_claim_shape
+from oracle.games.match import DeckSource
+from oracle.model.actions import Action
+from oracle.model.errors import FieldProblem, InvalidInputError
+from oracle.model.state import GameState
+from oracle.rules.referee import validate_action_shape
+from oracle.rules.state_check import validate_state
+from oracle.ruleset.compiled import CompiledRules
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One hand of a record."""
+
+    deck: DeckSource
+    actions: tuple[Action, ...]
+    claimed_scores: tuple[int, ...] = ()
+    claimed_totals: tuple[int, ...] = ()
+    dealer: int | None = None  #: None: the dealer of the hand before, plus one
+    starting_totals: tuple[int, ...] | None = None  #: None: the totals after the hands before
+    start: GameState | None = None  #: an explicit deal (or a later state): the hand starts here, not from `deck`
+    checkpoints: tuple[ClaimedState, ...] = ()  #: in the order of their `after`
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A whole game."""
+
+    rule_set_id: str
+    first_dealer: int
+    hands: tuple[HandRecord, ...]
+    claimed_winner: int | None = None
+
+
+def _hand_problems(rules: CompiledRules, h: int, hand: HandRecord) -> list[FieldProblem]:
+    problems: list[FieldProblem] = []
+    path = f"record.hands[{h}]"
+    for name, claims in (
+        ("claimed_scores", hand.claimed_scores),
+        ("claimed_totals", hand.claimed_totals),
+        ("starting_totals", hand.starting_totals or ()),
+    ):
+        if claims and len(claims) != rules.sides:
+            problems.append(
+                FieldProblem(f"{path}.{name}", f"has {len(claims)} entries; the rule set has {rules.sides} sides")
+            )
+    if hand.dealer is not None and not 0 <= hand.dealer < rules.seats:
+        problems.append(FieldProblem(f"{path}.dealer", f"{hand.dealer} is not a seat (0..{rules.seats - 1})"))
+    if hand.start is not None:
+        problems.extend(validate_state(rules, hand.start, f"{path}.start"))
+    if hand.start is not None and hand.starting_totals is not None:
+        given = tuple(side.running_total for side in hand.start.sides)
+        if given != hand.starting_totals:
+            problems.append(
+                FieldProblem(
+                    f"{path}.starting_totals",
+                    f"{list(hand.starting_totals)} differ from the running totals of start {list(given)}",
+                )
+            )
+    for i, action in enumerate(hand.actions):
+        try:
+            validate_action_shape(action, f"{path}.actions[{i}]")
+        except InvalidInputError as exc:
+            problems.extend(exc.problems)
+    last = 0
+    for k, claim in enumerate(hand.checkpoints):
+        problems.extend(check_claim_shape(rules, claim, len(hand.actions), f"{path}.checkpoints[{k}]"))
+        if claim.after < last:
+            problems.append(
+                FieldProblem(f"{path}.checkpoints[{k}].after", f"{claim.after} comes before the checkpoint above")
+            )
+        last = max(last, claim.after)
+    return problems
+
+
+def check_record_shape(rules: CompiledRules, record: GameRecord) -> None:
+    """INVALID_ARGUMENT for what no replay can use: a bad dealer, malformed actions, claims of the wrong length,
+    checkpoints naming seats or sides that do not exist or out of order."""
+    problems: list[FieldProblem] = []
+    if not 0 <= record.first_dealer < rules.seats:
+        problems.append(FieldProblem("record.first_dealer", f"{record.first_dealer} is not a seat"))
+    for h, hand in enumerate(record.hands):
+        problems.extend(_hand_problems(rules, h, hand))
+    if record.claimed_winner is not None and not 0 <= record.claimed_winner < rules.sides:
+        problems.append(FieldProblem("record.claimed_winner", f"{record.claimed_winner} is not a side"))
+    if problems:
+        raise InvalidInputError(problems)
