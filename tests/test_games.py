@@ -9,7 +9,7 @@ import grpc
 import pytest
 from server_harness import RPC_TIMEOUT, oracle_stub
 
-from oracle.api.v1 import oracle_pb2, oracle_pb2_grpc, record_pb2
+from oracle.api.v1 import game_pb2, oracle_pb2, oracle_pb2_grpc, record_pb2
 from oracle.games.replay import GameRecord, replay
 from oracle.games.simulate import simulate_game
 from oracle.model.actions import Discard, Draw
@@ -133,7 +133,7 @@ def test_the_stream_gives_the_same_verdicts_as_replay(stub, rule_set_id: str) ->
 
 def test_the_stream_reports_an_illegal_action_and_keeps_the_game(stub) -> None:
     start = oracle_pb2.RefereeGameRequest(
-        start=oracle_pb2.RefereeStart(rule_set=oracle_pb2.RuleSetRef(id="classic-2p"), first_dealer=0)
+        start=oracle_pb2.RefereeStart(rule_set=oracle_pb2.RuleSetRef(id="classic-2p"), first_dealer=0, full_state=True)
     )
     deal = oracle_pb2.RefereeGameRequest(deal=oracle_pb2.RefereeDeal(seed=5))
     bad = oracle_pb2.RefereeGameRequest(action=action_to_proto(Discard(47)))  # discard before drawing
@@ -145,6 +145,26 @@ def test_the_stream_reports_an_illegal_action_and_keeps_the_game(stub) -> None:
     assert responses[3].verdict.legal is False
     assert "WRONG_PHASE" in [v.code for v in responses[3].verdict.violations]
     assert responses[3].state == dealt  # an illegal action changes nothing
+
+
+def test_the_stream_answers_actions_with_events_and_sends_the_state_only_with_a_deal_by_default(stub) -> None:
+    messages = [
+        oracle_pb2.RefereeGameRequest(
+            start=oracle_pb2.RefereeStart(rule_set=oracle_pb2.RuleSetRef(id="classic-2p"), first_dealer=0)
+        ),
+        oracle_pb2.RefereeGameRequest(deal=oracle_pb2.RefereeDeal(seed=5)),
+        oracle_pb2.RefereeGameRequest(action=action_to_proto(Draw())),
+    ]
+    lean = list(stub.RefereeGame(iter(messages), timeout=RPC_TIMEOUT))
+    messages[0].start.full_state = True
+    full = list(stub.RefereeGame(iter(messages), timeout=RPC_TIMEOUT))
+    assert lean[1].HasField("state") and lean[1].state == full[1].state  # the new hand, whole
+    drew = lean[2]
+    assert drew.verdict.legal and not drew.HasField("state") and not drew.verdict.HasField("next_state")
+    assert [e.WhichOneof("kind") for e in drew.verdict.events] == ["cards_drawn"]  # what changed
+    assert list(drew.verdict.events) == list(full[2].verdict.events)
+    assert full[2].state.phase == game_pb2.PHASE_PLAY and full[2].verdict.next_state == full[2].state
+    assert drew.ByteSize() < full[2].ByteSize() // 4
 
 
 def test_replay_of_a_record_with_a_malformed_action_is_invalid_argument(stub) -> None:

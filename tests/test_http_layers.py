@@ -199,7 +199,9 @@ def test_the_http_port_must_differ_from_the_others() -> None:
 
 
 def _start_message() -> oracle_pb2.RefereeGameRequest:
-    return oracle_pb2.RefereeGameRequest(start=oracle_pb2.RefereeStart(rule_set=oracle_pb2.RuleSetRef(id="classic-2p")))
+    return oracle_pb2.RefereeGameRequest(
+        start=oracle_pb2.RefereeStart(rule_set=oracle_pb2.RuleSetRef(id="classic-2p"), full_state=True)
+    )
 
 
 def _client(running: ServerThread) -> OracleServiceClient:

@@ -163,7 +163,9 @@ def test_check_action_parse_error_over_grpc(stub: oracle_pb2_grpc.OracleServiceS
 
 def test_referee_game_takes_notation_and_answers_with_it(stub: oracle_pb2_grpc.OracleServiceStub) -> None:
     requests = [
-        oracle_pb2.RefereeGameRequest(start=oracle_pb2.RefereeStart(rule_set=oracle_pb2.RuleSetRef(id="classic-2p"))),
+        oracle_pb2.RefereeGameRequest(
+            start=oracle_pb2.RefereeStart(rule_set=oracle_pb2.RuleSetRef(id="classic-2p"), full_state=True)
+        ),
         oracle_pb2.RefereeGameRequest(deal=oracle_pb2.RefereeDeal(seed=7)),
         oracle_pb2.RefereeGameRequest(action_text="draw"),
         oracle_pb2.RefereeGameRequest(action_text="draw"),

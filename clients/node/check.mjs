@@ -110,7 +110,7 @@ async function main() {
   // RefereeGame: start, deal the same hand, then discard before drawing (illegal), draw (legal) and discard a card
   // held (legal): the game moves on only with the legal ones.
   const answers = await referee(stub, [
-    { start: { rule_set, first_dealer: 0 } },
+    { start: { rule_set, first_dealer: 0, full_state: true } }, // the whole state after every action
     { deal: { seed: opts.seed } },
     { action: { discard: { card } } },
     { action: { draw: {} } },

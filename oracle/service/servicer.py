@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
 from typing import Any, TypeVar
 
 import grpc
@@ -159,6 +160,7 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         limits = self._api.limits
         requests = aiter(request_iterator)
         game: LiveGame | None = None
+        full_state = False  #: the start's full_state: every action answered with the whole state too
         received = 0
         while True:
             try:
@@ -178,16 +180,26 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
                 if received > limits.max_stream_messages:
                     limit = limits.max_stream_messages
                     raise InvalidInputError([FieldProblem("", f"message {received}: the limit is {limit} per stream")])
-                response, game = await self.workers.run(functools.partial(self._referee_step, game, request))
+                if request.WhichOneof("kind") == "start" and game is None:
+                    full_state = request.start.full_state
+                step = functools.partial(self._referee_step, game, request, full_state=full_state)
+                response, game = await self.workers.run(step)
             except Exception as exc:
                 await end_stream(context, status_for(exc, limits), requests)
                 return
             yield response
 
     def _referee_step(
-        self, game: LiveGame | None, request: oracle_pb2.RefereeGameRequest, stop: StopSignal | None = None
+        self,
+        game: LiveGame | None,
+        request: oracle_pb2.RefereeGameRequest,
+        stop: StopSignal | None = None,
+        *,
+        full_state: bool = False,
     ) -> tuple[oracle_pb2.RefereeGameResponse, LiveGame | None]:
-        """Judge one message of the stream (in a worker thread): the answer and the game after it."""
+        """Judge one message of the stream (in a worker thread): the answer and the game after it. An action's
+        answer carries the whole state only when the stream asked for it (`full_state`); its events say what
+        changed."""
         kind = request.WhichOneof("kind")
         response = oracle_pb2.RefereeGameResponse()
         try:
@@ -208,10 +220,13 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
                 else:
                     action = self._api.action_text(request.action_text, game.rules)
                 verdict = game.act(action)
+                if not full_state:
+                    verdict = replace(verdict, next_state=None)
                 response.verdict.CopyFrom(verdict_to_proto(verdict, self._api.limits.max_violations))
                 response.verdict.notation = format_action(action)
                 assert game.state is not None
-                response.state.CopyFrom(state_to_proto(game.state))
+                if full_state:
+                    response.state.CopyFrom(state_to_proto(game.state))
             else:
                 raise InvalidInputError([FieldProblem("kind", "empty message: set start, deal, action or action_text")])
         except OutOfTurnError as exc:

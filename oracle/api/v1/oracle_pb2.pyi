@@ -230,12 +230,14 @@ class RefereeGameRequest(_message.Message):
     def __init__(self, start: _Optional[_Union[RefereeStart, _Mapping]] = ..., deal: _Optional[_Union[RefereeDeal, _Mapping]] = ..., action: _Optional[_Union[_game_pb2.Action, _Mapping]] = ..., action_text: _Optional[str] = ...) -> None: ...
 
 class RefereeStart(_message.Message):
-    __slots__ = ("rule_set", "first_dealer")
+    __slots__ = ("rule_set", "first_dealer", "full_state")
     RULE_SET_FIELD_NUMBER: _ClassVar[int]
     FIRST_DEALER_FIELD_NUMBER: _ClassVar[int]
+    FULL_STATE_FIELD_NUMBER: _ClassVar[int]
     rule_set: RuleSetRef
     first_dealer: int
-    def __init__(self, rule_set: _Optional[_Union[RuleSetRef, _Mapping]] = ..., first_dealer: _Optional[int] = ...) -> None: ...
+    full_state: bool
+    def __init__(self, rule_set: _Optional[_Union[RuleSetRef, _Mapping]] = ..., first_dealer: _Optional[int] = ..., full_state: _Optional[bool] = ...) -> None: ...
 
 class RefereeDeal(_message.Message):
     __slots__ = ("seed", "deck_order")
