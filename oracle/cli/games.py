@@ -8,7 +8,16 @@ from typing import TYPE_CHECKING
 
 import click
 
-from oracle.cli.support import EXIT_FAILED, CliError, clean_errors, load_rule_set, print_json, specs_option
+from oracle.cli.support import (
+    EXIT_FAILED,
+    CliError,
+    clean_errors,
+    load_rule_set,
+    print_json,
+    read_text,
+    shorten,
+    specs_option,
+)
 
 if TYPE_CHECKING:
     from oracle.api.v1 import record_pb2
@@ -19,18 +28,15 @@ if TYPE_CHECKING:
 
 def read_record(path: Path) -> record_pb2.GameRecord:
     """A GameRecord from proto3 JSON (optionally gzip-compressed: .json.gz), parsed strictly."""
-    import gzip
-
     from google.protobuf import json_format
 
     from oracle.api.v1 import record_pb2
 
-    raw = path.read_bytes()
-    text = gzip.decompress(raw).decode("utf-8") if path.name.endswith(".gz") else raw.decode("utf-8")
+    text = read_text(path)
     try:
         return json_format.Parse(text, record_pb2.GameRecord())
     except json_format.ParseError as exc:
-        raise CliError(f"{path}: {exc}") from None
+        raise CliError(f"{path}: {shorten(str(exc))}") from None
 
 
 def write_record(path: Path, record: record_pb2.GameRecord) -> None:

@@ -12,8 +12,10 @@ from oracle.cli.support import (
     CliError,
     clean_errors,
     load_rule_set,
+    parse_message,
     print_json,
     read_message,
+    read_text,
     specs_option,
 )
 
@@ -65,10 +67,33 @@ def score(rule_set_id: str | None, table_file: Path, as_json: bool, specs: Path 
 
 
 def _load_state(state_file: Path, rule_set_id: str | None, specs: Path | None) -> tuple[LoadedRuleSet, GameState]:
-    from oracle.api.v1 import notation_pb2
-    from oracle.service.convert_game import state_from_notation
+    """The state of a GameStateNotation file, or of a DealHand answer (DealHandResponse) or a GameState message as
+    the API writes them (card enums), e.g. grpcurl's output; those name no rule set, so --rules is needed."""
+    from oracle.api.v1 import game_pb2, notation_pb2, oracle_pb2
+    from oracle.service.convert_game import state_from_notation, state_from_proto
 
-    state_msg = read_message(state_file, notation_pb2.GameStateNotation())
+    text = read_text(state_file)
+    try:
+        state_msg = parse_message(state_file, text, notation_pb2.GameStateNotation())
+    except CliError as notation_error:
+        for kind, message in (
+            ("a DealHand answer", oracle_pb2.DealHandResponse()),
+            ("a GameState", game_pb2.GameState()),
+        ):
+            try:
+                parsed = parse_message(state_file, text, message)
+            except CliError:
+                continue
+            if not rule_set_id:
+                raise CliError(f"{state_file}: {kind} names no rule set: pass --rules ID") from None
+            state = parsed.state if isinstance(parsed, oracle_pb2.DealHandResponse) else parsed
+            assert isinstance(state, game_pb2.GameState)
+            loaded = load_rule_set(specs, rule_set_id)
+            return loaded, state_from_proto(state, "state")
+        raise CliError(
+            f"{notation_error.format_message()} (the file is neither a GameStateNotation nor, with card enums,"
+            " a DealHand answer or a GameState)"
+        ) from None
     assert isinstance(state_msg, notation_pb2.GameStateNotation)
     chosen = rule_set_id or state_msg.rule_set_id
     if not chosen:
@@ -84,7 +109,7 @@ def _load_state(state_file: Path, rule_set_id: str | None, specs: Path | None) -
     "state_file",
     required=True,
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="A GameStateNotation file (.json or .textproto).",
+    help="A GameStateNotation file (.json or .textproto), or a DealHand answer or GameState as the API writes it.",
 )
 @click.option("--action", "action_text", required=True, help="The action, e.g. 'take-pile with 9H 9D'.")
 @click.option("--json", "as_json", is_flag=True, help="Print the CheckActionResponse as proto3 JSON.")
@@ -159,7 +184,7 @@ def describe_event(event: Event) -> str:
     "state_file",
     required=True,
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="A GameStateNotation file (.json or .textproto).",
+    help="A GameStateNotation file (.json or .textproto), or a DealHand answer or GameState as the API writes it.",
 )
 @click.option(
     "--json",

@@ -64,7 +64,8 @@ def cli_error(exc: Exception) -> CliError:
         return CliError("the state is inconsistent:\n" + "\n".join(f"  {p}" for p in exc.problems))
     if isinstance(exc, OSError):
         return CliError(f"{exc.strerror}: {exc.filename}" if exc.filename else str(exc))
-    return CliError(f"internal error (a bug in the oracle, please report it): {exc!r}")  # still one line
+    # still one line, and bounded: an exception may carry a whole input file
+    return CliError(f"internal error (a bug in the oracle, please report it): {shorten(repr(exc))}")
 
 
 def load_book(specs: Path | None, *, lint: bool = False) -> RuleBook:
@@ -105,19 +106,55 @@ def load_rule_set(specs: Path | None, rule_set_id: str) -> LoadedRuleSet:
     return load_book(specs).get(rule_set_id)
 
 
-def read_message(path: Path, message: Message) -> Message:
-    """Parse a .json (proto3 JSON) or .textproto/.txtpb file strictly into `message`."""
+EXCERPT_CHARS = 300  #: the longest part of an input (or of an error quoting it) an error message shows
+
+
+def shorten(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """`text`, cut to `limit` characters with the number left out said."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text) - limit} more characters)"
+
+
+def read_text(path: Path) -> str:
+    """The text of an input file (gunzipped when its name ends in .gz); CliError naming the file, what is wrong and
+    where, with a short excerpt at most, for a file that is binary, truncated or not UTF-8."""
+    import gzip
+    import zlib
+
+    raw = path.read_bytes()
+    if path.name.endswith(".gz"):
+        try:
+            raw = gzip.decompress(raw)
+        except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
+            raise CliError(f"{path}: not a complete gzip file ({shorten(str(exc))})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        near = raw[max(0, exc.start - 12) : exc.start + 12]
+        raise CliError(
+            f"{path}: not UTF-8 text: byte 0x{raw[exc.start]:02x} at offset {exc.start} (a binary file?); near {near!r}"
+        ) from None
+    if "\x00" in text:
+        raise CliError(f"{path}: not a text file: a NUL byte at offset {text.index(chr(0))}")
+    return text
+
+
+def parse_message(path: Path, text: str, message: Message) -> Message:
+    """Parse `text` (of `path`) strictly into `message`: proto3 JSON for .json and .json.gz, text format otherwise."""
     from google.protobuf import json_format, text_format
 
-    text = path.read_text(encoding="utf-8")
     try:
-        if path.suffix == ".json":
+        if path.name.endswith((".json", ".json.gz")):
             json_format.Parse(text, message)
         else:
             text_format.Parse(text, message)
     except (json_format.ParseError, text_format.ParseError) as exc:
-        raise CliError(f"{path}: {exc}") from None
+        raise CliError(f"{path}: {shorten(str(exc))}") from None
     return message
+
+
+def read_message(path: Path, message: Message) -> Message:
+    """Parse a .json (proto3 JSON) or .textproto/.txtpb file strictly into `message`."""
+    return parse_message(path, read_text(path), message)
 
 
 def print_json(message: Message) -> None:
