@@ -53,7 +53,7 @@ async function houseRule() {
     fill(box, message("ok", `House rule '${ruleSet.id}' is valid: ${ruleSet.title}`));
     return { id: ruleSet.id || "house rule", ref: { inline }, ruleSet };
   } catch (e) {
-    fill(box, message("error", `House rule: ${e.message}`, problemList(e.problems)));
+    fill(box, message("error", e.problems.length ? "The house rule is refused:" : `The house rule is refused: ${e.message}`, problemList(e.problems)));
     throw e;
   }
 }
@@ -75,7 +75,10 @@ async function tableRuleSet() {
 }
 
 async function relayout() {
+  page.layouts = (page.layouts || 0) + 1;
+  const mine = page.layouts;
   const table = await tableRuleSet();
+  if (mine !== page.layouts) return; // a later change is being laid out
   if (!table) {
     fill($("table-of"), "Choose at least one rule book.");
     return;
@@ -87,7 +90,8 @@ async function relayout() {
   if (!page.pos || page.pos.hands.length !== seats || page.pos.sides.length !== sides) {
     page.pos = page.pos ? fitPosition(page.pos, seats, sides) : emptyPosition(seats, sides);
     drawPosition();
-  }
+  } else pileStatus();
+  document.body.dataset.table = ruleSet.id;
 }
 
 function drawPosition() {
@@ -223,7 +227,8 @@ async function ask() {
   } catch (e) {
     if (!(e instanceof OracleError)) throw e;
     if (e.code === "failed_precondition" && e.problems.length) showProblems(root, `This position is impossible: ${e.message}`, e.problems);
-    else fill(root, message("error", `The referee refused the question (${e.code}): ${e.message}`, problemList(e.problems)));
+    else if (e.problems.length) fill(root, message("error", `The referee refused the question (${e.code}):`, problemList(e.problems)));
+    else fill(root, message("error", `The referee refused the question (${e.code}): ${e.message}`));
   } finally {
     share(false);
   }

@@ -27,7 +27,7 @@ export function emptyPosition(seats, sides) {
     stockSize: "",
     sides: Array.from({ length: sides }, () => ({ melds: "", red: "", total: 0 })),
     pile: "",
-    upcards: 1,
+    upcards: 0,
     wentOut: "",
   };
 }

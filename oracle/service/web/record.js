@@ -51,6 +51,16 @@ export function totalsChart(hands) {
   return h("figure", {}, chart, h("figcaption", {}, "Running totals per side after each hand"), legend);
 }
 
+/** A side's score lines summed by item, in the order first seen: [[item, points, lines]]. */
+function byItem(lines) {
+  const sums = new Map();
+  for (const l of lines) {
+    const [points, n] = sums.get(l.item) || [0, 0];
+    sums.set(l.item, [points + (l.points || 0), n + 1]);
+  }
+  return [...sums].map(([item, [points, n]]) => [item, points, n]);
+}
+
 /** Each hand's itemised score per side. */
 export function scoresTable(hands) {
   const sides = hands.length ? hands[0].scores.length : 0;
@@ -60,7 +70,7 @@ export function scoresTable(hands) {
     h("tbody", {}, hands.map((hd, i) => h("tr", {},
       h("th", { scope: "row" }, `${i + 1}`, h("br"), h("small", {}, String(hd.end || "").replace("HAND_END_", "").toLowerCase().replace(/_/g, " "))),
       hd.scores.map((s, j) => h("td", {},
-        h("ul", { class: "lines" }, (s.lines || []).map((l) => h("li", {}, `${itemName(l.item)}: ${l.points || 0}`))),
+        h("ul", { class: "lines" }, byItem(s.lines || []).map(([item, points, n]) => h("li", {}, `${itemName(item)}${n > 1 ? ` (${n})` : ""}: ${points}`))),
         h("p", { class: "total" }, `Hand ${s.total || 0} \u00b7 total ${hd.totals[j] || 0}`)))))));
 }
 

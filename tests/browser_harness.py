@@ -1,0 +1,79 @@
+"""A live server with its HTTP port and headless Chromium (Debian's package) for the web page's browser tests."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from playwright.sync_api import Browser, Page, sync_playwright
+from server_harness import ServerThread
+
+from oracle.ruleset.loader import default_rule_book
+from oracle.service.config import ServeConfig
+
+WAIT_MS = 10_000  #: the longest any step of a browser test waits (an answer, a page load)
+PHONE = {"width": 390, "height": 844}
+DESK = {"width": 1280, "height": 900}
+
+
+def chromium_path() -> str:
+    """The Chromium binary: $CHROMIUM, else Debian's `chromium` on PATH (`.ci/run` installs it with apt-get)."""
+    path = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not path:
+        raise RuntimeError("no Chromium: install Debian's package (apt-get install chromium) or set CHROMIUM")
+    return path
+
+
+@dataclass
+class Desk:
+    """The running server's page URL and a browser; `page()` opens a fresh page that has finished loading."""
+
+    url: str
+    browser: Browser
+
+    def page(self, viewport: dict[str, int] = DESK, fragment: str = "") -> Page:
+        page = self.browser.new_page(viewport=viewport)  # type: ignore[arg-type]
+        page.set_default_timeout(WAIT_MS)
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(self.url + fragment)
+        page.wait_for_selector("body[data-ready=true]")
+        assert not errors, errors
+        return page
+
+
+@contextlib.contextmanager
+def running_desk() -> Iterator[Desk]:
+    """A server of the shipped rule sets with its HTTP port, and one headless Chromium; both closed afterwards."""
+    server = ServerThread(default_rule_book(), ServeConfig(host="127.0.0.1", port=0, request_log=False, http_port=0))
+    try:
+        assert server.server.http is not None
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox"])
+            try:
+                yield Desk(server.server.http.url, browser)
+            finally:
+                browser.close()
+    finally:
+        server.close()
+
+
+def ask(page: Page) -> None:
+    """Ask the question on the page and wait for the answer (or an error) to replace the 'asking' message."""
+    page.click("#ask")
+    page.wait_for_function(
+        "() => { const a = document.querySelector('#answer'); "
+        "return a && !a.textContent.includes('Asking the referee') && a.textContent.trim() !== ''; }"
+    )
+
+
+def choose_books(page: Page, *ids: str) -> None:
+    """Tick exactly these rule books."""
+    for box in page.query_selector_all("#books input[type=checkbox]"):
+        value = box.get_attribute("value")
+        if (value in ids) != box.is_checked():
+            box.click()
+    page.wait_for_selector(f"body[data-table='{sorted(ids)[0]}']")
