@@ -21,6 +21,11 @@ class Verb(NamedTuple):
 # rules engine, grpc, asyncio, z3) it imports inside its function, when it runs.
 VERBS = {
     "serve": Verb("oracle.cli.serve:serve", "Start the gRPC server (health SERVING once the rule sets load)."),
+    "health": Verb(
+        "oracle.cli.serve:health",
+        "Ask a server's gRPC health service whether it is serving: exit 0 if SERVING, else 1 (a container"
+        " HEALTHCHECK).",
+    ),
     "rules": Verb("oracle.cli.rulebook:rules", "List and show rule sets."),
     "score": Verb(
         "oracle.cli.hand:score", "Score a finished hand (TABLE_FILE: a HandTableNotation in .json or .textproto)."

@@ -303,4 +303,75 @@ def serve(
         raise SystemExit(128 + signal.SIGINT) from None
 
 
-__all__ = ["serve"]
+@click.command()
+@click.option(
+    "--host",
+    envvar=env("HEALTH_HOST"),
+    show_envvar=True,
+    default=DEFAULTS.host,
+    show_default=True,
+    help="The server's address (inside a container: 127.0.0.1 even when serving on 0.0.0.0).",
+)
+@click.option(
+    "--port",
+    envvar=env("PORT"),
+    show_envvar=True,
+    default=DEFAULTS.port,
+    show_default=True,
+    type=click.IntRange(1, 65535),
+    help="The server's gRPC port (the same variable as serve's, so a container checks the port it serves).",
+)
+@click.option(
+    "--tls-ca",
+    envvar=env("HEALTH_TLS_CA"),
+    show_envvar=True,
+    type=FILE,
+    help="Speak TLS, trusting the server certificates this PEM CA bundle signed (default: plaintext).",
+)
+@click.option(
+    "--service",
+    default="",
+    show_default=True,
+    help="The service to ask about ('' is the server as a whole; or oracle.api.v1.OracleService).",
+)
+@click.option(
+    "--timeout",
+    default=3.0,
+    show_default=True,
+    type=click.FloatRange(0, min_open=True),
+    help="Seconds to wait for the answer.",
+)
+@clean_errors
+def health(host: str, port: int, tls_ca: Path | None, service: str, timeout: float) -> None:
+    """Ask a server's gRPC health service whether it is serving: exit 0 if SERVING, else 1 (a container HEALTHCHECK).
+
+    Prints the status, or why there is none (not listening, a timeout, an unknown service).
+    """
+    import grpc
+    from grpc_health.v1 import health_pb2
+
+    target = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    if tls_ca is None:
+        channel = grpc.insecure_channel(target)
+    else:
+        channel = grpc.secure_channel(target, grpc.ssl_channel_credentials(tls_ca.read_bytes()))
+    with channel:
+        check = channel.unary_unary(
+            "/grpc.health.v1.Health/Check",
+            request_serializer=health_pb2.HealthCheckRequest.SerializeToString,
+            response_deserializer=health_pb2.HealthCheckResponse.FromString,
+        )
+        try:
+            answer = check(health_pb2.HealthCheckRequest(service=service), timeout=timeout)
+        except grpc.RpcError as exc:
+            code = exc.code() if isinstance(exc, grpc.Call) else None
+            detail = exc.details() if isinstance(exc, grpc.Call) else str(exc)
+            click.echo(f"{target}: no health answer ({getattr(code, 'name', 'error')}: {detail})", err=True)
+            raise SystemExit(1) from None
+    status = health_pb2.HealthCheckResponse.ServingStatus.Name(answer.status)
+    click.echo(f"{target}: {status}")
+    if answer.status != health_pb2.HealthCheckResponse.SERVING:
+        raise SystemExit(1)
+
+
+__all__ = ["health", "serve"]
