@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from oracle.cli.support import CliError, clean_errors, load_book, read_message, specs_option
+from oracle.cli.support import CliError, clean_errors, load_book, print_json, read_message, specs_option
 
 if TYPE_CHECKING:
     from oracle.api.v1 import ruleset_pb2
@@ -27,9 +27,18 @@ if TYPE_CHECKING:
 )
 @click.option("--action", "action_text", required=True, help="The action, e.g. 'take-pile with 9H JK'.")
 @click.option("--rules", "rule_set_ids", default="", help="Comma-separated rule-set ids (default: all).")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the AdjudicateResponse as proto3 JSON: verdicts (ruleSetId, applicable, notApplicable, verdict)"
+    " and decidingFields (field, values).",
+)
 @specs_option
 @clean_errors
-def adjudicate_command(state_file: Path, action_text: str, rule_set_ids: str, specs: Path | None) -> None:
+def adjudicate_command(
+    state_file: Path, action_text: str, rule_set_ids: str, as_json: bool, specs: Path | None
+) -> None:
     """Judge one action under several rule sets, side by side, with the fields that decide it."""
     from oracle.api.v1 import notation_pb2
     from oracle.games.adjudicate import adjudicate
@@ -49,6 +58,23 @@ def adjudicate_command(state_file: Path, action_text: str, rule_set_ids: str, sp
     # fill_stock fills the stock from each rule set's own deck
     result = adjudicate(rule_sets, [state_from_notation(message, loaded.rules) for loaded in rule_sets], action)
     answers = result.answers
+    if as_json:
+        from oracle.api.v1 import oracle_pb2
+        from oracle.service.convert_game import verdict_to_proto
+
+        response = oracle_pb2.AdjudicateResponse()
+        for answer in answers:
+            entry = response.verdicts.add(
+                rule_set_id=answer.rule_set_id,
+                applicable=answer.verdict is not None,
+                not_applicable=answer.not_applicable,
+            )
+            if answer.verdict is not None:
+                entry.verdict.CopyFrom(verdict_to_proto(answer.verdict))
+        for deciding in result.deciding:
+            response.deciding_fields.add(field=deciding.field, values=deciding.values)
+        print_json(response)
+        return
     applicable = [(i, a) for i, a in zip(ids, answers, strict=True) if a.verdict is not None]
     width = max((len(i) for i, _ in applicable), default=8) + 2
     click.echo(f"action: {action_text}")
@@ -128,62 +154,127 @@ def _covered(field: str) -> list[str]:
     return [p for p in leaf_paths() if p == field or p.startswith(field + ".")]
 
 
-def explain_lines(book: RuleBook, key: str) -> list[str]:
-    """What `explain` prints for a violation code, a rule-set field path, or a rule-set id (its choices)."""
-    from oracle.rules.violations import RULES, find_rule
-    from oracle.ruleset.paths import all_paths, format_field, leaf_paths
+def _values(book: RuleBook, path: str) -> dict[str, list[str]]:
+    """A field's value (as written in a spec file) -> the rule sets that have it."""
+    from oracle.ruleset.paths import format_field
 
-    if key in book.ids():
-        return choice_lines(book, key)
-    lines: list[str] = []
-    field = key
-    rule = find_rule(key)
-    if rule is not None:
-        lines += [f"{rule.code}: {rule.summary}", f"rule-set field: {rule.field}"]
-        field = rule.field
-    elif key not in all_paths():
-        raise CliError(
-            f"'{key}' is neither a violation code, a rule-set field nor a rule set; rule sets: {', '.join(book.ids())};"
-            f" codes: {', '.join(sorted(RULES))}"
-        )
-    paths = [field] if field in leaf_paths() else [p for p in leaf_paths() if p.startswith(field + ".")]
-    lines.append("")
-    lines.append("values:")
-    for path in paths:
-        by_value: dict[str, list[str]] = {}
-        for loaded in book:
-            by_value.setdefault(format_field(loaded.spec, path), []).append(loaded.spec.id)
-        shown = "; ".join(f"{value} ({', '.join(ids)})" for value, ids in by_value.items())
-        lines.append(f"  {path} = {shown}")
-        changed = [
-            loaded.spec.id
-            for loaded in book
-            if len(loaded.lineage) > 1 and loaded.origins.get(path) == loaded.spec.id + ".textproto"
-        ]
-        if changed:
-            lines.append(f"    changed by: {', '.join(changed)}")
-    lines.append("")
-    lines.append("the rule, as each rule set words and cites it:")
+    by_value: dict[str, list[str]] = {}
+    for loaded in book:
+        by_value.setdefault(format_field(loaded.spec, path), []).append(loaded.spec.id)
+    return by_value
+
+
+def _changed_by(book: RuleBook, path: str) -> list[str]:
+    """The rule sets that set a field in their own file, changing what they extend."""
+    return [
+        loaded.spec.id
+        for loaded in book
+        if len(loaded.lineage) > 1 and loaded.origins.get(path) == loaded.spec.id + ".textproto"
+    ]
+
+
+def _notes(book: RuleBook, paths: list[str]) -> list[tuple[str, ruleset_pb2.RuleNote]]:
+    """(rule set, note) for the notes that word the rule of these paths, each text once."""
     seen: set[str] = set()
+    found = []
     for loaded in book:
         notes = {n.field: n for n in loaded.spec.rules}
-        for path in [field, *paths]:
+        for path in paths:
             note = notes.get(path) or notes.get(path.partition(".")[0])
             if note is None or note.text in seen:
                 continue
             seen.add(note.text)
-            lines.append(f"  [{loaded.spec.id}] {note.field}: {note.text}")
-            lines.extend(f'      cite: {c.source}, "{c.section}"' for c in note.cite)
-            if note.choice:
-                lines.append(f"      choice: {note.choice}")
+            found.append((loaded.spec.id, note))
+    return found
+
+
+def _explained(book: RuleBook, key: str) -> tuple[str, list[str]]:
+    """The rule-set field a code or field key names and its leaf paths; CliError for an unknown key."""
+    from oracle.rules.violations import RULES, find_rule
+    from oracle.ruleset.paths import all_paths, leaf_paths
+
+    rule = find_rule(key)
+    field = rule.field if rule is not None else key
+    if rule is None and key not in all_paths():
+        raise CliError(
+            f"'{key}' is neither a violation code, a rule-set field nor a rule set; rule sets: {', '.join(book.ids())};"
+            f" codes: {', '.join(sorted(RULES))}"
+        )
+    return field, [field] if field in leaf_paths() else [p for p in leaf_paths() if p.startswith(field + ".")]
+
+
+def explain_lines(book: RuleBook, key: str) -> list[str]:
+    """What `explain` prints for a violation code, a rule-set field path, or a rule-set id (its choices)."""
+    from oracle.rules.violations import find_rule
+
+    if key in book.ids():
+        return choice_lines(book, key)
+    lines: list[str] = []
+    field, paths = _explained(book, key)
+    rule = find_rule(key)
+    if rule is not None:
+        lines += [f"{rule.code}: {rule.summary}", f"rule-set field: {rule.field}"]
+    lines.append("")
+    lines.append("values:")
+    for path in paths:
+        shown = "; ".join(f"{value} ({', '.join(ids)})" for value, ids in _values(book, path).items())
+        lines.append(f"  {path} = {shown}")
+        changed = _changed_by(book, path)
+        if changed:
+            lines.append(f"    changed by: {', '.join(changed)}")
+    lines.append("")
+    lines.append("the rule, as each rule set words and cites it:")
+    for rule_set_id, note in _notes(book, [field, *paths]):
+        lines.append(f"  [{rule_set_id}] {note.field}: {note.text}")
+        lines.extend(f'      cite: {c.source}, "{c.section}"' for c in note.cite)
+        if note.choice:
+            lines.append(f"      choice: {note.choice}")
     return lines
+
+
+def explain_json(book: RuleBook, key: str) -> dict[str, Any]:
+    """What `explain --json` prints (the shape is in the command's help)."""
+    from google.protobuf import json_format
+
+    from oracle.rules.violations import find_rule
+
+    if key in book.ids():
+        spec = book.get(key).spec
+        choices = [json_format.MessageToDict(choice) for choice in spec.choices]
+        return {"kind": "ruleSet", "key": key, "title": spec.title, "choices": choices}
+    field, paths = _explained(book, key)
+    rule = find_rule(key)
+    answer: dict[str, Any] = {"kind": "code" if rule is not None else "field", "key": key, "field": field}
+    if rule is not None:
+        answer["summary"] = rule.summary
+    answer["values"] = [
+        {"path": path, "byValue": _values(book, path), "changedBy": _changed_by(book, path)} for path in paths
+    ]
+    answer["notes"] = [
+        {"ruleSet": rule_set_id, **json_format.MessageToDict(note)}
+        for rule_set_id, note in _notes(book, [field, *paths])
+    ]
+    return answer
 
 
 @click.command("explain")
 @click.argument("key")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print {"kind": "code" or "field", "key", "field", "summary" (codes), "values": [{"path", "byValue":'
+    ' {value: [rule sets]}, "changedBy"}], "notes": [{"ruleSet", "field", "text", "cite", "choice"}]}; for a rule'
+    ' set, {"kind": "ruleSet", "key", "title", "choices": [Choice as proto3 JSON]}.',
+)
 @specs_option
 @clean_errors
-def explain_command(key: str, specs: Path | None) -> None:
+def explain_command(key: str, as_json: bool, specs: Path | None) -> None:
     """Explain a violation code or a rule-set field (the rule, its citations, and the variants that change it), or a
     rule set (every point where the texts disagree or are silent, which way it goes, and both sides' citations)."""
+    if as_json:
+        import json
+
+        click.echo(json.dumps(explain_json(load_book(specs), key), indent=2))
+        return
     click.echo("\n".join(explain_lines(load_book(specs), key)))
