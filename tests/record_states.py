@@ -18,7 +18,8 @@ RECORDS = sorted((ROOT / "conformance" / "records").glob("*/game-*.json"))
 
 @functools.cache
 def record_states(path: Path) -> tuple[str, tuple[GameState, ...]]:
-    """The rule-set id of a record and every state it passes through (before each action, and each hand's end)."""
+    """The rule-set id of a record and every state it passes through (before each action, and each hand's end), up
+    to its first illegal action if the rules changed under it."""
     record = oracle.load_record(path)
     rules = oracle.load_rule_set(record.rule_set_id)
     standing = start_standing(rules)
@@ -29,7 +30,8 @@ def record_states(path: Path) -> tuple[str, tuple[GameState, ...]]:
         for action in hand.actions:
             states.append(state)
             verdict = check_action(rules, state, action, validate=False)
-            assert verdict.legal and verdict.next_state is not None, f"{path.name}: a shipped record is legal"
+            if verdict.next_state is None:  # the records are checked elsewhere (test_records_corpus): stop here
+                return record.rule_set_id, tuple(states)
             state = verdict.next_state
             for event in verdict.events:
                 if isinstance(event, HandEnded):
