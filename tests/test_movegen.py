@@ -115,7 +115,10 @@ def test_take_pile_frozen_needs_the_natural_pair() -> None:
         pile="5D 2D 8H 9S",
         melded_before=[True, False],
     )
-    assert listed("classic-2p", state) == [
+    # 2P-GUIDE: the natural pair and no wilds (discard_pile.frozen_take_wilds false)
+    assert listed("classic-2p", state) == ["draw", "take-pile with 9D 9H"]
+    # 4P-CLASSIC's reading: wilds may join the pair
+    assert listed("2p-frozen-take-with-wilds", state) == [
         "draw",
         "take-pile with 9D 9H",
         "take-pile with 9D 9H 2C",
@@ -138,8 +141,10 @@ def test_take_pile_onto_the_sides_meld() -> None:
 def test_take_pile_for_the_initial_meld_lists_minimal_extras() -> None:
     # Frozen to the side (no melds yet): a natural pair of nines; 9 9 9 is 30, so a minimal extra meld must
     # bring 20 or more, and KD KH JK (70) or AD AH AS (60) each do alone; KD KH KS (30) does too.
+    # (2p-frozen-take-with-wilds: a wild may join the pair that takes a frozen pile; classic-2p refuses it)
     state = make_state("classic-2p", hands=["9H 9D KD KH KS AD AH AS JK 4C", "QH QD QS 4H"], pile="5D 8H 9S")
-    got = listed("classic-2p", state)
+    assert "take-pile with 9D 9H JK" not in listed("classic-2p", state)
+    got = listed("2p-frozen-take-with-wilds", state)
     assert got[0] == "draw"
     assert "take-pile with 9D 9H meld KD KH KS" in got
     assert "take-pile with 9D 9H meld AD AH AS" in got

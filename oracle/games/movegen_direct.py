@@ -102,6 +102,8 @@ def _takes(m: Mover, checkpoint: Checkpoint | None) -> Iterator[TakePile]:
         for j in range(jokers + 1):
             for t in range(twos + 1):
                 w = j + t
+                if frozen and w and not pile_rules.frozen_take_wilds:  # draw._check_freezing
+                    continue
                 if n == 1 and not frozen:  # one natural: draw._check_freezing
                     if w and not pile_rules.unfrozen_natural_and_wild:
                         continue

@@ -192,6 +192,10 @@ def _check_freezing(ctx: Ctx, action: TakePile, top: int) -> list[Violation]:
     has_meld = meld_index_of_rank(ctx.side, rank) is not None
     frozen = frozen_reasons_for_side(ctx.rules, ctx.state, ctx.side_index)
     if frozen:
+        if naturals >= 2 and wilds and not pile_rules.frozen_take_wilds:
+            field = "discard_pile.frozen_take_wilds"
+            params = {"reasons": "; ".join(r for _, r in frozen), "offered": format_cards(action.with_cards)}
+            return [ctx.fail(Code.PILE_FROZEN_NEEDS_NATURAL_PAIR, variant="wilds", field=field, **params)]
         if naturals >= 2:
             return []
         params: dict[str, object] = {

@@ -179,6 +179,8 @@ _RULES = (
         {
             "offered": "the pile is frozen to this side ({reasons}): taking it needs two natural {rank} from the"
             " hand with the top card {top}; {offered} will not do",
+            "wilds": "the pile is frozen to this side ({reasons}): it is taken with the top card and a natural pair"
+            " only, no wild cards; {offered} has wild cards",
         },
     ),
     Rule(

@@ -169,6 +169,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             p.wild_top_blocks,
             p.black_three_top_blocks,
             p.one_card_hand_no_one_card_pile,
+            p.frozen_take_wilds,
         ),
         threes=ThreesRules(
             t.red_three_bonus,

@@ -150,6 +150,7 @@ class DiscardPileRules:
     wild_top_blocks: bool
     black_three_top_blocks: bool
     one_card_hand_no_one_card_pile: bool
+    frozen_take_wilds: bool  #: wilds may join the natural pair that takes a frozen pile
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ tables) and states each rule over counts:
 * the minimum initial meld is the last threshold row whose from_score is at
   most the running total, else minimum_below_table;
 * taking the pile: the top card is a natural; a frozen pile needs two naturals
-  of its rank from the hand; an unfrozen one also allows one natural with
+  of its rank from the hand (and no wilds unless frozen_take_wilds); an unfrozen one also allows one natural with
   wilds (unfrozen_natural_and_wild) or the top card alone onto the side's meld
   (unfrozen_onto_existing_meld); the top card's new group must be a legal meld;
 * going out: a turn may end with no card only with going_out.canastas_required
@@ -268,7 +268,7 @@ class RuleModel:
             naturals >= 0,
             wilds >= 0,
             naturals + 1 <= self.rank_copies,
-            z3.If(frozen, naturals >= 2, unfrozen),
+            z3.If(frozen, z3.And(naturals >= 2, z3.Or(wilds == 0, z3.BoolVal(p.frozen_take_wilds))), unfrozen),
             z3.Or(alone, self.legal_meld(group)),
         )
 

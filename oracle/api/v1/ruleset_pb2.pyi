@@ -243,7 +243,7 @@ class InitialMeld(_message.Message):
     def __init__(self, minimum_below_table: _Optional[int] = ..., thresholds: _Optional[_Iterable[_Union[MeldThreshold, _Mapping]]] = ..., waived_for_concealed_going_out: _Optional[bool] = ...) -> None: ...
 
 class DiscardPile(_message.Message):
-    __slots__ = ("take_limit", "unfrozen_natural_and_wild", "unfrozen_onto_existing_meld", "frozen_by_wild", "frozen_by_upcard", "frozen_by_black_three", "frozen_until_initial_meld", "wild_top_blocks", "black_three_top_blocks", "one_card_hand_no_one_card_pile")
+    __slots__ = ("take_limit", "unfrozen_natural_and_wild", "unfrozen_onto_existing_meld", "frozen_by_wild", "frozen_by_upcard", "frozen_by_black_three", "frozen_until_initial_meld", "wild_top_blocks", "black_three_top_blocks", "one_card_hand_no_one_card_pile", "frozen_take_wilds")
     TAKE_LIMIT_FIELD_NUMBER: _ClassVar[int]
     UNFROZEN_NATURAL_AND_WILD_FIELD_NUMBER: _ClassVar[int]
     UNFROZEN_ONTO_EXISTING_MELD_FIELD_NUMBER: _ClassVar[int]
@@ -254,6 +254,7 @@ class DiscardPile(_message.Message):
     WILD_TOP_BLOCKS_FIELD_NUMBER: _ClassVar[int]
     BLACK_THREE_TOP_BLOCKS_FIELD_NUMBER: _ClassVar[int]
     ONE_CARD_HAND_NO_ONE_CARD_PILE_FIELD_NUMBER: _ClassVar[int]
+    FROZEN_TAKE_WILDS_FIELD_NUMBER: _ClassVar[int]
     take_limit: int
     unfrozen_natural_and_wild: bool
     unfrozen_onto_existing_meld: bool
@@ -264,7 +265,8 @@ class DiscardPile(_message.Message):
     wild_top_blocks: bool
     black_three_top_blocks: bool
     one_card_hand_no_one_card_pile: bool
-    def __init__(self, take_limit: _Optional[int] = ..., unfrozen_natural_and_wild: _Optional[bool] = ..., unfrozen_onto_existing_meld: _Optional[bool] = ..., frozen_by_wild: _Optional[bool] = ..., frozen_by_upcard: _Optional[bool] = ..., frozen_by_black_three: _Optional[bool] = ..., frozen_until_initial_meld: _Optional[bool] = ..., wild_top_blocks: _Optional[bool] = ..., black_three_top_blocks: _Optional[bool] = ..., one_card_hand_no_one_card_pile: _Optional[bool] = ...) -> None: ...
+    frozen_take_wilds: bool
+    def __init__(self, take_limit: _Optional[int] = ..., unfrozen_natural_and_wild: _Optional[bool] = ..., unfrozen_onto_existing_meld: _Optional[bool] = ..., frozen_by_wild: _Optional[bool] = ..., frozen_by_upcard: _Optional[bool] = ..., frozen_by_black_three: _Optional[bool] = ..., frozen_until_initial_meld: _Optional[bool] = ..., wild_top_blocks: _Optional[bool] = ..., black_three_top_blocks: _Optional[bool] = ..., one_card_hand_no_one_card_pile: _Optional[bool] = ..., frozen_take_wilds: _Optional[bool] = ...) -> None: ...
 
 class Threes(_message.Message):
     __slots__ = ("red_three_bonus", "all_red_threes_bonus", "red_threes_negative_without_meld", "all_red_threes_negative_without_meld", "red_three_replaced", "red_three_from_pile_replaced", "black_three_meld_going_out_only", "black_three_meld_min", "black_three_meld_max", "black_three_meld_wilds")
