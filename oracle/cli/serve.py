@@ -341,12 +341,21 @@ def serve(
     type=click.FloatRange(0, min_open=True),
     help="Seconds to wait for the answer.",
 )
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print {"target", "status": the ServingStatus name or null, "error": {"code", "message"} when there is no'
+    " answer} instead of a line (the exit status is the same).",
+)
 @clean_errors
-def health(host: str, port: int, tls_ca: Path | None, service: str, timeout: float) -> None:
+def health(host: str, port: int, tls_ca: Path | None, service: str, timeout: float, as_json: bool) -> None:
     """Ask a server's gRPC health service whether it is serving: exit 0 if SERVING, else 1 (a container HEALTHCHECK).
 
     Prints the status, or why there is none (not listening, a timeout, an unknown service).
     """
+    import json
+
     import grpc
     from grpc_health.v1 import health_pb2
 
@@ -366,10 +375,14 @@ def health(host: str, port: int, tls_ca: Path | None, service: str, timeout: flo
         except grpc.RpcError as exc:
             code = exc.code() if isinstance(exc, grpc.Call) else None
             detail = exc.details() if isinstance(exc, grpc.Call) else str(exc)
-            click.echo(f"{target}: no health answer ({getattr(code, 'name', 'error')}: {detail})", err=True)
+            if as_json:
+                error = {"code": getattr(code, "name", "error"), "message": detail}
+                click.echo(json.dumps({"target": target, "status": None, "error": error}))
+            else:
+                click.echo(f"{target}: no health answer ({getattr(code, 'name', 'error')}: {detail})", err=True)
             raise SystemExit(1) from None
     status = health_pb2.HealthCheckResponse.ServingStatus.Name(answer.status)
-    click.echo(f"{target}: {status}")
+    click.echo(json.dumps({"target": target, "status": status}) if as_json else f"{target}: {status}")
     if answer.status != health_pb2.HealthCheckResponse.SERVING:
         raise SystemExit(1)
 
