@@ -14,29 +14,29 @@ from oracle.cli.support import (
     clean_errors,
     load_rule_set,
     print_json,
-    read_text,
-    shorten,
     specs_option,
 )
 
 if TYPE_CHECKING:
     from oracle.api.v1 import record_pb2
     from oracle.games.replay import ReplayReport
+    from oracle.service.record_files import RecordConverter
 
 # Each verb imports what it needs when it runs (see oracle.cli.main).
 
 
 def read_record(path: Path) -> record_pb2.GameRecord:
-    """A GameRecord from proto3 JSON (optionally gzip-compressed: .json.gz), parsed strictly."""
-    from google.protobuf import json_format
+    """One GameRecord from proto3 JSON (optionally gzip-compressed: .json.gz), parsed strictly; CliError with the
+    file, line and column for anything malformed."""
+    from oracle.service.record_files import RecordFileError, read_games
 
-    from oracle.api.v1 import record_pb2
-
-    text = read_text(path)
     try:
-        return json_format.Parse(text, record_pb2.GameRecord())
-    except json_format.ParseError as exc:
-        raise CliError(f"{path}: {shorten(str(exc))}") from None
+        games = read_games(path)
+    except RecordFileError as exc:
+        raise CliError(str(exc)) from None
+    if len(games) != 1:
+        raise CliError(f"{path}: holds {len(games)} games; expected one")
+    return games[0].message
 
 
 def write_record(path: Path, record: record_pb2.GameRecord) -> None:
@@ -51,19 +51,28 @@ def write_record(path: Path, record: record_pb2.GameRecord) -> None:
 
 
 def describe_report(report: ReplayReport) -> list[str]:
-    """The readable replay report."""
+    """The readable replay report: hands, every disagreement, problems, the game's end."""
     lines = []
     for hand in report.hands:
         scores = ", ".join(f"side {i} {s.total}" for i, s in enumerate(hand.scores))
         totals = ", ".join(str(t) for t in hand.totals)
         lines.append(f"hand {hand.hand}: {hand.end.name.lower()}; scores {scores}; totals {totals}")
-    if report.first_illegal is not None:
-        bad = report.first_illegal
-        lines.append(f"ILLEGAL: hand {bad.hand}, action {bad.index} (seat {bad.seat}): {bad.notation}")
-        for v in bad.violations:
-            lines.append(f"  {v.code} ({v.field}): {v.explanation}")
-    for m in report.mismatches:
-        lines.append(f"MISMATCH: hand {m.hand}, side {m.side}, {m.what}: claimed {m.claimed}, computed {m.computed}")
+    for d in report.disagreements:
+        mark = " [uncertain]" if d.uncertain else ""
+        if d.kind == "illegal action":
+            lines.append(f"ILLEGAL: hand {d.hand}, action {d.index} (seat {d.seat}): {d.field}{mark}")
+            for v in d.violations:
+                lines.append(f"  {v.code} ({v.field}): {v.explanation}")
+                lines.extend(f"    cite: {source}, {section!r}" for source, section in v.cite)
+        elif d.kind == "checkpoint":
+            lines.append(
+                f"CHECKPOINT: hand {d.hand}, after action {d.index}, {d.field}: claimed {d.claimed or '-'},"
+                f" computed {d.computed or '-'}{mark}"
+            )
+        else:
+            lines.append(
+                f"MISMATCH: hand {d.hand}, {d.field}, {d.kind}: claimed {d.claimed}, computed {d.computed}{mark}"
+            )
     for problem in report.problems:
         lines.append(f"PROBLEM: {problem}")
     standing = report.standing
@@ -74,33 +83,134 @@ def describe_report(report: ReplayReport) -> list[str]:
         )
     elif standing is not None:
         lines.append(f"game not over: totals {', '.join(str(t) for t in standing.totals)}")
-    lines.append(f"{report.judged} actions judged; {'OK' if report.ok else 'FAILED'}")
+    uncertain = f" ({report.uncertain} from an uncertain state)" if report.uncertain else ""
+    lines.append(f"{report.judged} actions judged{uncertain}; {'OK' if report.ok else 'FAILED'}")
     return lines
 
 
 @click.command("replay")
-@click.argument("record_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Print the ReplayReport as proto3 JSON.")
+@click.argument("paths", nargs=-1, required=True)
+@click.option(
+    "--all",
+    "judge_all",
+    is_flag=True,
+    help="Judge every action: after an illegal one, go on (from the record's next checkpoint, or from the action"
+    " applied as far as its cards allow, marked uncertain) instead of stopping.",
+)
+@click.option("--json", "as_json", is_flag=True, help="One record: print the ReplayReport as proto3 JSON.")
 @click.option("--actions/--no-actions", default=False, help="With --json, include every action's verdict.")
+@click.option("--json-report", type=click.Path(dir_okay=False, path_type=Path), help="Write the JSON report here.")
+@click.option("--junit", type=click.Path(dir_okay=False, path_type=Path), help="Write a JUnit XML report here.")
+@click.option("--cluster", metavar="ADDRESS", help="Run on the Dask cluster whose scheduler is at ADDRESS.")
+@click.option(
+    "--workers",
+    type=click.IntRange(1),
+    help="Processes of the local Dask cluster (default: one per processor).",
+)
+@click.option(
+    "--in-process",
+    is_flag=True,
+    help=f"Replay in this process, without a cluster (the default below {32} files).",
+)
+@click.option(
+    "--converter",
+    "converters",
+    multiple=True,
+    metavar="MODULE:NAME",
+    help="A record converter for another log format (MODULE:NAME or FILE.py:NAME); repeatable.",
+)
 @specs_option
 @clean_errors
-def replay_command(record_file: Path, as_json: bool, actions: bool, specs: Path | None) -> None:
-    """Replay a game record (GameRecord proto3 JSON, or .json.gz). Exit 1 if anything is illegal or differs."""
-    from oracle.games.replay import replay
-    from oracle.service.convert_record import record_from_proto, report_to_proto
+def replay_command(
+    paths: tuple[str, ...],
+    judge_all: bool,
+    as_json: bool,
+    actions: bool,
+    json_report: Path | None,
+    junit: Path | None,
+    cluster: str | None,
+    workers: int | None,
+    in_process: bool,
+    converters: tuple[str, ...],
+    specs: Path | None,
+) -> None:
+    """Replay game records: one file, or files, directories and globs as a corpus. Exit 1 if anything is illegal
+    or differs.
 
-    record = record_from_proto(read_record(record_file))
-    loaded = load_rule_set(specs, record.rule_set_id)
+    Records are GameRecord proto3 JSON (.json), JSON Lines (.jsonl, one game a line), either gzip-compressed, or
+    any format a converter reads. One file with one game prints its full report; otherwise the corpus runs in
+    parallel and prints a summary table.
+    """
+    from oracle.service.corpus import expand
+
+    single = len(paths) == 1 and Path(paths[0]).is_file() and not (json_report or junit or cluster or workers)
+    if single and _replay_single(Path(paths[0]), judge_all, as_json, actions, converters, specs):
+        return
+    if as_json:
+        raise CliError("--json prints the report of one record; for a corpus use --json-report FILE")
+    from oracle.cli.corpus import run_corpus
+
+    try:
+        files = expand(paths, _suffixes(converters))
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    ok = run_corpus(
+        files,
+        judge_all=judge_all,
+        converters=converters,
+        specs=specs,
+        cluster=cluster,
+        workers=workers,
+        in_process=in_process,
+        json_report=json_report,
+        junit=junit,
+    )
+    if not ok:
+        raise SystemExit(EXIT_FAILED)
+
+
+def _converters(targets: tuple[str, ...]) -> tuple[RecordConverter, ...]:
+    from oracle.service.corpus import converters_of
+
+    try:
+        return converters_of(targets)
+    except (ValueError, ImportError, SyntaxError) as exc:
+        raise CliError(f"cannot load a converter: {exc}") from None
+
+
+def _suffixes(converters: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(suffix for c in _converters(converters) for suffix in c.suffixes)
+
+
+def _replay_single(
+    path: Path, judge_all: bool, as_json: bool, actions: bool, converters: tuple[str, ...], specs: Path | None
+) -> bool:
+    """Replay a file of one game with the full report; False (nothing done) if it holds several games."""
+    from oracle.games.replay import replay
+    from oracle.service.convert_record import report_to_proto
+    from oracle.service.record_files import RecordFileError, read_games, to_domain
+
+    try:
+        games = read_games(path, _converters(converters))
+        if len(games) != 1:
+            return False
+        loaded = load_rule_set(specs, games[0].message.rule_set_id)
+        record = to_domain(games[0], loaded.rules)
+    except RecordFileError as exc:
+        raise CliError(str(exc)) from None
     total = sum(len(h.actions) for h in record.hands)
-    with click.progressbar(length=total, label=f"replaying {record_file.name}", file=sys.stderr, show_pos=True) as bar:
-        report = replay(loaded.rules, record, keep_actions=as_json and actions, progress=bar.update)
+    with click.progressbar(length=total, label=f"replaying {path.name}", file=sys.stderr, show_pos=True) as bar:
+        report = replay(
+            loaded.rules, record, judge_all=judge_all, keep_actions=as_json and actions, progress=bar.update
+        )
     if as_json:
         print_json(report_to_proto(report))
     else:
-        click.echo(f"{record_file.name}: rule set {record.rule_set_id}, {len(record.hands)} hand(s), {total} actions")
+        click.echo(f"{path.name}: rule set {record.rule_set_id}, {len(record.hands)} hand(s), {total} actions")
         click.echo("\n".join(describe_report(report)))
     if not report.ok:
         raise SystemExit(EXIT_FAILED)
+    return True
 
 
 @click.command("simulate")
