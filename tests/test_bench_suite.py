@@ -45,6 +45,11 @@ MEASURED = {  # today's code has every one of these
     "grpc.stream.echo_cpu",
     "serving.oracle",
     "serving.bare",
+    "http.check.ratio",
+    "http.check.http_rate",
+    "http.check.grpc_rate",
+    "http.check.http_cpu",
+    "http.check.grpc_cpu",
 }
 # Server CPU is read from /proc in clock ticks (10 ms): a tiny run on a busy machine can read 0 ticks, so these
 # rows may be 0 (or a ratio may be missing, with a note) without anything being wrong.
@@ -55,6 +60,8 @@ TICK_BOUND = {
     "grpc.stream.cpu_ratio",
     "grpc.stream.oracle_cpu",
     "grpc.stream.echo_cpu",
+    "http.check.http_cpu",
+    "http.check.grpc_cpu",
 }
 pytestmark = pytest.mark.slow  # servers and a dozen measuring processes: about half a minute
 OPTIONAL = {"legal.draw", "legal.play", "verify.wall", "workers.ratio"}  # too few states of a phase; not asked for

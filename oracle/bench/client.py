@@ -15,6 +15,7 @@ from typing import Any
 import grpc
 
 from oracle.bench.echo import GAME_KEY
+from oracle.bench.http_client import http_unary_load
 from oracle.bench.procs import cpu_seconds, process_tree
 
 CALL_TIMEOUT = 30.0
@@ -172,7 +173,16 @@ async def _quiet(call: Any) -> int:
 async def serve_commands(client: Client) -> None:
     """One JSON command per stdin line, one JSON answer per stdout line, until "quit" or the end of stdin."""
     loop = asyncio.get_running_loop()
-    handlers = {"record": client.record, "unary": client.unary_load, "stream": client.stream_load}
+
+    async def http_unary(cmd: dict[str, Any]) -> dict[str, Any]:
+        return await http_unary_load(cmd, client.unary)  # CheckAction over HTTP/JSON (oracle.bench.http_rows)
+
+    handlers = {
+        "record": client.record,
+        "unary": client.unary_load,
+        "stream": client.stream_load,
+        "http_unary": http_unary,
+    }
     while True:
         line = await loop.run_in_executor(None, sys.stdin.readline)
         if not line or not line.strip():

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from importlib import metadata
 from itertools import zip_longest
 
+from oracle.bench.http_rows import http_rows
 from oracle.bench.inproc import InProcessSizes, check_rows, legal_rows, throughput_rows
 from oracle.bench.procs import stop_all
 from oracle.bench.rows import Row, missing
@@ -74,6 +75,7 @@ def run(sizes: Sizes, progress: Callable[[str], None] = lambda _: None) -> list[
         workers = serve_has_workers()
         parts += [
             ("grpc", lambda: grpc_rows(sizes.servers, unary, streams, workers, progress)),
+            ("http", lambda: http_rows(sizes.servers, unary, progress)),
             ("serving", lambda: startup_rows(sizes.servers, progress)),
             ("workers", lambda: workers_rows(sizes.servers, unary, workers, progress)),
         ]
