@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
@@ -101,7 +102,7 @@ CONFORMANCE_EXIT_STATUSES = (
     "as_json",
     is_flag=True,
     help='Print every result as JSON: a list of {"id", "suite", "ruleSetId", "status", "detail"}, status one of pass,'
-    " fail, skip, xfail, xpass.",
+    ' fail, skip, xfail, xpass (with --coverage: {"wrote": FILE}).',
 )
 @click.option(
     "--coverage",
@@ -135,7 +136,7 @@ def conformance_command(
 
         shipped = [loaded.spec for loaded in default_rule_book()]
         coverage_file.write_text(runner.coverage_markdown(cases, shipped_sensitivity(), shipped), encoding="utf-8")
-        click.echo(f"wrote {coverage_file}")
+        click.echo(json.dumps({"wrote": str(coverage_file)}) if as_json else f"wrote {coverage_file}")
         return
     try:
         expected: frozenset[str] = frozenset()
