@@ -9,7 +9,7 @@ const RANK_NAME = {
   2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
   T: "ten", J: "jack", Q: "queen", K: "king", A: "ace",
 };
-const VERBS = "expected draw, take-pile, meld, discard, ask, answer or finish";
+const VERBS = "draw, take-pile, pick-up-pile, meld, discard, ask, answer or finish";
 
 /** Every card token of one pack, in deck order (2C, 2D, ... AS), then the joker. */
 export const ALL_TOKENS = [...RANKS].flatMap((r) => [...SUITS].map((s) => r + s)).concat(["JK"]);
@@ -51,7 +51,9 @@ export function parseCards(text) {
   return tokens;
 }
 
-/** Groups separated by commas ("KH KD KS, K: 2C"); each {cards, ontoRank}. */
+const cardProblem = (token) => explainBadToken(token, 0).replace(/^card 0: /, "");
+
+/** Groups separated by commas ("KH KD KS, K: 2C"); each {cards, ontoRank}. For the melds of the position. */
 export function parseGroups(text, where) {
   return String(text).split(",").map((part, i) => {
     let rest = part.trim();
@@ -82,53 +84,117 @@ function groupJson(g) {
   return out;
 }
 
-/** Parse an action ("take-pile with 9H 9D") into its protobuf JSON; NotationError says what is wrong. */
+/** A cursor over an action's tokens (words, ',' and ':') with their 1-based columns, as the server parses. */
+class ActionParser {
+  constructor(text) {
+    this.text = text;
+    this.tokens = [...text.matchAll(/,|:|[^\s,:]+/g)].map((m) => [m[0], m.index + 1]);
+    this.at = 0;
+  }
+
+  peek() {
+    return this.at < this.tokens.length ? this.tokens[this.at][0] : null;
+  }
+
+  column() {
+    return this.at < this.tokens.length ? this.tokens[this.at][1] : this.text.trimEnd().length + 1;
+  }
+
+  error(message, column) {
+    return new NotationError(`at character ${column || this.column()}: ${message}`);
+  }
+
+  take() {
+    this.at += 1;
+    return this.tokens[this.at - 1][0];
+  }
+
+  end(after) {
+    const token = this.peek();
+    if (token !== null) throw this.error(`unexpected '${token}' after ${after}`);
+  }
+
+  card() {
+    const [token, column] = this.tokens[this.at];
+    if (!ALL_TOKENS.includes(token)) throw this.error(cardProblem(token), column);
+    this.at += 1;
+    return token;
+  }
+
+  cards(what) {
+    const cards = [];
+    let token;
+    while ((token = this.peek()) !== null && ![",", ":", "meld", "with"].includes(token)) cards.push(this.card());
+    if (!cards.length) {
+      const found = this.peek() !== null ? `got '${this.peek()}'` : "the text ends";
+      throw this.error(`${what} needs at least one card, ${found}`);
+    }
+    return cards;
+  }
+
+  groups(where) {
+    const groups = [];
+    for (;;) {
+      let ontoRank = null;
+      if (this.at + 1 < this.tokens.length && this.tokens[this.at + 1][0] === ":") {
+        const [head, column] = this.tokens[this.at];
+        if (head.length !== 1 || !RANKS.includes(head)) {
+          throw this.error(`'${head}:' is not a rank (one of ${[...RANKS].join(" ")})`, column);
+        }
+        ontoRank = head;
+        this.at += 2;
+      }
+      groups.push({ cards: this.cards(`${where} group ${groups.length + 1}`), ontoRank });
+      if (this.peek() !== ",") return groups;
+      this.at += 1;
+    }
+  }
+}
+
+/** Parse an action ("take-pile with 9H 9D") into its protobuf JSON; NotationError says what is wrong and where. */
 export function parseAction(text) {
-  const trimmed = String(text).trim();
-  if (!trimmed) throw new NotationError(`empty action: ${VERBS}`);
-  const space = trimmed.search(/\s/);
-  const verb = space < 0 ? trimmed : trimmed.slice(0, space);
-  const rest = space < 0 ? "" : trimmed.slice(space).trim();
-  if (["draw", "ask", "finish"].includes(verb)) {
-    if (rest) throw new NotationError(`'${verb}' takes nothing after it, got '${rest}'`);
-    return { draw: { draw: {} }, ask: { askPartner: {} }, finish: { finish: {} } }[verb];
+  const p = new ActionParser(String(text));
+  const verb = p.peek();
+  if (verb === null) throw p.error(`empty action: expected ${VERBS}`);
+  p.take();
+  const simple = { draw: { draw: {} }, ask: { askPartner: {} }, finish: { finish: {} }, "pick-up-pile": { pickUpPile: {} } };
+  if (Object.hasOwn(simple, verb)) {
+    p.end(`'${verb}' (it takes nothing more)`);
+    return simple[verb];
   }
   if (verb === "discard") {
-    const cards = parseCards(rest);
-    if (cards.length !== 1) throw new NotationError(`'discard' takes exactly one card, got ${cards.length}`);
-    return { discard: { card: cardName(cards[0]) } };
-  }
-  if (verb === "meld") {
-    if (!rest) throw new NotationError("'meld' needs at least one group of cards");
-    return { meld: { groups: parseGroups(rest, "meld").map(groupJson) } };
+    if (p.peek() === null) throw p.error("'discard' needs a card");
+    const card = p.card();
+    p.end("'discard CARD' (one card)");
+    return { discard: { card: cardName(card) } };
   }
   if (verb === "answer") {
-    if (rest !== "yes" && rest !== "no") throw new NotationError(`'answer' takes 'yes' or 'no', got '${rest}'`);
-    return { answerPartner: rest === "yes" ? { yes: true } : {} };
+    const word = p.peek();
+    if (word !== "yes" && word !== "no") throw p.error(`'answer' takes 'yes' or 'no', got ${word ? `'${word}'` : "nothing"}`);
+    p.take();
+    p.end(`'answer ${word}'`);
+    return { answerPartner: word === "yes" ? { yes: true } : {} };
+  }
+  if (verb === "meld") {
+    const groups = p.groups("meld");
+    p.end("the last group (one 'meld' per action; separate its groups with ',')");
+    return { meld: { groups: groups.map(groupJson) } };
   }
   if (verb === "take-pile") {
-    const padded = ` ${rest} `;
-    let withText = rest;
-    let meldsText = "";
-    const at = padded.indexOf(" meld ");
-    if (at >= 0) {
-      withText = padded.slice(0, at).trim();
-      meldsText = padded.slice(at + 6);
-    }
     const out = {};
-    if (withText) {
-      const [keyword, ...cardsText] = withText.split(/\s+/);
-      if (keyword !== "with") {
-        throw new NotationError(`after 'take-pile' expected 'with CARDS' or 'meld GROUPS', got '${withText}'`);
-      }
-      const cards = parseCards(cardsText.join(" "));
-      if (!cards.length) throw new NotationError("'take-pile with' needs cards");
-      out.with = cards.map(cardName);
+    if (p.peek() === "with") {
+      p.take();
+      out.with = p.cards("'take-pile with'").map(cardName);
     }
-    if (meldsText.trim()) out.melds = parseGroups(meldsText, "take-pile meld").map(groupJson);
+    if (p.peek() === "meld") {
+      p.take();
+      out.melds = p.groups("take-pile meld").map(groupJson);
+    }
+    const token = p.peek();
+    if (token !== null) throw p.error(`after 'take-pile' expected 'with CARDS' or 'meld GROUPS', got '${token}'`);
     return { takePile: out };
   }
-  throw new NotationError(`unknown action '${verb}': ${VERBS}`);
+  throw p.error(`unknown action '${verb}': expected ${VERBS}`, 1 + p.text.length - p.text.trimStart().length);
 }
 
 function formatGroups(groups) {
@@ -142,6 +208,7 @@ export function formatAction(action) {
   if ("draw" in action) return "draw";
   if ("askPartner" in action) return "ask";
   if ("finish" in action) return "finish";
+  if ("pickUpPile" in action) return "pick-up-pile";
   if ("discard" in action) return `discard ${tokenOf(action.discard.card)}`;
   if ("answerPartner" in action) return `answer ${action.answerPartner.yes ? "yes" : "no"}`;
   if ("meld" in action) return `meld ${formatGroups(action.meld.groups)}`;

@@ -1,0 +1,186 @@
+"""The web page's own parsers agree with the oracle's: action notation, the rule-set text format, the built state."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from importlib import resources
+from typing import Any
+
+import pytest
+from browser_harness import Desk, running_desk
+from google.protobuf import json_format, text_format
+from google.protobuf.descriptor import Descriptor
+from playwright.sync_api import Page
+
+from oracle.api.v1 import cards_pb2, oracle_pb2, ruleset_pb2
+from oracle.model.actions import format_action, parse_action
+from oracle.model.cards import NotationError
+from oracle.ruleset.loader import default_rule_book
+from oracle.service.api import OracleApi
+from oracle.service.convert_game import action_to_proto
+
+API = OracleApi(default_rule_book())
+SPECS = sorted(
+    p.name
+    for p in resources.files("oracle.specs").iterdir()
+    if p.name.endswith(".textproto") and "proto-message: oracle.api.v1.RuleSet\n" in p.read_text()
+)
+
+ACTIONS = [
+    "draw",
+    "ask",
+    "finish",
+    "pick-up-pile",
+    "answer yes",
+    "answer no",
+    "discard 5C",
+    "discard JK",
+    "take-pile",
+    "take-pile with 9H 9D",
+    "take-pile with 9H JK meld AH AD AS, 7S 7D 2C",
+    "take-pile meld KH KD KS",
+    "meld KH KD KS",
+    "meld KH KD KS, 7S 7D 2C",
+    "meld K: 2C",
+    "meld K: 2C JK, 4H 4D 4S",
+    "meld 3C 3S 3C",
+    "  meld   TH TD   TS  ",
+    "meld KH,KD,KS",
+]
+BAD_ACTIONS = [
+    "",
+    "   ",
+    "fly",
+    "  fly away",
+    "draw 5C",
+    "discard",
+    "discard 5C 6C",
+    "discard 10H",
+    "discard kh",
+    "discard K♥",
+    "answer maybe",
+    "answer",
+    "meld",
+    "meld KH KD KS,",
+    "meld KH KD, , KS",
+    "meld X: 2C",
+    "meld KH KD KS meld QH QD QS",
+    "take-pile with",
+    "take-pile with meld AH AD AS",
+    "take-pile 9H 9D",
+    "take-pile with 9H 9D meld",
+    "meld 1X",
+]
+
+
+@pytest.fixture(scope="module")
+def page() -> Iterator[Page]:
+    with running_desk() as desk:
+        page = desk.page()
+        yield page
+        page.close()
+
+
+def in_page(page: Page, module: str, body: str, arg: Any) -> Any:
+    """Run `body` (an expression of `m`, the module, and `arg`) in the page."""
+    return page.evaluate(f"async (arg) => {{ const m = await import('./{module}'); return {body}; }}", arg)
+
+
+@pytest.mark.parametrize("text", ACTIONS)
+def test_an_action_parses_in_the_page_as_the_oracle_parses_it(page: Page, text: str) -> None:
+    expected = json_format.MessageToDict(action_to_proto(parse_action(text)))
+    assert in_page(page, "cards.js", "m.parseAction(arg)", text) == expected
+    assert in_page(page, "cards.js", "m.formatAction(arg)", expected) == format_action(parse_action(text))
+
+
+@pytest.mark.parametrize("text", BAD_ACTIONS)
+def test_a_bad_action_is_refused_in_the_page_with_the_oracles_message(page: Page, text: str) -> None:
+    with pytest.raises(NotationError) as raised:
+        parse_action(text)
+    got = in_page(
+        page, "cards.js", "(() => { try { m.parseAction(arg); return null; } catch (e) { return e.message; } })()", text
+    )
+    assert got == str(raised.value)
+
+
+@pytest.mark.parametrize("name", SPECS)
+def test_each_shipped_rule_set_reads_in_the_page_as_in_the_oracle(page: Page, name: str) -> None:
+    text = (resources.files("oracle.specs") / name).read_text()
+    parsed = in_page(page, "textproto.js", "m.parseTextproto(arg)", text)
+    assert json_format.ParseDict(parsed, ruleset_pb2.RuleSet()) == text_format.Parse(text, ruleset_pb2.RuleSet())
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('id: "x" melds {', "at the end: '}' is missing"),
+        ('id: "x"\nmelds { max_wilds 2 }', "line 2: expected ':' or '{' after 'max_wilds'"),
+        ('id: "x"\nid: "y"', "line 2: field 'id' is given more than once"),
+        ("id: @", "line 1: unexpected character '@'"),
+    ],
+)
+def test_a_house_rule_that_is_not_in_the_text_format_says_where(page: Page, text: str, message: str) -> None:
+    got = in_page(
+        page,
+        "textproto.js",
+        "(() => { try { m.parseTextproto(arg); return null; } catch (e) { return e.message; } })()",
+        text,
+    )
+    assert got == message
+
+
+def field_names(message: Descriptor, repeated: bool, seen: set[str] | None = None) -> set[str]:
+    """The names of the repeated (or the singular) fields of a message and of every message under it."""
+    seen = set() if seen is None else seen
+    if message.full_name in seen:
+        return set()
+    seen.add(message.full_name)
+    names = {f.name for f in message.fields if f.is_repeated == repeated}
+    for f in message.fields:
+        if f.message_type is not None:
+            names |= field_names(f.message_type, repeated, seen)
+    return names
+
+
+def test_the_page_knows_every_repeated_field_of_a_rule_set(page: Page) -> None:
+    listed = in_page(page, "textproto.js", "m.REPEATED_FIELDS", None)
+    repeated = field_names(ruleset_pb2.RuleSet.DESCRIPTOR, repeated=True)
+    assert set(listed) == repeated, "update REPEATED_FIELDS in oracle/service/web/textproto.js"
+    # the page tells repeated fields by name alone: no name may be repeated in one message and single in another
+    assert not repeated & field_names(ruleset_pb2.RuleSet.DESCRIPTOR, repeated=False)
+
+
+@pytest.mark.parametrize("rule_set_id", ["classic-2p", "classic-4p", "six-3x2"])
+def test_a_position_of_one_hand_becomes_a_whole_deal_the_oracle_accepts(page: Page, rule_set_id: str) -> None:
+    ref = oracle_pb2.RuleSetRef(id=rule_set_id)
+    rule_set = API.GetRuleSet(oracle_pb2.GetRuleSetRequest(rule_set=ref)).rule_set
+    state = in_page(
+        page,
+        "position.js",
+        """(() => {
+            const pos = m.emptyPosition(arg.players.seats, arg.players.seats / arg.players.sideSize);
+            pos.hands[0] = "KH KD 5C";
+            return m.buildState(pos, arg);
+        })()""",
+        json_format.MessageToDict(rule_set),
+    )
+    request = oracle_pb2.ValidateStateRequest(rule_set=ref)
+    json_format.ParseDict(state, request.state)
+    answer = API.ValidateState(request)
+    assert answer.valid, answer.problems
+    hidden = request.state.seats[1:]
+    assert [len(seat.hand) for seat in hidden] == [rule_set.deal.hand_size] * len(hidden)
+    assert list(request.state.seats[0].hand) == [cards_pb2.CARD_KH, cards_pb2.CARD_KD, cards_pb2.CARD_5C]
+
+
+def test_the_page_names_the_form_field_of_each_problem_path(page: Page) -> None:
+    pos = in_page(page, "position.js", "m.emptyPosition(4, 2)", None)
+    pos["hands"][0] = "KH"
+    paths = ["state.seats[0].hand[2]", "state.sides[1].melds[0]", "state.discard_pile[3]", "state.sides[0].red_threes"]
+    got = in_page(page, "position.js", "arg.paths.map((p) => m.describePath(p, arg.pos))", {"paths": paths, "pos": pos})
+    assert got == [
+        {"input": "hand-0", "label": "seat 0's hand, card 3"},
+        {"input": "melds-1", "label": "side 1's meld 1"},
+        {"input": "pile", "label": "the discard pile, card 4 from the bottom"},
+        {"input": "red-0", "label": "side 0's red threes"},
+    ]
