@@ -319,6 +319,8 @@ def soak(book: RuleBook, options: LoadOptions) -> list[str]:
         f"  server RSS: {before / mib:,.1f} MiB before, {after / mib:,.1f} MiB after ({(after - before) / mib:+,.1f}),"
         f" {idle / mib:,.1f} MiB after 10 s idle; sampled min {min(samples, default=0) / mib:,.1f},"
         f" max {max(samples, default=0) / mib:,.1f} MiB",
+        # Every sixth sample (about a minute apart): growth that levels off is caches filling; a steady climb, a leak.
+        "  server RSS by minute (MiB): " + " ".join(f"{kib / mib:,.0f}" for kib in samples[::6]),
     ]
 
 
