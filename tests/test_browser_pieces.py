@@ -7,7 +7,7 @@ from importlib import resources
 from typing import Any
 
 import pytest
-from browser_harness import Desk, running_desk
+from browser_harness import running_desk
 from google.protobuf import json_format, text_format
 from google.protobuf.descriptor import Descriptor
 from playwright.sync_api import Page
