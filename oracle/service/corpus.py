@@ -72,7 +72,7 @@ def disagreement_dict(d: Disagreement) -> dict[str, Any]:
         "uncertain": d.uncertain,
         "violations": [
             {
-                "code": v.code,
+                "code": str(v.code),
                 "field": v.field,
                 "explanation": v.explanation,
                 "cite": [{"source": s, "section": sec} for s, sec in v.cite],
