@@ -36,7 +36,10 @@ VERBS = {
     ),
     "check": Verb("oracle.cli.hand:check", "Judge one action of the player to move."),
     "validate": Verb("oracle.cli.hand:validate", "Report every inconsistency of a game state."),
-    "replay": Verb("oracle.cli.games:replay_command", "Replay a game record (GameRecord proto3 JSON, or .json.gz)."),
+    "replay": Verb(
+        "oracle.cli.games:replay_command",
+        "Replay game records: one file, or files, directories and globs as a corpus.",
+    ),
     "simulate": Verb(
         "oracle.cli.games:simulate_command", "Play random legal games (a simple bot) and write their records."
     ),
@@ -50,7 +53,8 @@ VERBS = {
     ),
     "explain": Verb(
         "oracle.cli.disputes:explain_command",
-        "Explain a violation code or a rule-set field: the rule, its citations, and the variants that change it.",
+        "Explain a violation code or a rule-set field (the rule, its citations, and the variants that change it), or a"
+        " rule set (every point where the texts disagree or are silent, which way it goes, and both sides' citations).",
     ),
     "bench": Verb(
         "oracle.cli.benchmark:bench",
