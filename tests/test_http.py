@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 import shutil
 import subprocess
 import sys
@@ -125,8 +124,10 @@ def test_the_readme_shows_each_kind_of_call() -> None:
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.command.split("OracleService/")[1].split()[0])
 def test_readme_curl_example_answers_as_shown(example: Example, server: Server) -> None:
     assert shutil.which("curl"), "curl is needed to run the README's examples (.ci/run installs it)"
-    args = shlex.split(example.command.replace(README_HOST, f"127.0.0.1:{server.http_port}"))
-    done = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=CALL_TIMEOUT, check=True)
+    command = example.command.replace(README_HOST, f"127.0.0.1:{server.http_port}")
+    # As a reader's shell runs it (the examples pipe curl into python3 -m json.tool); any failing part fails.
+    shell = ["bash", "-o", "pipefail", "-c", command]
+    done = subprocess.run(shell, cwd=ROOT, capture_output=True, text=True, timeout=CALL_TIMEOUT, check=True)
     shown_body, shown_status = _split_status(example.shown)
     body, status = _split_status(done.stdout)
     assert status == shown_status
