@@ -11,7 +11,7 @@ from oracle.service.calls import Call
 from oracle.service.health import HEALTH_SERVICE
 
 EXEMPT = frozenset({HEALTH_SERVICE})  #: health must answer however busy the server is
-QUIET_SECONDS = 0.1  #: after close: how long no call may start or end before the server counts as quiet
+QUIET_SECONDS = 0.1  #: after close: how long no admitted call may start or end before the server counts as quiet
 POLL_SECONDS = 0.02
 
 
@@ -35,7 +35,6 @@ class Admission:
         """Count the call in, or refuse it when the server is closing or the call's kind is at its limit."""
         if call.service in EXEMPT:
             return
-        self._last_activity = asyncio.get_running_loop().time()
         if self.closed:
             await call.context.abort(
                 grpc.StatusCode.UNAVAILABLE, "the server is shutting down: send the call to another server"
@@ -56,6 +55,9 @@ class Admission:
                     " retry later",
                 )
             self.calls += 1
+        # Only admitted calls count as activity: calls refused while closing must not hold the server open (under
+        # steady load they never stop coming, and the whole grace period would pass before the server stops).
+        self._last_activity = asyncio.get_running_loop().time()
 
     def finish(self, call: Call, code: grpc.StatusCode) -> None:
         """Count the call out."""
@@ -73,8 +75,9 @@ class Admission:
 
     async def wait_quiet(self, timeout: float) -> bool:
         """Wait up to `timeout` seconds until every admitted call has ended and for QUIET_SECONDS none has started
-        or ended (calls queued in gRPC before `close` reach admit in that time and are refused, rather than being
-        cancelled by the server's stop); whether that happened in time."""
+        or ended (calls admitted just before `close` have reached the servicer by then); whether that happened in
+        time. Calls refused meanwhile do not count: the server's stop, given a grace of its own, lets them get
+        their UNAVAILABLE."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:

@@ -33,6 +33,9 @@ log = logging.getLogger(__name__)
 SERVICE_NAME = oracle_pb2.DESCRIPTOR.services_by_name["OracleService"].full_name
 
 
+STOP_GRACE = 0.5  #: seconds the gRPC server's own stop always gets, beyond the grace period if need be
+
+
 class OracleServer:
     """A started server: its health service, bound port, admission counters, metrics; `shutdown()` stops it."""
 
@@ -80,7 +83,9 @@ class OracleServer:
         closing = loop.time()
         if not await self.admission.wait_quiet(grace) and self.admission.calls + self.admission.streams:
             log.warning("grace period over: cancelling the calls still in flight")
-        await self.server.stop(max(0.0, grace - (loop.time() - closing)))
+        # At least STOP_GRACE: calls that reach the server as it stops are being refused (UNAVAILABLE) and need a
+        # moment to end; with no grace at all gRPC cancels them (CANCELLED, and a traceback from its own code).
+        await self.server.stop(max(STOP_GRACE, grace - (loop.time() - closing)))
         if self.http is not None:
             await self.http.stop()
         self.servicer.close()
