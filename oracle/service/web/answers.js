@@ -101,7 +101,7 @@ export function movesElement(answer, onPick) {
     .filter((k) => counts[k]).map((k) => `${counts[k]} ${k.replace(/[A-Z]/g, (c) => " " + c.toLowerCase())}`);
   const actions = answer.actions || [];
   return h("div", {},
-    h("p", {}, `${counts.total || actions.length} legal moves`, kinds.length ? ` (${kinds.join(", ")})` : "",
+    h("p", {}, `${counts.total || actions.length} legal move${(counts.total || actions.length) === 1 ? "" : "s"}`, kinds.length ? ` (${kinds.join(", ")})` : "",
       answer.truncated ? " \u2014 the list is cut at the limit; there are more." : ""),
     h("ol", { class: "moves" }, actions.map((a) => {
       const text = formatAction(a);

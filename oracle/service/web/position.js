@@ -183,7 +183,7 @@ export function buildState(pos, ruleSet) {
       start: playing ? pos.start : "TURN_START_UNSPECIFIED",
       melded: playing && Boolean(pos.turnMelded),
       partnerAnswer: pos.phase === "PHASE_AWAIT_ANSWER" ? "PARTNER_ANSWER_PENDING" : pos.answer,
-      meldsBeforeTurn: cards.sides[side].melds.length,
+      meldsBeforeTurn: playing ? cards.sides[side].melds.length : 0,
     },
   };
 }

@@ -1,0 +1,97 @@
+"""Saves screenshots of the dispute desk's main views into docs/screenshots/ (.venv/bin/python tests/screenshots.py).
+
+Not a test: it starts a live server and headless Chromium (tests/browser_harness.py), lays out an example dispute,
+asks each kind of question, opens a shipped game record, and writes one PNG per view.
+"""
+
+from __future__ import annotations
+
+import sys
+from importlib import resources
+from pathlib import Path
+
+from browser_harness import DESK, PHONE, Desk, ask, choose_books, running_desk
+from playwright.sync_api import Page
+
+OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+RECORD = resources.files("oracle.conformance.data") / "records" / "classic-4p" / "game-0.json"
+
+
+def lay_out(page: Page) -> None:
+    """The black three under the top card (examples/black-three-under-top-4p.json), seen by seat 0."""
+    choose_books(page, "classic-4p", "bicycle-4p", "natural-pair-only-4p")
+    page.fill("#hand-0", "9D JK 4C 5D 6H 7S 8C QH")
+    page.check("#melded-before")
+    page.fill("#melds-0", "KH KH KD")
+    page.fill("#total-0", "1200")
+    page.fill("#melds-1", "AH AH AC")
+    page.fill("#red-1", "3D")
+    page.fill("#total-1", "900")
+    page.fill("#pile", "6S 3S 9H")
+    page.fill("#upcards", "1")
+    page.fill("#action", "take-pile with 9D JK")
+
+
+def shoot(page: Page, name: str, selector: str | None = None) -> None:
+    path = OUT / f"{name}.png"
+    page.evaluate("() => window.scrollTo(0, 0)")
+    if selector:
+        page.locator(selector).screenshot(path=str(path))
+    else:
+        page.screenshot(path=str(path), full_page=True)
+    print(path.relative_to(OUT.parent.parent))
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    with running_desk() as desk:
+        desktop(desk)
+        phone(desk)
+
+
+def desktop(desk: Desk) -> None:
+    page = desk.page(DESK)
+    lay_out(page)
+    page.focus("#hand-0")
+    shoot(page, "position", "section.panel:has(#position-title)")
+    ask(page)
+    shoot(page, "ruling", "section.panel:has(#answer-title)")
+    page.check("input[name=kind][value=moves]")
+    page.fill("#max-actions", "30")
+    ask(page)
+    shoot(page, "moves", "section.panel:has(#answer-title)")
+    page.check("input[name=kind][value=score]")
+    page.fill("#melds-1", "AH AH AC AD AS JK 2C")  # a mixed canasta: side 1 may go out
+    page.fill("#hand-2", "4H 5H")
+    page.select_option("#went-out", "1:WENT_OUT_NORMAL")
+    ask(page)
+    shoot(page, "score", "section.panel:has(#answer-title)")
+    page.check("input[name=kind][value=check]")
+    page.fill("#hand-0", "9D JK 4C 5D 6H 7S 8C QH KH")
+    page.fill("#melds-1", "AH AH AC AD AS JK 2C 3H")
+    ask(page)
+    shoot(page, "impossible", "#view-dispute")
+    page.close()
+    page = desk.page(DESK)
+    page.click("#tab-record")
+    with resources.as_file(RECORD) as path:
+        page.set_input_files("#record-file", str(path))
+    page.wait_for_selector("#step-list li")
+    for _ in range(5):
+        page.click("#step-next")
+    shoot(page, "record")
+    page.close()
+
+
+def phone(desk: Desk) -> None:
+    page = desk.page(PHONE)
+    lay_out(page)
+    ask(page)
+    page.locator("#answer").scroll_into_view_if_needed()
+    page.screenshot(path=str(OUT / "phone.png"))
+    print((OUT / "phone.png").relative_to(OUT.parent.parent))
+    page.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
