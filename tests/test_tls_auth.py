@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ssl
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -122,6 +125,28 @@ def test_token_over_tls_and_health_without_it(pki: Pki, started, book: RuleBook)
     with grpc.secure_channel(address, credentials) as channel:
         check = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=RPC_TIMEOUT)
     assert check.status == health_pb2.HealthCheckResponse.SERVING
+
+
+def test_metrics_are_served_over_https_with_the_servers_certificate_and_need_a_client_certificate_under_mtls(
+    pki: Pki, started, book: RuleBook, tmp_path: Path
+) -> None:
+    config = ServeConfig(
+        **_quiet(), tls_cert=pki.cert_file, tls_key=pki.key_file, tls_client_ca=pki.ca_file, metrics_port=0
+    )
+    running = ServerThread(book, config)
+    started.append(running)
+    url = running.server.metrics_url
+    assert url is not None and url.startswith("https://"), url
+    client_cert, client_key = pki.client.write(tmp_path, "client")
+    trusted = ssl.create_default_context(cafile=str(pki.ca_file))
+    trusted.load_cert_chain(client_cert, client_key)
+    with urllib.request.urlopen(url, timeout=SHORT, context=trusted) as answer:
+        assert b"canasta_oracle_calls_in_flight" in answer.read()
+    no_client_cert = ssl.create_default_context(cafile=str(pki.ca_file))
+    with pytest.raises((urllib.error.URLError, ssl.SSLError, ConnectionError)):
+        urllib.request.urlopen(url, timeout=SHORT, context=no_client_cert).read()
+    with pytest.raises((urllib.error.URLError, ConnectionError)):
+        urllib.request.urlopen(url.replace("https://", "http://"), timeout=SHORT).read()
 
 
 @pytest.mark.parametrize(

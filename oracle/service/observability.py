@@ -7,6 +7,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TextIO
 from wsgiref.simple_server import WSGIServer
 
@@ -90,16 +91,34 @@ class Metrics:
 
 
 class MetricsEndpoint:
-    """`GET /metrics` (Prometheus text format) on host:port, served by a daemon thread until `close`."""
+    """`GET /metrics` (Prometheus text format) on host:port, served by a daemon thread until `close`; over HTTPS
+    with the server's certificate when it serves TLS, and asking for a client certificate under mutual TLS."""
 
-    def __init__(self, metrics: Metrics, host: str, port: int) -> None:
+    def __init__(
+        self,
+        metrics: Metrics,
+        host: str,
+        port: int,
+        tls_cert: Path | None = None,
+        tls_key: Path | None = None,
+        client_ca: Path | None = None,
+    ) -> None:
+        tls = tls_cert is not None and tls_key is not None
         try:
             self._server: WSGIServer
-            self._server, self._thread = start_http_server(port, addr=host, registry=metrics.registry)
+            self._server, self._thread = start_http_server(
+                port,
+                addr=host,
+                registry=metrics.registry,
+                certfile=str(tls_cert) if tls else None,
+                keyfile=str(tls_key) if tls else None,
+                client_cafile=str(client_ca) if tls and client_ca is not None else None,
+                client_auth_required=tls and client_ca is not None,
+            )
         except OSError as exc:
             raise OSError(f"cannot serve metrics on {_address(host, port)}: {exc.strerror or exc}") from None
         self.port: int = self._server.server_port
-        self.url = f"http://{_address(host, self.port)}/metrics"
+        self.url = f"{'https' if tls else 'http'}://{_address(host, self.port)}/metrics"
 
     def close(self) -> None:
         """Stop answering and release the port (waits up to half a second for the serving thread)."""

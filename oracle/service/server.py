@@ -146,7 +146,9 @@ async def start_server(book: RuleBook, config: ServeConfig | None = None) -> Ora
             enable_reflection(server, (SERVICE_NAME, HEALTH_SERVICE))
         port = _bind(server, config)
         if config.metrics_port is not None:
-            endpoint = MetricsEndpoint(metrics, config.host, config.metrics_port)
+            endpoint = MetricsEndpoint(
+                metrics, config.host, config.metrics_port, config.tls_cert, config.tls_key, config.tls_client_ca
+            )
         await server.start()
         if config.http_port is not None:  # the same servicer behind the same layers, over HTTP
             try:
