@@ -101,7 +101,8 @@ def _parse(file: str, text: str, first_line: int) -> record_pb2.GameRecord:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise file_error(file, first_line + exc.lineno - 1, exc.colno, f"not valid JSON: {exc.msg}") from None
+        what = exc.msg + (" this point" if exc.msg.endswith(" at") else "")
+        raise file_error(file, first_line + exc.lineno - 1, exc.colno, f"not valid JSON: {what}") from None
     except RecursionError:
         raise file_error(file, first_line, 1, "not valid JSON: nested too deeply") from None
     if not isinstance(data, dict):
