@@ -10,7 +10,7 @@ import re
 import sys
 import tempfile
 from collections.abc import Iterator
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import grpc
 from grpc_health.v1 import health_pb2_grpc
@@ -22,12 +22,14 @@ from oracle.service.calls import CallLayer, LayeredInterceptor
 from oracle.service.config import ServeConfig
 from oracle.service.decoding import add_oracle_service
 from oracle.service.health import HEALTH_SERVICE, SERVING, HealthService
-from oracle.service.http_server import HttpServer, start_http
 from oracle.service.observability import Metrics, MetricsEndpoint, RequestLog
 from oracle.service.reflection import enable_reflection
 from oracle.service.security import TokenCheck, server_credentials
 from oracle.service.servicer import OracleServicer
 from oracle.service.signals import SignalWatcher
+
+if TYPE_CHECKING:
+    from oracle.service.http_server import HttpServer
 
 log = logging.getLogger(__name__)
 SERVICE_NAME = oracle_pb2.DESCRIPTOR.services_by_name["OracleService"].full_name
@@ -152,6 +154,8 @@ async def start_server(book: RuleBook, config: ServeConfig | None = None) -> Ora
         await server.start()
         if config.http_port is not None:  # the same servicer behind the same layers, over HTTP
             try:
+                from oracle.service.http_server import start_http  # Connect and its ASGI server: ~1 s to import
+
                 http = await start_http(servicer, health, layers, config)
             except BaseException:
                 await server.stop(0)
