@@ -92,15 +92,29 @@ def _state_from(
 
 
 def state_from_proto(msg: game_pb2.GameState, prefix: str = "state") -> GameState:
-    """The domain state of a GameState message (PHASE_UNSPECIFIED is refused)."""
+    """The domain state of a GameState message (PHASE_UNSPECIFIED is refused).
+
+    The request path of every card list is not built here: card numbers are not judged until validate_state,
+    which names them. (This is the hot path of every request that carries a state.)
+    """
     problems = Problems()
     if msg.phase == 0:
         problems.add(f"{prefix}.phase", "is PHASE_UNSPECIFIED: say where in the turn the player to move is")
-
-    def cards(value: Any, path: str) -> tuple[int, ...]:
-        return tuple(value.cards) if hasattr(value, "cards") else tuple(value)
-
-    state = _state_from(msg, prefix, cards, problems)
+    state = GameState(
+        seats=tuple(SeatState(tuple(s.hand), s.melded_before) for s in msg.seats),
+        sides=tuple(
+            SideState(tuple(tuple(m.cards) for m in s.melds), tuple(s.red_threes), s.running_total) for s in msg.sides
+        ),
+        stock=tuple(msg.stock),
+        discard_pile=tuple(msg.discard_pile),
+        pile_upcards=msg.pile_upcards,
+        seat_to_move=msg.seat_to_move,
+        phase=_enum(Phase, msg.phase, f"{prefix}.phase", problems, allow_zero=False) if msg.phase else Phase.DRAW,
+        turn=_turn(msg.turn, f"{prefix}.turn", problems),
+        hand_end=_enum(HandEnd, msg.hand_end, f"{prefix}.hand_end", problems),
+        went_out_seat=msg.went_out_seat,
+        went_out_concealed=msg.went_out_concealed,
+    )
     problems.raise_if_any()
     return state
 
@@ -141,31 +155,34 @@ def state_from_notation(msg: notation_pb2.GameStateNotation, rules: CompiledRule
 
 def state_to_proto(state: GameState) -> game_pb2.GameState:
     """The GameState message of a domain state."""
-    msg = game_pb2.GameState(
-        stock=_wire(state.stock),
-        discard_pile=_wire(state.discard_pile),
-        pile_upcards=state.pile_upcards,
-        seat_to_move=state.seat_to_move,
-        phase=cast(game_pb2.Phase, int(state.phase)),
-        hand_end=cast(game_pb2.HandEnd, int(state.hand_end)),
-        went_out_seat=state.went_out_seat,
-        went_out_concealed=state.went_out_concealed,
-        turn=game_pb2.TurnState(
-            start=cast(game_pb2.TurnStart, int(state.turn.start)),
-            melded=state.turn.melded,
-            added_to_existing=state.turn.added_to_existing,
-            made_canasta=state.turn.made_canasta,
-            partner_answer=cast(game_pb2.PartnerAnswer, int(state.turn.partner_answer)),
-            melds_before_turn=state.turn.melds_before_turn,
-        ),
-    )
+    msg = game_pb2.GameState()
+    fill_state(msg, state)
+    return msg
+
+
+def fill_state(msg: game_pb2.GameState, state: GameState) -> None:
+    """Write a domain state into an empty GameState message in place (no copy of a message built apart)."""
+    msg.stock.extend(_wire(state.stock))
+    msg.discard_pile.extend(_wire(state.discard_pile))
+    msg.pile_upcards = state.pile_upcards
+    msg.seat_to_move = state.seat_to_move
+    msg.phase = cast(game_pb2.Phase, int(state.phase))
+    msg.hand_end = cast(game_pb2.HandEnd, int(state.hand_end))
+    msg.went_out_seat = state.went_out_seat
+    msg.went_out_concealed = state.went_out_concealed
+    turn, into = state.turn, msg.turn
+    into.start = cast(game_pb2.TurnStart, int(turn.start))
+    into.melded = turn.melded
+    into.added_to_existing = turn.added_to_existing
+    into.made_canasta = turn.made_canasta
+    into.partner_answer = cast(game_pb2.PartnerAnswer, int(turn.partner_answer))
+    into.melds_before_turn = turn.melds_before_turn
     for seat in state.seats:
         msg.seats.add(hand=seat.hand, melded_before=seat.melded_before)
     for side in state.sides:
         entry = msg.sides.add(red_threes=side.red_threes, running_total=side.running_total)
         for meld in side.melds:
             entry.melds.add(cards=meld)
-    return msg
 
 
 def _group(msg: game_pb2.MeldGroup, path: str, problems: Problems) -> MeldGroup:
@@ -279,5 +296,5 @@ def verdict_to_proto(
             entry.cite.add(source=source, section=section)
     response.events.extend(event_to_proto(e) for e in verdict.events)
     if verdict.next_state is not None:
-        response.next_state.CopyFrom(state_to_proto(verdict.next_state))
+        fill_state(response.next_state, verdict.next_state)
     return response
