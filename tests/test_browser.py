@@ -161,6 +161,11 @@ def test_the_score_and_the_minimum_meld_are_the_services_answers(page: Page) -> 
     # side 0: aces 60 and the cards left -95; side 1: the mixed canasta, its cards, a red three, going out
     assert totals == ["-35", str(300 + 5 * 10 + 50 + 20 + 100 + 100)]
     assert "Mixed canastas" in page.locator("#answer").inner_text()
+    page.fill("#melds-1", "QH QD QS")  # no canasta: side 1 may not have gone out
+    ask(page)
+    refused = page.locator("#answer .msg.error").inner_text()
+    assert "who went out (side 1)" in refused and "going_out.canastas_required" in refused
+    assert page.get_attribute("#went-out", "aria-invalid") == "true"
     page.check("input[name=kind][value=minimum]")
     page.fill("#total-0", "1600")
     ask(page)

@@ -176,11 +176,20 @@ def test_a_position_of_one_hand_becomes_a_whole_deal_the_oracle_accepts(page: Pa
 def test_the_page_names_the_form_field_of_each_problem_path(page: Page) -> None:
     pos = in_page(page, "position.js", "m.emptyPosition(4, 2)", None)
     pos["hands"][0] = "KH"
-    paths = ["state.seats[0].hand[2]", "state.sides[1].melds[0]", "state.discard_pile[3]", "state.sides[0].red_threes"]
+    paths = [
+        "state.seats[0].hand[2]",
+        "state.sides[1].melds[0]",
+        "state.discard_pile[3]",
+        "state.sides[0].red_threes",
+        "table.sides[1].hands[1]",
+        "table.sides[0].went_out",
+    ]
     got = in_page(page, "position.js", "arg.paths.map((p) => m.describePath(p, arg.pos))", {"paths": paths, "pos": pos})
     assert got == [
         {"input": "hand-0", "label": "seat 0's hand, card 3"},
         {"input": "melds-1", "label": "side 1's meld 1"},
         {"input": "pile", "label": "the discard pile, card 4 from the bottom"},
         {"input": "red-0", "label": "side 0's red threes"},
+        {"input": "hand-3", "label": "seat 3's hand"},  # side 1's second player
+        {"input": "went-out", "label": "who went out (side 0)"},
     ]

@@ -226,7 +226,9 @@ async function ask() {
     fill(root, sideBySide(results));
   } catch (e) {
     if (!(e instanceof OracleError)) throw e;
-    if (e.code === "failed_precondition" && e.problems.length) showProblems(root, `This position is impossible: ${e.message}`, e.problems);
+    const onTheTable = e.problems.length && e.problems.every((p) => /^(state|table)(\.|$)/.test(p.field));
+    if (e.code === "failed_precondition" && e.problems.length) showProblems(root, "This position is impossible:", e.problems);
+    else if (onTheTable) showProblems(root, `The referee refused the question (${e.code}):`, e.problems);
     else if (e.problems.length) fill(root, message("error", `The referee refused the question (${e.code}):`, problemList(e.problems)));
     else fill(root, message("error", `The referee refused the question (${e.code}): ${e.message}`));
   } finally {

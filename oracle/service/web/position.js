@@ -68,6 +68,11 @@ export function describePath(path, pos) {
     return { input: `melds-${m[1]}`, label: `side ${m[1]}'s${which}` };
   }
   if ((m = /^sides\[(\d+)\]\.red_threes/.exec(p))) return { input: `red-${m[1]}`, label: `side ${m[1]}'s red threes` };
+  if ((m = /^sides\[(\d+)\]\.hands\[(\d+)\]/.exec(p))) {
+    const seat = Number(m[2]) * pos.sides.length + Number(m[1]);
+    return { input: `hand-${seat}`, label: `seat ${seat}'s hand` };
+  }
+  if ((m = /^sides\[(\d+)\]\.went_out/.exec(p))) return { input: "went-out", label: `who went out (side ${m[1]})` };
   if ((m = /^sides\[(\d+)\]\.running_total/.exec(p))) return { input: `total-${m[1]}`, label: `side ${m[1]}'s score` };
   if ((m = /^sides\[(\d+)\]/.exec(p))) return { input: `melds-${m[1]}`, label: `side ${m[1]}` };
   if (p.startsWith("discard_pile")) {
