@@ -1,4 +1,4 @@
-"""The web page's own parsers agree with the oracle's: action notation, the rule-set text format, the built state."""
+"""The web page's own pieces agree with the oracle: action notation, the rule-set text format, states, frozen piles."""
 
 from __future__ import annotations
 
@@ -12,12 +12,13 @@ from google.protobuf import json_format, text_format
 from google.protobuf.descriptor import Descriptor
 from playwright.sync_api import Page
 
-from oracle.api.v1 import cards_pb2, oracle_pb2, ruleset_pb2
+from oracle.api.v1 import cards_pb2, game_pb2, oracle_pb2, ruleset_pb2
 from oracle.model.actions import format_action, parse_action
 from oracle.model.cards import NotationError
+from oracle.rules.facts import frozen_reasons_for_side
 from oracle.ruleset.loader import default_rule_book
 from oracle.service.api import OracleApi
-from oracle.service.convert_game import action_to_proto
+from oracle.service.convert_game import action_to_proto, state_from_proto
 
 API = OracleApi(default_rule_book())
 SPECS = sorted(
@@ -193,3 +194,32 @@ def test_the_page_names_the_form_field_of_each_problem_path(page: Page) -> None:
         {"input": "hand-3", "label": "seat 3's hand"},  # side 1's second player
         {"input": "went-out", "label": "who went out (side 0)"},
     ]
+
+
+PILES = [("", 0), ("7C 2S 9H", 0), ("7C 2S 9H", 1), ("2S 9H", 1), ("3H 9H", 1), ("6S 3S 9H", 1), ("9H JK 5C", 1)]
+
+
+@pytest.mark.parametrize("rule_set_id", ["classic-2p", "classic-4p", "bicycle-4p", "2p-cover-upcard"])
+@pytest.mark.parametrize("melds", ["", "KH KD KS"])
+def test_the_pages_frozen_pile_reasons_are_the_oracles(page: Page, rule_set_id: str, melds: str) -> None:
+    loaded = default_rule_book().get(rule_set_id)
+    rule_set = json_format.MessageToDict(
+        API.GetRuleSet(oracle_pb2.GetRuleSetRequest(rule_set=oracle_pb2.RuleSetRef(id=rule_set_id))).rule_set
+    )
+    for pile, upcards in PILES:
+        shown, state = in_page(
+            page,
+            "position.js",
+            """(() => {
+                const seats = arg.ruleSet.players.seats;
+                const pos = m.emptyPosition(seats, seats / arg.ruleSet.players.sideSize);
+                Object.assign(pos, { pile: arg.pile, upcards: arg.upcards });
+                pos.hands[0] = "QH 5C";
+                pos.sides[0].melds = arg.melds;
+                return [m.pileFreezers(pos, arg.ruleSet).map(([field]) => field), m.buildState(pos, arg.ruleSet)];
+            })()""",
+            {"ruleSet": rule_set, "pile": pile, "upcards": upcards, "melds": melds},
+        )
+        message = json_format.ParseDict(state, game_pb2.GameState())
+        expected = [field for field, _ in frozen_reasons_for_side(loaded.rules, state_from_proto(message), 0)]
+        assert shown == expected, (pile, upcards)
