@@ -38,7 +38,8 @@ from oracle.model.interrupt import Checkpoint
 from oracle.model.state import GameState
 from oracle.rules.candidates import KINDS, iter_candidates
 from oracle.rules.referee import is_legal
-from oracle.rules.state_check import InvalidStateError, validate_state
+from oracle.rules.state_check import InvalidStateError
+from oracle.rules.state_memo import state_problems
 from oracle.ruleset.compiled import CompiledRules
 
 __all__ = [
@@ -67,6 +68,40 @@ _KIND_OF: dict[type, str] = {
 }
 
 
+_KIND_INDEX: dict[type, int] = {t: KINDS.index(k) for t, k in _KIND_OF.items()}
+
+
+def _take_key(action: Action) -> tuple[object, ...]:
+    assert isinstance(action, TakePile)
+    return (action.with_cards, _group_key(action.melds))
+
+
+def _meld_key(action: Action) -> tuple[object, ...]:
+    assert isinstance(action, Meld)
+    return _group_key(action.groups)
+
+
+def _discard_key(action: Action) -> tuple[object, ...]:
+    assert isinstance(action, Discard)
+    return (action.card,)
+
+
+def _answer_key(action: Action) -> tuple[object, ...]:
+    assert isinstance(action, AnswerPartner)
+    return (not action.yes,)
+
+
+def _no_key(action: Action) -> tuple[object, ...]:
+    return ()
+
+
+#: Per kind (in KINDS order), the key that orders actions of that kind (sort_key without the kind).
+_KEY_OF_KIND = tuple(
+    {"take_pile": _take_key, "meld": _meld_key, "discard": _discard_key, "answer_partner": _answer_key}.get(k, _no_key)
+    for k in KINDS
+)
+
+
 def sort_key(action: Action) -> tuple[object, ...]:
     """The canonical order: kind, then the kind's key (see the module docstring)."""
     kind = KINDS.index(_KIND_OF[type(action)])
@@ -90,13 +125,19 @@ class LegalActions:
     truncated: bool  #: there are more legal actions than `actions` holds
 
 
-def legal_actions(rules: CompiledRules, state: GameState) -> list[Action]:
-    """Every legal action of the canonical space, in canonical order; InvalidStateError for a bad state."""
-    return legal_actions_upto(rules, state).actions
+def legal_actions(rules: CompiledRules, state: GameState, *, validate: bool = True) -> list[Action]:
+    """Every legal action of the canonical space, in canonical order; InvalidStateError for a bad state (unless
+    validate=False, for callers whose state came out of the oracle's own transitions, as check_action's)."""
+    return legal_actions_upto(rules, state, validate=validate).actions
 
 
 def legal_actions_upto(
-    rules: CompiledRules, state: GameState, limit: int | None = None, checkpoint: Checkpoint | None = None
+    rules: CompiledRules,
+    state: GameState,
+    limit: int | None = None,
+    checkpoint: Checkpoint | None = None,
+    *,
+    validate: bool = True,
 ) -> LegalActions:
     """At most `limit` legal actions (None: all), canonical order; InvalidStateError for a bad state.
 
@@ -106,9 +147,10 @@ def legal_actions_upto(
     """
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be at least 0, not {limit}")
-    problems = validate_state(rules, state)
-    if problems:
-        raise InvalidStateError(problems)
+    if validate:
+        problems = state_problems(rules, state)
+        if problems:
+            raise InvalidStateError(problems)
     generated = iter_legal(rules, state, checkpoint)
     if generated is None:
         return _judged_upto(rules, state, limit, checkpoint)
@@ -119,15 +161,28 @@ def legal_actions_upto(
         if action in found:
             continue
         if limit is not None and len(found) >= limit:
-            return LegalActions(sorted(found, key=sort_key), truncated=True)
+            return LegalActions(_in_order(found), truncated=True)
         found[action] = None
-    return LegalActions(sorted(found, key=sort_key), truncated=False)
+    return LegalActions(_in_order(found), truncated=False)
+
+
+def _in_order(actions: Iterable[Action]) -> list[Action]:
+    """Distinct actions in the canonical order (as sorted by sort_key), sorting only the kinds that need it."""
+    by_kind: list[list[Action]] = [[] for _ in KINDS]
+    for action in actions:
+        by_kind[_KIND_INDEX[type(action)]].append(action)
+    out: list[Action] = []
+    for kind, listed in enumerate(by_kind):
+        if len(listed) > 1:
+            listed.sort(key=_KEY_OF_KIND[kind])
+        out += listed
+    return out
 
 
 def legal_actions_by_referee(rules: CompiledRules, state: GameState) -> list[Action]:
     """The same list as `legal_actions`, by judging every candidate of the space with the referee (the reference
     the direct generator is tested against); InvalidStateError for a bad state."""
-    problems = validate_state(rules, state)
+    problems = state_problems(rules, state)
     if problems:
         raise InvalidStateError(problems)
     return _judged_upto(rules, state, None, None).actions

@@ -14,13 +14,26 @@ from collections.abc import Iterator
 
 from oracle.games.movegen_facts import Group, Mover
 from oracle.games.movegen_sets import going_out_sets, minimal_sets, new_meld_pool
-from oracle.model.actions import Action, AnswerPartner, AskPartner, Discard, Draw, Finish, Meld, MeldGroup, TakePile
+from oracle.model.actions import (
+    Action,
+    AnswerPartner,
+    AskPartner,
+    Discard,
+    Draw,
+    Finish,
+    Meld,
+    MeldGroup,
+    TakePile,
+    second_step_meld,
+)
 from oracle.model.cards import JOKER, RANK_THREE, is_natural, is_red_three, rank_of
 from oracle.model.interrupt import Checkpoint
-from oracle.model.state import GameState, Phase
+from oracle.model.state import GameState, PartnerAnswer, Phase
 from oracle.rules.draw import check_draw
 from oracle.rules.facts import frozen_reasons_for_side
-from oracle.rules.play import check_answer, check_ask, check_discard, check_finish
+from oracle.rules.going_out import check_going_out
+from oracle.rules.play import check_answer, check_ask, check_finish
+from oracle.rules.two_step import before_take
 from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.sections import MustTakePile
 
@@ -37,6 +50,8 @@ def iter_legal(rules: CompiledRules, state: GameState, checkpoint: Checkpoint | 
         return _final_melds_phase(Mover(rules, state), checkpoint)
     if phase == Phase.AWAIT_ANSWER:
         return _answers(Mover(rules, state))
+    if phase == Phase.MELD_PILE_TOP:
+        return _second_steps(Mover(rules, before_take(state)), checkpoint)
     if phase == Phase.HAND_OVER:
         return iter(())
     return None
@@ -72,10 +87,13 @@ def _takes(m: Mover, checkpoint: Checkpoint | None) -> Iterator[TakePile]:
         return
     top = pile[-1]
     rank = rank_of(top)
+    has_meld = rank in m.meld_at
+    naturals = m.by_rank.get(rank, ())
+    if not naturals and not has_meld:
+        return  # neither a natural of its rank in hand nor a meld of it: no form can take it
     frozen = bool(frozen_reasons_for_side(rules, state, m.ctx.side_index))
     taken = pile[-pile_rules.take_limit :] if pile_rules.take_limit else pile
     base_left = m.size + sum(1 for c in taken[:-1] if not is_red_three(c))  # the hand after, before melding
-    has_meld = rank in m.meld_at
     old = m.target_shape(rank) if has_meld and rules.melds.one_meld_per_rank else None
 
     def laid(naturals: int, wilds: int) -> int | None:
@@ -91,7 +109,6 @@ def _takes(m: Mover, checkpoint: Checkpoint | None) -> Iterator[TakePile]:
         canastas = laid(1, 0)
         if canastas is not None and m.end_ok(base_left, canastas, took_pile=True):
             yield TakePile()
-    naturals = m.by_rank.get(rank, ())
     jokers, twos = m.jokers, len(m.twos)
     pool = None
     if m.needs_initial:  # black-three melds only where they may be laid without going out, or the take can go out
@@ -123,6 +140,14 @@ def _takes(m: Mover, checkpoint: Checkpoint | None) -> Iterator[TakePile]:
                         yield TakePile(with_cards, m.cards(extra, first_two=t))
 
 
+def _second_steps(m: Mover, checkpoint: Checkpoint | None) -> Iterator[Meld]:
+    """Phase MELD_PILE_TOP: the second step of each legal take-pile, judged on the state before the take
+    (oracle.rules.two_step)."""
+    top = m.state.discard_pile[-1]
+    for take in _takes(m, checkpoint):
+        yield second_step_meld(top, take)
+
+
 def _extras_ok(m: Mover, extra: tuple[Group, ...], left: int, canastas: int) -> bool:
     """The other melds of a take (new melds reaching the minimum) break no rule, nor does the end of the take."""
     facts = m.facts
@@ -140,12 +165,11 @@ def _extras_ok(m: Mover, extra: tuple[Group, ...], left: int, canastas: int) -> 
 
 def _play_phase(m: Mover, checkpoint: Checkpoint | None) -> Iterator[Action]:
     yield from _melds(m, checkpoint)
-    hand = m.hand
-    if hand:
-        cards = sorted(set(hand))
-        # play.check_discard reads the card only to see that it is held: one verdict holds for every card
-        if not check_discard(m.ctx, Discard(cards[0])):
-            yield from (Discard(c) for c in cards)
+    if m.size == 1:  # play.check_discard: the last card goes out (the canastas, the partner's answer)
+        if not check_going_out(m.ctx, m.canastas):
+            yield Discard(m.hand[0])
+    elif m.size and m.state.turn.partner_answer != PartnerAnswer.YES:  # a "yes" binds: go out, keep no card
+        yield from (Discard(c) for c in sorted(set(m.hand)))
     if not check_ask(m.ctx):
         yield AskPartner()
 

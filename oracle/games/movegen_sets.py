@@ -3,6 +3,7 @@ initial minimum, and the sets that meld all the hand but at most one card, prune
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterator
 
 from oracle.games.movegen_facts import Group, Mover
@@ -160,18 +161,34 @@ def _partitions(
     high = [sum(f[-1] for _, _, f in targets[k:]) for k in range(len(targets) + 1)]
     if not low[0] <= wilds <= high[0]:
         return
-    can = [rank != RANK_THREE and any(facts.canasta(n + w) for w in f) for rank, n, f in targets]
-    potential = [sum(can[k:]) for k in range(len(targets) + 1)]
+    # The fewest wilds that make each target a canasta (None: never); from each target on, the sums of the
+    # smallest of them: how many canastas the rest can still make with the wilds left (a bound, never too low).
+    deficits = [
+        next((w for w in f if facts.canasta(n + w)), None) if rank != RANK_THREE else None for rank, n, f in targets
+    ]
+    costs = []
+    for k in range(len(targets) + 1):
+        cheapest = sorted(d for d in deficits[k:] if d is not None)
+        costs.append([sum(cheapest[:c]) for c in range(len(cheapest) + 1)])
+    potential = [len(c) - 1 for c in costs]
     points = sum(facts.rank_points[r] * n for r, n, _ in targets) + jokers * facts.joker_points
     points += twos * facts.two_points
     needed = _canastas_needed(m, cards_left, points, potential[0])
     if needed is None:
         return
+    bare = [sum(rank != RANK_THREE and facts.canasta(n) for rank, n, _ in targets[k:]) for k in range(len(targets) + 1)]
     chosen: list[tuple[int, int]] = []
 
     def assign(k: int, j: int, t: int, made: int) -> Iterator[tuple[Group, ...]]:
         if checkpoint is not None:
             checkpoint()
+        if not j and not t and k < len(targets):  # no wild left: the other groups are their naturals alone
+            if low[k] or made + bare[k] < needed:
+                return
+            chosen.extend([(0, 0)] * (len(targets) - k))
+            yield from assign(len(targets), 0, 0, made + bare[k])
+            del chosen[k:]
+            return
         if k == len(targets):
             groups = [
                 m.group(rank, n, jj, tt)
@@ -190,7 +207,7 @@ def _partitions(
             if not low[k + 1] <= after <= high[k + 1]:
                 continue
             now = made + (rank != RANK_THREE and facts.canasta(n + w))
-            if now + potential[k + 1] < needed:
+            if now < needed and now + bisect_right(costs[k + 1], after) - 1 < needed:
                 continue
             for jj in range(max(0, w - t), min(j, w) + 1):
                 chosen.append((jj, w - jj))
