@@ -67,19 +67,24 @@ def check_rows(found: list[Position], sizes: InProcessSizes, progress: Progress)
 
 
 def legal_rows(found: list[Position], sizes: InProcessSizes, progress: Progress) -> list[Row]:
-    """Legal moves on classic-4p states (all, draw phase, play phase) and the referee's time per judged candidate."""
+    """Legal moves on classic-4p states (all, draw phase, play phase): the direct generator with the state validated
+    (what legal_actions does), the generator alone, and the referee judging every candidate (the reference path,
+    and its time per judged candidate); the worst time per action listed over the states (the linearity claim)."""
     measured, warm = sample(found, sizes.states, WARMUP, rule_set_id="classic-4p")
     requests, warmup = [request_bytes(p) for p in measured], [request_bytes(p) for p in warm]
-    specs = [
-        ("all", "legal moves, classic-4p states from the records"),
-        ("draw", "  draw phase"),
-        ("play", "  play phase"),
+    paths = [
+        ("legal.moves", "legal", "legal moves, classic-4p states from the records (direct, state validated)"),
+        ("legal.bare", "legal.bare", "legal moves, direct generation alone (state not validated)"),
+        ("legal.referee", "legal.referee", "legal moves by the referee judging every candidate (reference path)"),
     ]
-    got = _measure(Job("legal.moves", requests, warmup), sizes, progress)
-    rows = [
-        missing(f"legal.{k}", t, "µs", got) if isinstance(got, str) else over_samples(f"legal.{k}", t, got[k], "µs")
-        for k, t in specs
-    ]
+    rows = []
+    for kind, prefix, title in paths:
+        got = _measure(Job(kind, requests, warmup), sizes, progress)
+        for k, t in (("all", title), ("draw", "  draw phase"), ("play", "  play phase")):
+            key = f"{prefix}.{k}"
+            rows.append(missing(key, t, "µs", got) if isinstance(got, str) else over_samples(key, t, got[k], "µs"))
+        if kind == "legal.bare":
+            rows.append(_worst_row(got))
     title = "  per judged candidate (the referee judging each)"
     got = _measure(Job("candidate.judge", requests, warmup), sizes, progress)
     rows.append(
@@ -88,6 +93,18 @@ def legal_rows(found: list[Position], sizes: InProcessSizes, progress: Progress)
         else over_samples("legal.candidate", title, got["us"], "µs")
     )
     return rows
+
+
+def _worst_row(got: Samples | str) -> Row:
+    """The largest time per action listed over the states (direct generation alone): if the work grew faster than
+    the list anywhere, this row would show it."""
+    key, title, unit = "legal.per_action", "  worst time per action listed, over the states", "µs/action"
+    if isinstance(got, str) or not got["per_action"]:
+        return missing(key, title, unit, got if isinstance(got, str) else "no samples")
+    ratios = got["per_action"]
+    worst, median, p90 = max(ratios), quantile(ratios, 0.5), quantile(ratios, 0.9)
+    spread = f"median {fmt(median)} p90 {fmt(p90)} (n={len(ratios)})"
+    return Row(key, title, worst, unit, spread, detail={"max": worst, "median": median, "p90": p90, "n": len(ratios)})
 
 
 def throughput_rows(sizes: InProcessSizes, progress: Progress) -> list[Row]:

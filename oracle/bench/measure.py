@@ -148,11 +148,17 @@ def _bytes_rows(job: Job, book: RuleBook) -> Samples:
 
 
 def _legal_rows(job: Job, book: RuleBook) -> Samples:
-    from oracle.games.movegen import legal_actions
+    from oracle.games.movegen import legal_actions, legal_actions_by_referee
 
-    times, _ = time_each(job.requests, lambda w: _decoded(book, w), lambda x: legal_actions(x[0], x[1]), job.warmup)
-    out: Samples = {"all": times, "draw": [], "play": []}
-    for wire, us in zip(job.requests, times, strict=True):
+    works: dict[str, Callable[[tuple[CompiledRules, GameState, Any]], list[Any]]] = {
+        "legal.moves": lambda x: legal_actions(x[0], x[1]),  # the direct generator, the state validated
+        "legal.bare": lambda x: legal_actions(x[0], x[1], validate=False),  # the direct generator alone
+        "legal.referee": lambda x: legal_actions_by_referee(x[0], x[1]),  # every candidate judged by the referee
+    }
+    times, found = time_each(job.requests, lambda w: _decoded(book, w), works[job.kind], job.warmup)
+    out: Samples = {"all": times, "draw": [], "play": [], "per_action": []}
+    for wire, us, actions in zip(job.requests, times, found, strict=True):
+        out["per_action"].append(us / max(1, len(actions)))
         phase = oracle_pb2.CheckActionRequest.FromString(wire).state.phase
         if phase == game_pb2.PHASE_DRAW:
             out["draw"].append(us)
