@@ -195,6 +195,13 @@ def test_specs_only_replaces_the_shipped_book(tmp_path: Path) -> None:
     assert "FAIL: one-canasta.table-went-out-with-one" in result.output
 
 
+def test_specs_without_rule_sets_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("not a rule set")
+    result = run("--specs", str(tmp_path), "--rules", SMALL)
+    assert result.exit_code == 2
+    assert f"--specs {tmp_path}: no rule-set files (<id>.textproto) in the directory" in result.output
+
+
 def test_specs_only_needs_specs() -> None:
     result = run("--specs-only", "--rules", SMALL)
     assert result.exit_code == 2

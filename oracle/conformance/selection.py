@@ -109,6 +109,8 @@ def rule_book(specs: Path | None, replace: bool) -> RuleBook:
         if entry.name.endswith(SPEC_SUFFIX) and entry.is_file()
     }
     added = _spec_files(specs)
+    if not any(name != SOURCES_FILE for name in added):
+        raise RunRefused([f"--specs {specs}: no rule-set files (<id>{SPEC_SUFFIX}) in the directory"])
     problems = [
         f"{specs / name}: the shipped rule book has {name} already (--specs-only replaces the shipped book)"
         for name in added
