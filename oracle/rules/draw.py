@@ -193,9 +193,13 @@ def _check_freezing(ctx: Ctx, action: TakePile, top: int) -> list[Violation]:
     frozen = frozen_reasons_for_side(ctx.rules, ctx.state, ctx.side_index)
     if frozen:
         if naturals >= 2 and wilds and not pile_rules.frozen_take_wilds:
+            reasons, offered = "; ".join(r for _, r in frozen), format_cards(action.with_cards)
             field = "discard_pile.frozen_take_wilds"
-            params = {"reasons": "; ".join(r for _, r in frozen), "offered": format_cards(action.with_cards)}
-            return [ctx.fail(Code.PILE_FROZEN_NEEDS_NATURAL_PAIR, variant="wilds", field=field, **params)]
+            return [
+                ctx.fail(
+                    Code.PILE_FROZEN_NEEDS_NATURAL_PAIR, variant="wilds", field=field, reasons=reasons, offered=offered
+                )
+            ]
         if naturals >= 2:
             return []
         params: dict[str, object] = {
