@@ -49,7 +49,7 @@ def test_node_client_gets_the_verdicts(server: ServerThread, proto_dir: Path) ->
     result = _node("--address", server.address, "--proto", str(proto_dir), "--rules", "classic-2p", "--seed", "7")
     assert result.returncode == 0, result.stderr
     lines: list[dict[str, Any]] = [json.loads(line) for line in result.stdout.splitlines()]
-    deal, draw, early, *stream = lines
+    deal, draw, early, written, *stream = lines
 
     # DealHand (seed 7, dealer 0): the player after the dealer draws first, with 15 cards.
     assert deal == {"call": "DealHand", "seat_to_move": 1, "phase": "PHASE_DRAW", "hand": 15}
@@ -57,6 +57,15 @@ def test_node_client_gets_the_verdicts(server: ServerThread, proto_dir: Path) ->
     assert draw == {"call": "CheckAction", "action": "draw", "legal": True, "codes": []}
     assert early["action"].startswith("discard CARD_")
     assert (early["legal"], early["codes"]) == (False, ["WRONG_PHASE"])
+    # The same action as notation text (action_text): the same verdict, and the answer's notation is the text.
+    card = early["action"].removeprefix("discard CARD_")
+    assert written == {
+        "call": "CheckAction",
+        "action": f"discard {card}",
+        "legal": False,
+        "codes": ["WRONG_PHASE"],
+        "notation": f"discard {card}",
+    }
 
     # RefereeGame: start and deal are accepted; the early discard is refused and changes nothing; the draw is legal
     # and the discard after it passes the turn to seat 0.

@@ -106,6 +106,11 @@ async function main() {
   lines.push(verdictLine("CheckAction", "draw", draw));
   const early = await unary(stub, "CheckAction", { rule_set, state, action: { discard: { card } } });
   lines.push(verdictLine("CheckAction", `discard ${card}`, early));
+  // The same discard in the oracle's action notation (a card enum name less its CARD_ prefix): the same verdict, and
+  // the answer carries the notation.
+  const text = `discard ${card.replace(/^CARD_/, "")}`;
+  const written = await unary(stub, "CheckAction", { rule_set, state, action_text: text });
+  lines.push({ ...verdictLine("CheckAction", text, written), notation: written.notation });
 
   // RefereeGame: start, deal the same hand, then discard before drawing (illegal), draw (legal) and discard a card
   // held (legal): the game moves on only with the legal ones.
