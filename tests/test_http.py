@@ -169,3 +169,23 @@ def test_the_page_is_served_at_the_root(server: Server) -> None:
     with pytest.raises(urllib.error.HTTPError) as missing:
         urllib.request.urlopen(f"{server.url}/no-such-file.js", timeout=CALL_TIMEOUT)
     assert missing.value.code == 404
+
+
+def test_worker_processes_share_the_http_port(tmp_path: Path) -> None:
+    """serve --workers 2 (the container's default is one per processor): both ports shared, every call answered."""
+    log = tmp_path / "out.txt"
+    args = [sys.executable, "-m", "oracle.cli.main", "serve", "--port", "0", "--http-port", "0", "--workers", "2"]
+    with log.open("w", encoding="utf-8") as out:
+        proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=ROOT)
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while not (found := re.search(r"HTTP .* on http://127\.0\.0\.1:(\d+)/", log.read_text())):
+            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.1)
+        server = Server(0, int(found.group(1)))
+        body = b'{"ruleSet": {"id": "classic-4p"}, "runningTotal": 1600}'
+        answers = [_post(server, "GetMinimumInitialMeld", body) for _ in range(8)]
+        assert answers == [(200, {"minimum": 90, "fromScore": 1500})] * 8
+    finally:
+        proc.terminate()
+        assert proc.wait(timeout=30) == 0, log.read_text()
