@@ -183,7 +183,7 @@ def test_check_json_is_the_check_action_response() -> None:
 def test_check_bad_action_notation_is_an_error() -> None:
     code, _, err = run("check", "--state", str(FROZEN), "--action", "meld 9H QQ")
     assert code == 2
-    assert err == ("canasta-oracle: action: meld group 1: card 2: 'QQ' is not a card: suit 'Q' is not one of C D H S\n")
+    assert err == "canasta-oracle: action: at character 9: 'QQ' is not a card: suit 'Q' is not one of C D H S\n"
 
 
 def test_check_inconsistent_state_is_an_error_listing_problems(tmp_path: Path) -> None:

@@ -3,7 +3,9 @@ and RefereeGame take action_text; verdicts carry the action's notation)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import grpc
 import pytest
@@ -193,3 +195,14 @@ def test_referee_game_parse_error_ends_the_stream_naming_the_field(stub: oracle_
     rpc_status.from_call(info.value).details[0].Unpack(detail)
     assert [v.field for v in detail.field_violations] == ["action_text"]
     assert "at character 8: 'discard' needs a card" in detail.field_violations[0].description
+
+
+def test_the_cli_check_json_carries_the_notation() -> None:
+    from click.testing import CliRunner
+
+    from oracle.cli.main import main
+
+    state = str(Path(__file__).resolve().parent.parent / "examples" / "frozen-pile-2p.json")
+    args = ["check", "--json", "--state", state, "--action", "take-pile  with 9H 9D"]
+    result = CliRunner().invoke(main, args, prog_name="canasta-oracle")
+    assert json.loads(result.stdout)["notation"] == "take-pile with 9H 9D"

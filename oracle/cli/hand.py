@@ -117,7 +117,7 @@ def _load_state(state_file: Path, rule_set_id: str | None, specs: Path | None) -
 @clean_errors
 def check(rule_set_id: str | None, state_file: Path, action_text: str, as_json: bool, specs: Path | None) -> None:
     """Judge one action of the player to move. Exit 0 legal, 1 illegal, 2 error."""
-    from oracle.model.actions import parse_action
+    from oracle.model.actions import format_action, parse_action
     from oracle.model.cards import NotationError
     from oracle.rules.referee import check_action
     from oracle.service.convert_game import verdict_to_proto
@@ -129,7 +129,9 @@ def check(rule_set_id: str | None, state_file: Path, action_text: str, as_json: 
         raise CliError(f"action: {exc}") from None
     verdict = check_action(loaded.rules, state, action)
     if as_json:
-        print_json(verdict_to_proto(verdict))
+        response = verdict_to_proto(verdict)
+        response.notation = format_action(action)
+        print_json(response)
     else:
         click.echo("\n".join(describe_verdict(verdict, action_text)))
     if not verdict.legal:
