@@ -303,5 +303,14 @@ def test_every_control_has_a_label_and_the_page_fits_a_phone(desk: Desk) -> None
         page.focus("#hand-0")
         page.keyboard.press("Tab")
         assert page.evaluate("() => document.activeElement.id") == "hand-1"
+        choose_books(page, "classic-4p", "bicycle-4p", "natural-pair-only-4p")
+        page.fill("#hand-0", "9D JK 4C 5D 6H 7S 8C QH")
+        page.fill("#melds-0", "KH KH KD")
+        page.fill("#pile", "6S 3S 9H")
+        page.fill("#upcards", "1")
+        page.fill("#action", "take-pile with 9D JK")
+        ask(page)
+        assert page.locator(".deciding tbody tr").count() >= 1  # a table of rule books side by side ...
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]  # ... within the screen
     finally:
         page.close()

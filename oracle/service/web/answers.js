@@ -67,8 +67,8 @@ export function adjudication(answer, actionText) {
     h("div", { class: "columns" }, columns),
     deciding.length
       ? h("div", { class: "deciding" }, h("h3", {}, "Where the rule books differ"),
-        h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rule-set field"), verdicts.map((v) => h("th", { scope: "col" }, v.ruleSetId)))),
-          h("tbody", {}, deciding.map((d) => h("tr", {}, h("th", { scope: "row" }, h("code", {}, d.field)), (d.values || []).map((x) => h("td", {}, x)))))))
+        h("div", { class: "table-wrap" }, h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rule-set field"), verdicts.map((v) => h("th", { scope: "col" }, v.ruleSetId)))),
+          h("tbody", {}, deciding.map((d) => h("tr", {}, h("th", { scope: "row" }, h("code", {}, d.field)), (d.values || []).map((x) => h("td", {}, x))))))))
       : h("p", { class: "agree" }, verdicts.filter((v) => v.applicable).length > 1 ? "The rule books that apply agree." : ""));
 }
 
