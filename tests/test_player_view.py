@@ -254,3 +254,16 @@ def test_score_hand_from_a_view() -> None:
     with pytest.raises(InvalidInputError) as info:
         API.ScoreHand(mid_hand)
     assert [p.field for p in info.value.problems] == ["view.phase"]
+
+
+def test_a_view_past_the_size_limits_names_its_fields() -> None:
+    message = view_to_proto(view_of(STATE, 0))
+    message.hand.extend([5] * 200)
+    with pytest.raises(InvalidInputError) as info:
+        API.CheckAction(oracle_pb2.CheckActionRequest(rule_set=oracle_pb2.RuleSetRef(id="classic-2p"), view=message))
+    assert "view.hand" in [p.field for p in info.value.problems]
+    message = view_to_proto(view_of(STATE, 0))
+    message.seats.extend([message.seats[0]] * 100)
+    with pytest.raises(InvalidInputError) as info:
+        API.CheckAction(oracle_pb2.CheckActionRequest(rule_set=oracle_pb2.RuleSetRef(id="classic-2p"), view=message))
+    assert [p.field for p in info.value.problems] == ["view.seats"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import cast
 
 from oracle.api.v1 import game_pb2, oracle_pb2
-from oracle.model.errors import Problems
+from oracle.model.errors import FieldProblem, Problems
 from oracle.model.state import GameState, HandEnd, Phase, SideState
 from oracle.model.view import PlayerView, SeatView, Unknown
 from oracle.rules.view import ViewVerdict
@@ -16,11 +16,18 @@ from oracle.service.sizes import SizeCheck, check_state
 
 def check_view_sizes(check: SizeCheck, msg: game_pb2.PlayerView, path: str, deck: int, rule_set: str) -> None:
     """The same bounds as a state's: seats and sides at most max_seats, no card list longer than the deck."""
+    if not check.count(f"{path}.seats", msg.seats, check.limits.max_seats, "seats"):
+        return
     seats = [game_pb2.SeatState(hand=msg.hand if i == msg.seat else []) for i in range(len(msg.seats))]
     if len(seats) <= msg.seat:
         seats.append(game_pb2.SeatState(hand=msg.hand))
     shaped = game_pb2.GameState(seats=seats, sides=msg.sides, discard_pile=msg.discard_pile)
+    before = len(check.problems)
     check_state(check, shaped, path, deck, rule_set)
+    hand = f"{path}.seats[{msg.seat}].hand"
+    check.problems[before:] = [
+        FieldProblem(f"{path}.hand", p.description) if p.field == hand else p for p in check.problems[before:]
+    ]
 
 
 def view_from_proto(msg: game_pb2.PlayerView, prefix: str = "view") -> PlayerView:
@@ -33,7 +40,8 @@ def view_from_proto(msg: game_pb2.PlayerView, prefix: str = "view") -> PlayerVie
         hand=tuple(msg.hand),
         seats=tuple(SeatView(s.hand_count, s.melded_before) for s in msg.seats),
         sides=tuple(
-            SideState(tuple(tuple(m.cards) for m in s.melds), tuple(s.red_threes), s.running_total) for s in msg.sides
+            SideState(tuple(tuple(m.cards) for m in s.melds), tuple(s.red_threes), s.running_total, s.unable_after_yes)
+            for s in msg.sides
         ),
         stock_count=msg.stock_count,
         discard_pile=tuple(msg.discard_pile),
