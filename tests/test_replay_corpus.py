@@ -79,5 +79,5 @@ def test_the_corpus_benchmark_runs_on_a_small_corpus(corpus: Path) -> None:
     rows = measure(files, [2])
     assert [row.where for row in rows] == ["in process", "local cluster, 2 worker(s)"]
     assert rows[0].summary == rows[1].summary and rows[0].summary.games == 12
-    assert all(row.actions_per_second > 0 for row in rows)
+    assert all(row.actions_per_second > 0 and row.actions_per_cpu_second > 0 for row in rows)
     sys.stdout.write("\n".join(table(rows)) + "\n")

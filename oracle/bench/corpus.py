@@ -1,5 +1,6 @@
 """The corpus benchmark: simulated games written once as records, then replayed in process and on local Dask
-clusters; prints actions per second (wall clock of the whole run, the figure a user of `replay PATH...` sees).
+clusters; prints actions per second of wall clock (what a user of `replay PATH...` sees) and per second of the
+replaying threads' CPU time (which other load on the machine does not change).
 
     python -m oracle.bench.corpus --games 10000 --workers 1,2 [--rules classic-2p] [--dir DIR]
 """
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from google.protobuf import json_format
 
-from oracle.service.corpus import Options, run_in_process, run_on_cluster
+from oracle.service.corpus import FileResult, Options, replay_files
 from oracle.service.corpus_report import Summary, summarise
 
 
@@ -55,13 +56,26 @@ class Row:
     """One measured run."""
 
     where: str
-    seconds: float
+    seconds: float  #: wall clock
+    cpu_seconds: float  #: thread CPU time of the replays, summed over the workers
     summary: Summary
 
     @property
     def actions_per_second(self) -> float:
         """Actions replayed per second of wall clock."""
         return self.summary.actions / self.seconds if self.seconds else 0.0
+
+    @property
+    def actions_per_cpu_second(self) -> float:
+        """Actions replayed per second of the replaying threads' CPU time."""
+        return self.summary.actions / self.cpu_seconds if self.cpu_seconds else 0.0
+
+
+def timed_batch(paths: Sequence[str], options: Options) -> tuple[list[FileResult], float]:
+    """Replay a batch of files; the results and the thread CPU time they took."""
+    start = time.thread_time()
+    results = replay_files(paths, options)
+    return results, time.thread_time() - start
 
 
 def measure(files: Sequence[str], workers: Sequence[int], *, in_process: bool = True) -> list[Row]:
@@ -73,8 +87,8 @@ def measure(files: Sequence[str], workers: Sequence[int], *, in_process: bool = 
     rows = []
     if in_process:
         start = time.perf_counter()
-        results = run_in_process(files, options)
-        rows.append(Row("in process", time.perf_counter() - start, summarise(results)))
+        results, cpu = timed_batch(files, options)
+        rows.append(Row("in process", time.perf_counter() - start, cpu, summarise(results)))
     for n in workers:
         rows.append(_on_cluster(files, options, n))
     return rows
@@ -90,10 +104,14 @@ def _on_cluster(files: Sequence[str], options: Options, workers: int) -> Row:
         Client(cluster) as client,
     ):
         client.run(_warm)  # each worker loads the rule book before the clock starts
-        address = cluster.scheduler_address
+        size = max(1, min(64, len(files) // (workers * 8)))
+        batches = [list(files[k : k + size]) for k in range(0, len(files), size)]
         start = time.perf_counter()
-        results = run_on_cluster(files, options, address=address)
-        return Row(f"local cluster, {workers} worker(s)", time.perf_counter() - start, summarise(results))
+        done = client.gather(client.map(timed_batch, batches, options=options, pure=False))
+        seconds = time.perf_counter() - start
+        results = [r for batch, _ in done for r in batch]
+        cpu = sum(c for _, c in done)
+        return Row(f"local cluster, {workers} worker(s)", seconds, cpu, summarise(results))
 
 
 def _warm() -> None:
@@ -104,11 +122,14 @@ def _warm() -> None:
 
 def table(rows: Sequence[Row]) -> list[str]:
     """The rows as text."""
-    lines = [f"{'run':<28} {'games':>7} {'actions':>10} {'seconds':>9} {'actions/s':>10}"]
+    lines = [
+        f"{'run':<28} {'games':>7} {'actions':>10} {'wall s':>8} {'actions/s':>10} {'CPU s':>8} {'actions/CPU s':>14}"
+    ]
     for row in rows:
         s = row.summary
         lines.append(
-            f"{row.where:<28} {s.games:>7} {s.actions:>10} {row.seconds:>9.1f} {row.actions_per_second:>10.0f}"
+            f"{row.where:<28} {s.games:>7} {s.actions:>10} {row.seconds:>8.1f} {row.actions_per_second:>10.0f}"
+            f" {row.cpu_seconds:>8.1f} {row.actions_per_cpu_second:>14.0f}"
         )
     return lines
 
@@ -129,7 +150,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{len(files)} records in {directory} ({time.perf_counter() - start:.0f} s to generate)", flush=True)
     rows = measure(files, sizes, in_process=not args.no_in_process)
     print("\n".join(table(rows)))
-    print(f"{os.cpu_count()} processor(s); wall clock of the replay, cluster start excluded")
+    load = os.getloadavg()[0]
+    print(f"{os.cpu_count()} processor(s), load average {load:.1f}; cluster start excluded from the times")
     return 0
 
 
