@@ -275,6 +275,25 @@ def test_a_game_record_steps_hand_by_hand_with_a_chart_and_each_hands_score(page
     assert page.inner_text("#step-position").startswith("Action 1 of ")
 
 
+def test_a_game_record_replayed_under_another_rule_book_lists_each_disagreement(page: Page) -> None:
+    request = oracle_pb2.ReplayGameRequest(record=json_format.Parse(RECORD.read_text(), record_pb2.GameRecord()))
+    request.rule_set.id = "top-seven-2p"  # only the top seven cards of the pile are taken
+    request.judge_all = True
+    report = API.ReplayGame(request).report
+    assert report.disagreements  # the record was played under classic-2p
+    page.click("#tab-record")
+    page.check("#record-judge-all")
+    page.select_option("#record-rules", "top-seven-2p")
+    with resources.as_file(RECORD) as path:
+        page.set_input_files("#record-file", str(path))
+    page.wait_for_selector("#disagreements-title")
+    title = page.inner_text("#disagreements-title")
+    assert title == f"Where the record and the referee disagree ({len(report.disagreements)})"
+    first = report.first_illegal
+    assert f"hand {first.hand + 1}, action {first.index + 1} (seat {first.seat})" in page.inner_text("#record-result")
+    assert report.disagreements[0].violations[0].code in page.locator(".disagreements li").first.inner_text()
+
+
 def test_a_file_that_is_not_a_record_gets_a_clear_message(page: Page, tmp_path: Path) -> None:
     page.click("#tab-record")
     bad = tmp_path / "notes.json"

@@ -357,7 +357,22 @@ async function start() {
   $("validate").addEventListener("click", () => validate($("position-result")).catch(reportFailure));
   $("use-house").addEventListener("change", () => relayout().catch(reportFailure));
   $("house").addEventListener("change", () => { if ($("use-house").checked) relayout().catch(reportFailure); });
-  $("record-file").addEventListener("change", (e) => { if (e.target.files[0]) openRecord(e.target.files[0], $("record-result")); });
+  const replay = () => {
+    const file = $("record-file").files[0];
+    if (!file) return;
+    const choice = $("record-rules").value;
+    let ref = null;
+    if (choice === "house") {
+      try {
+        ref = { inline: parseTextproto($("house").value) };
+      } catch (e) {
+        fill($("record-result"), message("error", `The house rule (on the Dispute tab): ${e.message}`));
+        return;
+      }
+    } else if (choice) ref = { id: choice };
+    openRecord(file, $("record-result"), ref, $("record-judge-all").checked);
+  };
+  for (const id of ["record-file", "record-rules", "record-judge-all"]) $(id).addEventListener("change", replay);
   try {
     page.summaries = (await call("ListRuleSets", {})).ruleSets || [];
   } catch (e) {
@@ -368,6 +383,8 @@ async function start() {
     h("input", { type: "checkbox", id: `book-${r.id}`, value: r.id, checked: r.id === "classic-2p" }),
     h("label", { for: `book-${r.id}` }, h("strong", {}, r.id), ` \u2014 ${r.title} `, h("small", {}, `(${r.seats} seats${r.extends ? `; from ${r.extends}` : ""})`)))));
   $("books").addEventListener("change", () => relayout().catch(reportFailure));
+  $("record-rules").append(...page.summaries.map((r) => h("option", { value: r.id }, r.id)),
+    h("option", { value: "house" }, "the house rule (on the Dispute tab)"));
   const fragment = /^#s=(.+)$/.exec(location.hash);
   const restored = fragment ? await restore(fragment[1]) : false;
   await relayout();

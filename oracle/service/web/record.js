@@ -110,7 +110,7 @@ export function renderReport(root, report) {
     const list_ = byHand.get(hand) || [];
     index = Math.max(0, Math.min(index, list_.length - 1));
     fill(list, list_.map((a, k) => h("li", { class: `${a.legal ? "" : "bad"} ${k === index ? "current" : ""}`, "aria-current": k === index ? "step" : null, onclick: () => { index = k; show(); } },
-      `seat ${a.seat || 0}: `, richText(a.notation || ""), a.legal ? "" : " \u2716")));
+      `seat ${a.seat || 0}: `, richText(a.notation || ""), a.legal ? "" : " \u2716", a.uncertain ? " (uncertain)" : "")));
     const a = list_[index];
     fill(position, list_.length ? `Action ${index + 1} of ${list_.length}` : "No actions");
     if (!a) return fill(detail);
@@ -127,7 +127,7 @@ export function renderReport(root, report) {
     if (e.key === "ArrowDown" || e.key === "ArrowRight") { index += 1; show(); e.preventDefault(); }
     if (e.key === "ArrowUp" || e.key === "ArrowLeft") { index -= 1; show(); e.preventDefault(); }
   });
-  fill(root, summary(report),
+  fill(root, summary(report), disagreements(report),
     hands.length ? totalsChart(hands) : null,
     hands.length ? scoresTable(hands) : null,
     h("section", { class: "stepper", "aria-labelledby": "stepper-title" }, h("h3", { id: "stepper-title" }, "Step through the game"),
@@ -136,8 +136,21 @@ export function renderReport(root, report) {
   show();
 }
 
-/** Read the chosen file, replay it and render the report; bad files get a message saying what is wrong. */
-export async function openRecord(file, root) {
+function disagreements(report) {
+  const list = report.disagreements || [];
+  if (!list.length) return null;
+  return h("section", { class: "disagreements", "aria-labelledby": "disagreements-title" },
+    h("h3", { id: "disagreements-title" }, `Where the record and the referee disagree (${list.length})`),
+    h("ul", {}, list.map((d) => h("li", {},
+      `Hand ${(d.hand || 0) + 1}${(d.index ?? -1) >= 0 ? `, action ${(d.index || 0) + 1}` : ""}, ${d.kind}: `,
+      d.field ? [richText(d.field), " \u2014 "] : "",
+      `the record says ${d.claimed || "?"}, the referee ${d.computed || "?"}`, d.uncertain ? " (uncertain)" : "",
+      (d.violations || []).length ? h("ul", {}, d.violations.map((v) => h("li", {}, richText(v.explanation), " ", h("code", {}, v.code)))) : null))));
+}
+
+/** Read the chosen file, replay it (under `ruleSet`, a RuleSetRef, when given) and render the report; bad files
+ * get a message saying what is wrong. */
+export async function openRecord(file, root, ruleSet = null, judgeAll = false) {
   fill(root, message("info", `Replaying ${file.name}\u2026`));
   let record;
   try {
@@ -151,7 +164,9 @@ export async function openRecord(file, root) {
     return;
   }
   try {
-    const answer = await call("ReplayGame", { record });
+    const request = { record, judgeAll };
+    if (ruleSet) request.ruleSet = ruleSet;
+    const answer = await call("ReplayGame", request);
     renderReport(root, answer.report || {});
   } catch (e) {
     const problems = (e.problems || []).map((p) => h("li", {}, h("code", {}, p.field), ": ", p.description));
