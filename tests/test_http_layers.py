@@ -252,3 +252,17 @@ def test_referee_game_ends_with_the_grpc_status_as_a_connect_error(start: Any) -
         asyncio.run(asyncio.wait_for(play(), 3 * TIMEOUT))
     assert error.value.code == Code.INVALID_ARGUMENT
     assert "empty message" in error.value.message
+
+
+def test_a_request_that_cannot_be_a_call_is_told_why(start: Any) -> None:
+    url = f"{_url(start())}/{SERVICE}/ListRuleSets"
+    form = urllib.request.Request(url, data=b"{}", headers={"Content-Type": "application/x-www-form-urlencoded"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(form, timeout=TIMEOUT)  # curl -d without -H sends this content type
+    assert refused.value.code == 415
+    assert refused.value.headers["accept-post"] == "application/json, application/proto"
+    assert "Content-Type must be application/json" in refused.value.read().decode()
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(url, timeout=TIMEOUT)
+    assert (refused.value.code, refused.value.headers["allow"]) == (405, "POST")
+    assert "calls are POST requests" in refused.value.read().decode()

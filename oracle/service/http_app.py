@@ -300,9 +300,40 @@ class OracleHttpApp:
             return  # websocket: not served (the server closes the connection)
         for prefix, app in self._routes:
             if scope["path"].startswith(prefix):
-                await app(scope, receive, send)
+                refusal = _refusal(scope)
+                if refusal is None:
+                    await app(scope, receive, send)
+                else:
+                    await _plain(send, *refusal)
                 return
         await self._static(scope, receive, send)
+
+
+CONTENT_TYPES = frozenset(
+    {"application/json", "application/proto", "application/connect+json", "application/connect+proto"}
+)  #: and application/grpc..., application/grpc-web... (the Connect library serves those protocols too)
+
+
+def _refusal(scope: Scope) -> tuple[int, str, list[tuple[bytes, bytes]]] | None:
+    """Why a request to a Connect path cannot be a call, said in words (the protocol's own answers to these are
+    an empty 405 or 415): the status, the message, extra headers. None when it can."""
+    if scope["method"] != "POST":
+        return 405, f"{scope['method']} {scope['path']}: calls are POST requests", [(b"allow", b"POST")]
+    headers = dict(scope.get("headers", ()))
+    content_type = headers.get(b"content-type", b"").decode("latin-1")
+    media = content_type.partition(";")[0].strip().lower()
+    if media in CONTENT_TYPES or media.startswith("application/grpc"):
+        return None
+    said = f"'{content_type}'" if content_type else "none"
+    message = f"Content-Type must be application/json (the protobuf JSON mapping) or application/proto; got {said}"
+    return 415, message, [(b"accept-post", b"application/json, application/proto")]
+
+
+async def _plain(send: Send, status: int, message: str, headers: list[tuple[bytes, bytes]]) -> None:
+    body = (message + "\n").encode()
+    start = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": start + headers})
+    await send({"type": "http.response.body", "body": body})
 
 
 async def _lifespan(receive: Receive, send: Send) -> None:
