@@ -51,7 +51,6 @@ class HttpContext(grpc.aio.ServicerContext[Any, Any]):
         self._code: grpc.StatusCode | None = None
         self._details = ""
         self._trailing: tuple[tuple[str, str | bytes], ...] = ()
-        self.disconnected = False  #: set when the client went away before the answer
 
     def peer(self) -> str:
         """`http:` and the client's address (or `http:unknown`)."""
@@ -67,8 +66,9 @@ class HttpContext(grpc.aio.ServicerContext[Any, Any]):
         return None if self._deadline is None else self._deadline - time.monotonic()
 
     def cancelled(self) -> bool:
-        """Whether the client went away."""
-        return self.disconnected
+        """False: a client that goes away (or a Connect-Timeout-Ms that passes) cancels the handler's task instead,
+        and the call layers read the CancelledError (CANCELLED, or DEADLINE_EXCEEDED once time_remaining is out)."""
+        return False
 
     def code(self) -> grpc.StatusCode | None:  # type: ignore[override]  # grpc returns None before a code is set
         """The status code set by abort or set_code, or None."""
