@@ -266,3 +266,12 @@ def test_a_request_that_cannot_be_a_call_is_told_why(start: Any) -> None:
         urllib.request.urlopen(url, timeout=TIMEOUT)
     assert (refused.value.code, refused.value.headers["allow"]) == (405, "POST")
     assert "calls are POST requests" in refused.value.read().decode()
+
+
+def test_connect_timeout_ms_is_the_calls_deadline(start: Any) -> None:
+    url = _url(start())
+    record = json.loads((ROOT / "conformance/records/classic-4p/game-0.json").read_text())
+    status, answer = post(url, f"{SERVICE}/ReplayGame", {"record": record}, {"Connect-Timeout-Ms": "1"})
+    assert answer["code"] == "deadline_exceeded", (status, answer)
+    status, answer = post(url, f"{SERVICE}/ReplayGame", {"record": record, "summaryOnly": True})
+    assert status == 200, answer
