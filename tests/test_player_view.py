@@ -23,7 +23,7 @@ from oracle.rules.facts import end_table
 from oracle.rules.referee import check_action
 from oracle.rules.scoring import score_hand
 from oracle.rules.state_check import InvalidStateError
-from oracle.rules.view import check_view, complete, score_view, view_of
+from oracle.rules.view import complete, judge_view, score_view, view_of
 from oracle.ruleset.loader import default_rule_book
 from oracle.service.api import OracleApi
 from oracle.service.convert_game import state_to_proto
@@ -55,7 +55,7 @@ def test_the_movers_view_judges_as_the_full_state_does() -> None:
         view = view_of(state, state.seat_to_move)
         for action in [*candidates(r, state)[:6], Discard(state.seats[state.seat_to_move].hand[0]), Draw()]:
             full = check_action(r, state, action, validate=False)
-            answer = check_view(r, view, action)
+            answer = judge_view(r, view, action)
             assert answer.judged
             judged += 1
             assert answer.legal == full.legal
@@ -101,7 +101,7 @@ STATE = make_state("classic-2p", hands=["9H 9D KS QS", "6C 7D 8S"], melds=[["KC 
 
 
 def test_a_draw_is_judged_but_what_it_brings_is_unknown() -> None:
-    answer = check_view(rules("classic-2p"), view_of(STATE, 0), Draw())
+    answer = judge_view(rules("classic-2p"), view_of(STATE, 0), Draw())
     assert answer.judged and answer.legal
     assert not answer.events_known and answer.next_view is None
     assert [u.field for u in answer.unknowns] == ["events", "next_state"]
@@ -109,13 +109,13 @@ def test_a_draw_is_judged_but_what_it_brings_is_unknown() -> None:
 
 
 def test_a_take_is_judged_and_its_events_known() -> None:
-    answer = check_view(rules("classic-2p"), view_of(STATE, 0), parse_action("take-pile with 9H 9D"))
+    answer = judge_view(rules("classic-2p"), view_of(STATE, 0), parse_action("take-pile with 9H 9D"))
     assert answer.judged and answer.legal and answer.events_known
     assert answer.next_view is not None and answer.next_view.seats[0].hand_count == 3  # KS QS and the 5C
 
 
 def test_another_seats_move_is_unknown() -> None:
-    answer = check_view(rules("classic-2p"), view_of(STATE, 1), parse_action("discard 6C"))
+    answer = judge_view(rules("classic-2p"), view_of(STATE, 1), parse_action("discard 6C"))
     assert not answer.judged and not answer.legal and answer.verdict is None
     assert [u.field for u in answer.unknowns] == ["legal", "events", "next_state"]
     assert "seat 0's" in answer.unknowns[0].reason
@@ -135,7 +135,7 @@ def test_going_out_is_judged_but_the_hands_end_is_unknown() -> None:
     assert state is not None
     full = check_action(rules("classic-2p"), state, parse_action("discard 5D"))
     assert full.legal and any(isinstance(e, HandEnded) for e in full.events)
-    answer = check_view(rules("classic-2p"), view_of(state, 0), parse_action("discard 5D"))
+    answer = judge_view(rules("classic-2p"), view_of(state, 0), parse_action("discard 5D"))
     assert answer.legal and not answer.events_known
     assert "cards left in the other hands" in answer.unknowns[0].reason
 

@@ -181,7 +181,7 @@ def _hidden_in(events: tuple[Event, ...]) -> str:
     return ""
 
 
-def check_view(rules: CompiledRules, view: PlayerView, action: Action) -> ViewVerdict:
+def judge_view(rules: CompiledRules, view: PlayerView, action: Action) -> ViewVerdict:
     """Judge `action` from a view: legality when the view shows the hand it depends on; events and the next view
     when no hidden card decides them; the rest listed as unknown."""
     state = complete(rules, view)
@@ -229,4 +229,4 @@ def score_view(rules: CompiledRules, view: PlayerView) -> tuple[list[SideScore],
     return out, unknowns
 
 
-__all__ = ["ViewVerdict", "acting_seat_seen", "check_view", "complete", "score_view", "view_of"]
+__all__ = ["ViewVerdict", "acting_seat_seen", "complete", "judge_view", "score_view", "view_of"]

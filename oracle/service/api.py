@@ -21,7 +21,7 @@ from oracle.model.view import PlayerView
 from oracle.rules import referee
 from oracle.rules.scoring import score_hand
 from oracle.rules.state_check import InvalidStateError, validate_state
-from oracle.rules.view import acting_seat_seen, check_view, complete, score_view
+from oracle.rules.view import acting_seat_seen, complete, judge_view, score_view
 from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.loader import LoadedRuleSet, RuleBook, SpecError, UnknownRuleSetError
 from oracle.service.bounded import (
@@ -250,7 +250,7 @@ class OracleApi:
         if self.state_or_view(request):
             view = self.view(request.view, rules)
             action = self.requested_action(request.action, request.HasField("action"), request.action_text, rules)
-            response = view_verdict_to_proto(check_view(rules, view, action), self.limits.max_violations)
+            response = view_verdict_to_proto(judge_view(rules, view, action), self.limits.max_violations)
         else:
             state = self.state(request.state, rules)
             action = self.requested_action(request.action, request.HasField("action"), request.action_text, rules)
