@@ -96,6 +96,13 @@ def test_the_card_picker_adds_to_the_field_that_had_the_focus_and_removes_the_la
     assert page.input_value("#hand-0") == "KH KD"
     assert page.input_value("#red-1") == "3H 3D"
     assert "hearts" in (page.locator("#hand-0-preview .card.red").first.get_attribute("aria-label") or "")
+    # from the keyboard: one picker button in the tab order, the arrow keys move, Enter adds
+    assert page.locator("#picker button[tabindex='0']").count() == 1
+    page.focus("#picker button[tabindex='0']")
+    page.keyboard.press("ArrowDown")  # from 2C to 3C, a row of four suits below
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    assert page.input_value("#hand-0") == "KH KD 3D"
 
 
 def test_two_rule_books_side_by_side_name_the_field_that_decides(page: Page) -> None:

@@ -46,7 +46,7 @@ async function houseRule() {
   } catch (e) {
     if (!(e instanceof TextprotoError)) throw e;
     fill(box, message("error", `House rule: ${e.message}`));
-    throw new OracleError("invalid_argument", `the house rule is not in the text format: ${e.message}`, []);
+    throw new OracleError("house_rule", `The house rule is not in the text format: ${e.message}`, []);
   }
   try {
     const ruleSet = (await call("GetRuleSet", { ruleSet: { inline } })).ruleSet;
@@ -229,6 +229,7 @@ async function ask() {
     const onTheTable = e.problems.length && e.problems.every((p) => /^(state|table)(\.|$)/.test(p.field));
     if (e.code === "failed_precondition" && e.problems.length) showProblems(root, "This position is impossible:", e.problems);
     else if (onTheTable) showProblems(root, `The referee refused the question (${e.code}):`, e.problems);
+    else if (e.code === "house_rule" || e.code === "unavailable") fill(root, message("error", e.message));
     else if (e.problems.length) fill(root, message("error", `The referee refused the question (${e.code}):`, problemList(e.problems)));
     else fill(root, message("error", `The referee refused the question (${e.code}): ${e.message}`));
   } finally {
@@ -309,9 +310,20 @@ function actionPreview() {
 // The card picker adds to the card field (or the action) that last had the focus.
 function picker() {
   const grid = $("picker");
-  for (const token of ALL_TOKENS) {
-    grid.append(h("button", { type: "button", class: "pick", "data-card": token, "aria-label": `Add ${cardLabel(token)}` }, cardElement(token)));
-  }
+  // One button is in the tab order; the arrow keys move within the grid (four suits a row), Enter adds.
+  ALL_TOKENS.forEach((token, i) => {
+    grid.append(h("button", { type: "button", class: "pick", "data-card": token, tabindex: i ? "-1" : "0", "aria-label": `Add ${cardLabel(token)}` }, cardElement(token)));
+  });
+  grid.addEventListener("keydown", (e) => {
+    const buttons = [...grid.querySelectorAll("button")];
+    const at = buttons.indexOf(document.activeElement);
+    const move = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: 4, ArrowUp: -4, Home: -at, End: buttons.length - 1 - at }[e.key];
+    if (at < 0 || move === undefined) return;
+    e.preventDefault();
+    const next = buttons[Math.max(0, Math.min(buttons.length - 1, at + move))];
+    buttons.forEach((b) => b.setAttribute("tabindex", b === next ? "0" : "-1"));
+    next.focus();
+  });
   grid.addEventListener("click", (e) => {
     const button = e.target.closest("button[data-card]");
     const input = $(page.target);
