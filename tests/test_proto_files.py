@@ -75,9 +75,44 @@ def test_every_file_sets_the_language_options(tmp_path: Path) -> None:
         assert options.java_outer_classname == stem.capitalize() + "Proto"
         outer_names.append(options.java_outer_classname)
     # With java_multiple_files every message is a class of its own in java_package: an outer class of the same
-    # name as any message, enum or service (such as a "Game" outer class beside the message Game) does not compile.
-    assert not set(outer_names) & top_level
-    assert len(set(outer_names)) == len(outer_names)
+    # name as any message, enum or service does not compile, and one differing only in case (the default outer
+    # class "Ruleset" beside the message RuleSet) clashes as a file name on a case-insensitive file system.
+    assert not {n.casefold() for n in outer_names} & {n.casefold() for n in top_level}
+    assert len({n.casefold() for n in outer_names}) == len(outer_names)
+
+
+def test_other_languages_generators_place_the_code_as_the_options_say(tmp_path: Path) -> None:
+    # protoc's own generators (Debian's protobuf-compiler, installed by .ci/run): Java, C#, PHP, Ruby, Objective-C.
+    protoc = shutil.which("protoc")
+    assert protoc is not None, "protoc is not installed (.ci/run installs Debian's protobuf-compiler)"
+    outs = {lang: tmp_path / lang for lang in ("java", "csharp", "php", "ruby", "objc")}
+    for out in outs.values():
+        out.mkdir()
+    result = subprocess.run(
+        [protoc, f"-I{PROTO}", *(f"--{lang}_out={out}" for lang, out in outs.items()), *PROTO_FILES],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    files = _descriptors(tmp_path)
+    messages = [m.name for f in files for m in f.message_type]
+    enums = [e.name for f in files for e in f.enum_type]
+    # Java: one class per top-level message and enum (java_multiple_files) in java_package, beside each file's
+    # <File>Proto outer class; no two differ only in case.
+    java = outs["java"] / "org" / "canastaoracle" / "api" / "v1"
+    names = {p.stem for p in java.glob("*.java")}
+    assert set(messages) | set(enums) | {Path(f.name).stem.capitalize() + "Proto" for f in files} <= names
+    assert len({n.casefold() for n in names}) == len(names)
+    # C#: every file in the namespace; PHP: a class per message under the namespace's directories; Ruby: the
+    # module nesting of ruby_package; Objective-C: classes with the prefix.
+    for cs in outs["csharp"].glob("*.cs"):
+        assert "namespace Oracle.Api.V1 {" in cs.read_text(), cs.name
+    assert {f"{m}.php" for m in messages} <= {p.name for p in (outs["php"] / "Oracle" / "Api" / "V1").glob("*.php")}
+    ruby = (outs["ruby"] / "oracle" / "api" / "v1" / "ruleset_pb.rb").read_text()
+    assert "module Oracle\n  module Api\n    module V1\n" in ruby
+    objc = (outs["objc"] / "oracle" / "api" / "v1" / "Ruleset.pbobjc.h").read_text()
+    assert "@interface OAXRuleSet : GPBMessage" in objc
 
 
 def test_proto_out_writes_the_shipped_files(tmp_path: Path) -> None:
