@@ -230,12 +230,25 @@ def load_table(path: str | os.PathLike[str]) -> HandTable:
     return table_from_notation(_read(path, notation_pb2.HandTableNotation()))
 
 
-def load_record(path: str | os.PathLike[str]) -> GameRecord:
-    """The game record in a GameRecord file (proto3 JSON: .json or gzip-compressed .json.gz), ready for replay."""
-    from oracle.api.v1 import record_pb2
-    from oracle.service.convert_record import record_from_proto
+def load_record(path: str | os.PathLike[str], rules: CompiledRules | None = None) -> GameRecord:
+    """The game record in a GameRecord file (proto3 JSON: .json or gzip-compressed .json.gz), ready for replay.
 
-    return record_from_proto(_read(path, record_pb2.GameRecord()))
+    An explicit deal (a hand's `start`) is read under `rules`, by default the shipped rule set the record names.
+    InvalidInputError names the file, line and column of a file that does not parse, and the field path of a
+    malformed record.
+    """
+    from pathlib import Path
+
+    from oracle.model.errors import FieldProblem, InvalidInputError
+    from oracle.service.convert_record import record_from_proto
+    from oracle.service.record_files import read_games
+
+    games = read_games(Path(path))
+    if len(games) != 1:
+        raise InvalidInputError([FieldProblem(os.fspath(path), f"holds {len(games)} games; expected one")])
+    if rules is None and any(hand.WhichOneof("deck") == "start" for hand in games[0].message.hands):
+        rules = load_rule_set(games[0].message.rule_set_id)
+    return record_from_proto(games[0].message, rules=rules)
 
 
 def _read(path: str | os.PathLike[str], message: M) -> M:

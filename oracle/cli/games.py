@@ -33,7 +33,7 @@ def read_record(path: Path) -> record_pb2.GameRecord:
     try:
         games = read_games(path)
     except RecordFileError as exc:
-        raise CliError(str(exc)) from None
+        raise CliError("\n".join(str(p) for p in exc.problems)) from None
     if len(games) != 1:
         raise CliError(f"{path}: holds {len(games)} games; expected one")
     return games[0].message
@@ -197,7 +197,7 @@ def _replay_single(
         loaded = load_rule_set(specs, games[0].message.rule_set_id)
         record = to_domain(games[0], loaded.rules)
     except RecordFileError as exc:
-        raise CliError(str(exc)) from None
+        raise CliError("\n".join(str(p) for p in exc.problems)) from None
     total = sum(len(h.actions) for h in record.hands)
     with click.progressbar(length=total, label=f"replaying {path.name}", file=sys.stderr, show_pos=True) as bar:
         report = replay(

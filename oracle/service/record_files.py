@@ -16,7 +16,7 @@ from google.protobuf import json_format
 
 from oracle.api.v1 import record_pb2
 from oracle.games.record import GameRecord
-from oracle.model.errors import InvalidInputError
+from oracle.model.errors import FieldProblem, InvalidInputError
 from oracle.ruleset.compiled import CompiledRules
 from oracle.service.convert_record import record_from_proto
 from oracle.service.json_locate import locate
@@ -26,12 +26,8 @@ JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".ndjson")
 MAX_MESSAGE = 240  #: characters of a parser's message kept in an error (a value it quotes may be huge)
 
 
-class RecordFileError(ValueError):
-    """A record file that cannot be read: each problem as `file:line:column: what is wrong`."""
-
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__("\n".join(problems))
-        self.problems = problems
+class RecordFileError(InvalidInputError):
+    """A record file that cannot be read: each problem's field is its place, `file:line:column`."""
 
 
 def file_error(file: str, line: int | None, column: int | None, message: str) -> RecordFileError:
@@ -39,7 +35,7 @@ def file_error(file: str, line: int | None, column: int | None, message: str) ->
     where = file + (f":{line}" if line else "") + (f":{column}" if line and column else "")
     if len(message) > MAX_MESSAGE:
         message = message[:MAX_MESSAGE] + "..."
-    return RecordFileError([f"{where}: {message}"])
+    return RecordFileError([FieldProblem(where, message)])
 
 
 @runtime_checkable
