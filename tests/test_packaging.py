@@ -56,3 +56,11 @@ def test_rule_sets_load_from_the_installed_wheel(wheel: Path, tmp_path: Path) ->
     assert result.returncode == 0, result.stderr
     ids = ast.literal_eval(result.stdout.strip())  # a printed list of ids
     assert {"classic-2p", "classic-4p"} <= set(ids) and len(ids) >= 10
+
+
+@pytest.mark.slow
+def test_wheel_contains_the_web_page(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    page = {f"oracle/service/web/{p.name}" for p in (ROOT / "oracle" / "service" / "web").iterdir() if p.is_file()}
+    assert "oracle/service/web/index.html" in page
+    assert page <= names, f"web files missing from the wheel: {sorted(page - names)}"
