@@ -3,16 +3,18 @@
 
 import { adjudication, minimumElement, movesElement, scoreElement, sideBySide } from "./answers.js";
 import { OracleError, call } from "./api.js";
-import { ALL_TOKENS, cardElement, cardLabel, parseAction, parseCards, richText } from "./cards.js";
+import { parseAction, richText } from "./cards.js";
 import { fill, h, message } from "./dom.js";
 import {
   PositionError, buildState, buildTable, describePath, emptyPosition, fitPosition, renderPileStatus, renderPosition,
 } from "./position.js";
+import { decode, encode } from "./link.js";
+import { picker } from "./picker.js";
 import { openRecord } from "./record.js";
 import { TextprotoError, parseTextproto } from "./textproto.js";
 
 const $ = (id) => document.getElementById(id);
-const page = { summaries: [], resolved: new Map(), house: null, pos: null, target: "hand-0" };
+const page = { summaries: [], resolved: new Map(), house: null, pos: null, target: { id: "hand-0" } };
 
 function selectedIds() {
   return [...document.querySelectorAll("#books input:checked")].map((el) => el.value);
@@ -237,17 +239,6 @@ async function ask() {
   }
 }
 
-// The shareable link: the page state as base64url JSON in the fragment.
-function encode(obj) {
-  const bytes = new TextEncoder().encode(JSON.stringify(obj));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-function decode(text) {
-  const b64 = text.replace(/-/g, "+").replace(/_/g, "/");
-  return JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))));
-}
-
 function snapshot() {
   return {
     v: 1, books: selectedIds(), house: $("house").value, useHouse: $("use-house").checked, pos: page.pos,
@@ -307,45 +298,6 @@ function actionPreview() {
   }
 }
 
-// The card picker adds to the card field (or the action) that last had the focus.
-function picker() {
-  const grid = $("picker");
-  // One button is in the tab order; the arrow keys move within the grid (four suits a row), Enter adds.
-  ALL_TOKENS.forEach((token, i) => {
-    grid.append(h("button", { type: "button", class: "pick", "data-card": token, tabindex: i ? "-1" : "0", "aria-label": `Add ${cardLabel(token)}` }, cardElement(token)));
-  });
-  grid.addEventListener("keydown", (e) => {
-    const buttons = [...grid.querySelectorAll("button")];
-    const at = buttons.indexOf(document.activeElement);
-    const move = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: 4, ArrowUp: -4, Home: -at, End: buttons.length - 1 - at }[e.key];
-    if (at < 0 || move === undefined) return;
-    e.preventDefault();
-    const next = buttons[Math.max(0, Math.min(buttons.length - 1, at + move))];
-    buttons.forEach((b) => b.setAttribute("tabindex", b === next ? "0" : "-1"));
-    next.focus();
-  });
-  grid.addEventListener("click", (e) => {
-    const button = e.target.closest("button[data-card]");
-    const input = $(page.target);
-    if (!button || !input) return;
-    const sep = input.value.trim() ? " " : "";
-    input.value = input.value.replace(/\s+$/, "") + sep + button.dataset.card;
-    input.dispatchEvent(new Event("input"));
-  });
-  $("picker-undo").addEventListener("click", () => {
-    const input = $(page.target);
-    if (!input) return;
-    input.value = input.value.replace(/\s*\S+\s*$/, "");
-    input.dispatchEvent(new Event("input"));
-  });
-  document.addEventListener("focusin", (e) => {
-    if (e.target.matches && e.target.matches(".cards-input")) {
-      page.target = e.target.id;
-      fill($("picker-target"), "Adds to: ", document.querySelector(`label[for=${e.target.id}]`).textContent);
-    }
-  });
-}
-
 function tabs() {
   const views = { dispute: $("view-dispute"), record: $("view-record") };
   for (const name of Object.keys(views)) {
@@ -360,7 +312,7 @@ function tabs() {
 
 async function start() {
   tabs();
-  picker();
+  picker(page.target);
   questionKind();
   document.querySelectorAll("input[name=kind]").forEach((el) => el.addEventListener("change", questionKind));
   $("action").addEventListener("input", actionPreview);
@@ -413,4 +365,3 @@ function reportFailure(e) {
 }
 
 start().catch(reportFailure);
-export { parseCards };
