@@ -98,25 +98,24 @@ def test_a_stale_expected_failure_fails_the_run(tmp_path: Path) -> None:
 
 
 def test_an_expected_failure_that_fails_passes_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # An engine whose every minimum initial meld is 1 fails the minimum cases; listed, they are xfail and exit 0.
+    # An engine that finds every action legal fails the small rule set's cases that expect a rule broken; listed,
+    # they are xfail and the run exits 0.
     from oracle.service.api import OracleApi
 
-    def wrong_minimum(self: OracleApi, request: oracle_pb2.GetMinimumInitialMeldRequest) -> object:
-        return oracle_pb2.GetMinimumInitialMeldResponse(minimum=1)
+    def everything_legal(self: OracleApi, request: oracle_pb2.CheckActionRequest) -> object:
+        return oracle_pb2.CheckActionResponse(legal=True)
 
-    monkeypatch.setattr(OracleApi, "GetMinimumInitialMeld", wrong_minimum)
-    failing = [c for c in CASES if c.case.rule_set_id == "classic-4p" and c.case.WhichOneof("input") == "minimum"]
-    wrong = [
-        c.case.id for c in failing if c.case.expect.WhichOneof("outcome") == "minimum" and c.case.expect.minimum != 1
-    ]
-    assert wrong
-    unlisted = run("--rules", "classic-4p", "--json")
+    monkeypatch.setattr(OracleApi, "CheckAction", everything_legal)
+    unlisted = run("--rules", SMALL, "--json")
     assert unlisted.exit_code == 1
+    wrong = [r["id"] for r in json.loads(unlisted.stdout) if r["status"] == "fail"]
+    expecting_illegal = [c.case.id for c in CASES if c.case.id in SMALL_IDS and c.case.expect.HasField("illegal")]
+    assert expecting_illegal and set(expecting_illegal) <= set(wrong)
     listed = tmp_path / "xfail.txt"
     listed.write_text("\n".join(wrong) + "\n")
-    result = run("--rules", "classic-4p", "--expected-failures", str(listed), "--json")
+    result = run("--rules", SMALL, "--expected-failures", str(listed), "--json")
     assert result.exit_code == 0, result.output
-    statuses = {r["id"]: r["status"] for r in json.loads(result.output)}
+    statuses = {r["id"]: r["status"] for r in json.loads(result.stdout)}
     assert {case_id: statuses[case_id] for case_id in wrong} == dict.fromkeys(wrong, "xfail")
     assert "fail" not in statuses.values() and "xpass" not in statuses.values()
 
@@ -210,6 +209,7 @@ def test_specs_only_needs_specs() -> None:
 
 def test_a_source_repeated_in_added_sources_is_refused(tmp_path: Path) -> None:
     (tmp_path / "sources.textproto").write_text((SPECS / "sources.textproto").read_text())
+    (tmp_path / "house-2p.textproto").write_text(HOUSE)
     with pytest.raises(RunRefused, match="source '2P-GUIDE' is a shipped source already"):
         rule_book(tmp_path, replace=False)
 
