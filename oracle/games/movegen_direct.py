@@ -220,7 +220,8 @@ def _new_melds_ok(m: Mover, groups: tuple[Group, ...]) -> bool:
             return False
         canastas += facts.canasta(g.size, g.rank == RANK_THREE)
         points += g.points
-    if m.needs_initial and points < m.minimum and not m.waived(canastas > m.canastas, going_out, canastas):
+    waived = m.waived(canastas > m.canastas, going_out, canastas, final_discard=going_out and left == 1)
+    if m.needs_initial and points < m.minimum and not waived:
         return False
     return m.end_ok(left, canastas, took_pile=False)
 

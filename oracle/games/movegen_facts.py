@@ -57,10 +57,13 @@ class RuleFacts:
         points = rules.card_points
         self.joker_points = points[JOKER]
         self.two_points = points[1]
+        self.wild_points = (self.joker_points, self.two_points)
         self.rank_points = {r: points[make_card(r, 0)] for r in range(RANK_THREE, RANK_ACE + 1)}
         self._new: dict[tuple[int, int, int, bool], bool] = {}
         self._added: dict[tuple[int, int, int, int, int, bool], bool] = {}
-        self._canasta: dict[tuple[int, bool], bool] = {}
+        sizes = range(rules.deck_size + 1)  # by size (melds.is_canasta), natural melds and black-three melds
+        self._canasta = [is_canasta(MeldShape(RANK_ACE, n, n, 0, False), rules) for n in sizes]
+        self._black_canasta = [is_canasta(MeldShape(RANK_THREE, n, n, 0, True), rules) for n in sizes]
         self._options: dict[tuple[int, int, int, int, int], tuple[Group, ...]] = {}
         self._wilds: dict[tuple[int, int, int], tuple[int, ...]] = {}
 
@@ -126,11 +129,10 @@ class RuleFacts:
 
     def canasta(self, size: int, black_threes: bool = False) -> bool:
         """A meld of `size` cards is a canasta (melds.is_canasta)."""
-        key = (size, black_threes)
-        found = self._canasta.get(key)
-        if found is None:
-            found = self._canasta[key] = is_canasta(MeldShape(0, size, size, 0, black_threes), self.rules)
-        return found
+        table = self._black_canasta if black_threes else self._canasta
+        if size < len(table):
+            return table[size]
+        return is_canasta(MeldShape(0, size, size, 0, black_threes), self.rules)
 
 
 _FACTS: dict[int, RuleFacts] = {}
@@ -190,12 +192,13 @@ class Mover:
             canastas += facts.canasta(len(meld), black)  # a valid state's melds are well formed (state_check)
         self.canastas = canastas  #: the side's canastas now (melds.canasta_count)
         self._targets: dict[int, MeldShape] = {}
+        self.wild_points = facts.wild_points  #: a joker's and a two's points
         self.needs_initial = needs_initial_meld(side)
         self.minimum = side_minimum(rules, side) if self.needs_initial else 0  #: read only for an initial meld
         self.final_melds = state.phase == Phase.FINAL_MELDS
         self.partner_no = state.turn.partner_answer == PartnerAnswer.NO
         self._ends: dict[tuple[int, int, bool], bool] = {}
-        self._waived: dict[tuple[bool, bool, int], bool] = {}
+        self._waived: dict[tuple[bool, bool, int, bool], bool] = {}
 
     def group(self, rank: int, naturals: int, jokers: int, twos: int, *, onto: bool = False) -> Group:
         """A Group with its points."""
@@ -244,13 +247,15 @@ class Mover:
             self._ends[key] = ok
         return ok
 
-    def waived(self, made_canasta: bool, going_out: bool, canastas: int) -> bool:
+    def waived(self, made_canasta: bool, going_out: bool, canastas: int, final_discard: bool = False) -> bool:
         """The minimum is waived for this meld action of new melds only (minimum.is_minimum_waived)."""
-        key = (made_canasta, going_out, canastas)
+        key = (made_canasta, going_out, canastas, final_discard)
         found = self._waived.get(key)
         if found is None:
             turn: TurnState = self.state.turn
             after = replace(turn, melded=True, made_canasta=turn.made_canasta or made_canasta)
-            found = is_minimum_waived(self.ctx, after, going_out=going_out, canastas=canastas)
+            found = is_minimum_waived(
+                self.ctx, after, going_out=going_out, canastas=canastas, final_discard=final_discard
+            )
             self._waived[key] = found
         return found

@@ -7,11 +7,10 @@ from bisect import bisect_right
 from collections.abc import Iterator
 
 from oracle.games.movegen_facts import Group, Mover
-from oracle.model.cards import RANK_ACE, RANK_FOUR, RANK_THREE
+from oracle.model.cards import RANK_THREE
 from oracle.model.interrupt import Checkpoint
 from oracle.rules.melds import WILD_MELD_RANK
 
-NATURAL_RANKS = range(RANK_FOUR, RANK_ACE + 1)
 _NO_WEAKEST = 1 << 62
 
 
@@ -33,11 +32,11 @@ def new_meld_pool(m: Mover, *, exclude: int = -1, black_threes: bool = True) -> 
         if options:
             pool.append(options)
     per_rank = rules.melds.one_meld_per_rank
-    for rank in NATURAL_RANKS:
-        held = len(m.by_rank.get(rank, ()))
-        if not held or rank == exclude or (per_rank and rank in m.meld_at):
+    options_of = m.facts.options
+    for rank, cards in sorted(m.by_rank.items()):
+        if rank == RANK_THREE or rank == exclude or (per_rank and rank in m.meld_at):
             continue
-        options = m.facts.options(rank, range(1, held + 1), jokers, twos)
+        options = options_of(rank, range(1, len(cards) + 1), jokers, twos)
         if options:
             pool.append(options)
     if rules.melds.wild_only_melds:
@@ -48,18 +47,27 @@ def new_meld_pool(m: Mover, *, exclude: int = -1, black_threes: bool = True) -> 
 
 
 def minimal_sets(
-    pool: list[tuple[Group, ...]], base: int, minimum: int, jokers: int, twos: int, checkpoint: Checkpoint | None
+    pool: list[tuple[Group, ...]],
+    base: int,
+    minimum: int,
+    jokers: int,
+    twos: int,
+    checkpoint: Checkpoint | None,
+    wild_points: tuple[int, int] = (0, 0),
 ) -> Iterator[tuple[Group, ...]]:
     """Every set of at most one group per pool entry, within the wild budgets, with base + its points reaching
     `minimum` and removing any one group falling below it; just the empty set when `base` reaches it already.
 
     Options are ascending by points, so at each step the groups that would complete a minimal set form one run
     (points from what is missing up to what is missing plus the weakest group chosen) and the search stops at it.
+    A branch stops as soon as the best naturals of the entries left plus every wild left (`wild_points`: a
+    joker's and a two's points) cannot reach the minimum.
     """
     if base >= minimum:
         yield ()
         return
-    best = [options[-1].points for options in pool]
+    joker_points, two_points = wild_points
+    best = [max(g.points - g.jokers * joker_points - g.twos * two_points for g in options) for options in pool]
     rest = [sum(best[k:]) for k in range(len(pool) + 1)]
 
     def walk(
@@ -68,8 +76,9 @@ def minimal_sets(
         if checkpoint is not None:
             checkpoint()
         need = minimum - total
+        wilds = j * joker_points + t * two_points
         for k in range(start, len(pool)):
-            if rest[k] < need:
+            if rest[k] + wilds < need:
                 return
             for group in pool[k]:
                 points = group.points
@@ -136,7 +145,7 @@ def _canastas_needed(m: Mover, cards_left: int, points: int, most: int) -> int |
         canastas = m.canastas + extra
         if not m.end_ok(cards_left, canastas, took_pile=False):
             continue
-        if m.needs_initial and points < m.minimum and not m.waived(extra > 0, going_out, canastas):
+        if m.needs_initial and points < m.minimum and not m.waived(extra > 0, going_out, canastas, cards_left == 1):
             continue
         return extra
     return None

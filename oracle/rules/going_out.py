@@ -37,8 +37,11 @@ def check_melding_out(ctx: Ctx, canastas: int, *, took_pile: bool) -> list[Viola
     return out
 
 
-def is_concealed(ctx: Ctx, turn: TurnState) -> bool:
-    """Going out now is concealed: nothing melded before this turn, nothing added to older melds, a canasta made."""
+def is_concealed(ctx: Ctx, turn: TurnState, *, final_discard: bool = False) -> bool:
+    """Going out now is concealed: nothing melded before this turn, nothing added to older melds, a canasta made;
+    and, when the last card is discarded, going_out.concealed_with_final_discard."""
+    if final_discard and not ctx.rules.going_out.concealed_with_final_discard:
+        return False
     return not ctx.state.seats[ctx.seat].melded_before and not turn.added_to_existing and turn.made_canasta
 
 

@@ -20,15 +20,18 @@ def side_minimum(rules: CompiledRules, side: SideState) -> int:
     return rules.minimum_initial_meld(side.running_total)[0]
 
 
-def is_minimum_waived(ctx: Ctx, turn: TurnState, *, going_out: bool, canastas: int) -> bool:
+def is_minimum_waived(
+    ctx: Ctx, turn: TurnState, *, going_out: bool, canastas: int, final_discard: bool = False
+) -> bool:
     """initial_meld.waived_for_concealed_going_out: after drawing, a meld that goes out concealed (with the
-    canastas going out needs) owes no minimum."""
+    canastas going out needs) owes no minimum; `final_discard`: one card is left to discard (the going out is
+    concealed then only with going_out.concealed_with_final_discard)."""
     return (
         ctx.rules.initial_meld.waived_for_concealed_going_out
         and ctx.state.turn.start == TurnStart.DREW
         and going_out
         and canastas >= ctx.rules.going_out.canastas_required
-        and is_concealed(ctx, turn)
+        and is_concealed(ctx, turn, final_discard=final_discard)
     )
 
 

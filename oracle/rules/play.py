@@ -74,7 +74,10 @@ def check_meld(ctx: Ctx, action: Meld) -> list[Violation]:
     hand_after = melding.hand_after
     out += check_laid(rules, melding.laid, going_out=melding.going_out)
     canastas = canasta_count(rules, shapes_of(melding.laid.melds))
-    waived = is_minimum_waived(ctx, melding.turn, going_out=melding.going_out, canastas=canastas)
+    final_discard = melding.going_out and bool(hand_after)
+    waived = is_minimum_waived(
+        ctx, melding.turn, going_out=melding.going_out, canastas=canastas, final_discard=final_discard
+    )
     out += check_initial_meld(ctx, melding.laid.points, took_pile=False, waived=waived)
     out += check_keep_cards(ctx, len(hand_after), canastas)
     if not hand_after:
@@ -133,7 +136,11 @@ def apply_discard(ctx: Ctx, action: Discard) -> Applied:
     )
     if not hand_after:
         over, ended = end_hand(
-            rules, moved, HandEnd.WENT_OUT, went_out_seat=ctx.seat, concealed=is_concealed(ctx, state.turn)
+            rules,
+            moved,
+            HandEnd.WENT_OUT,
+            went_out_seat=ctx.seat,
+            concealed=is_concealed(ctx, state.turn, final_discard=True),
         )
         return Applied(over, (ended,))
     return Applied(replace(moved, seat_to_move=(ctx.seat + 1) % rules.seats, phase=Phase.DRAW, turn=TurnState()))

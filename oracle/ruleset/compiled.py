@@ -191,6 +191,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             g.discard_optional,
             AskPartner(g.ask_partner),
             g.cannot_go_out_after_yes_penalty,
+            g.concealed_with_final_discard,
         ),
         stock_exhaustion=StockExhaustionRules(
             MustTakePile(frozen.stock_exhaustion.must_take_pile), LastRedThree(frozen.stock_exhaustion.last_red_three)

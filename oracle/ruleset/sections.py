@@ -180,6 +180,7 @@ class GoingOutRules:
     discard_optional: bool
     ask_partner: AskPartner
     cannot_go_out_after_yes_penalty: int  #: points; read only where a partner may be asked
+    concealed_with_final_discard: bool  #: a concealed going out may end with a discard
 
 
 @dataclass(frozen=True, slots=True)

@@ -293,7 +293,7 @@ class Threes(_message.Message):
     def __init__(self, red_three_bonus: _Optional[int] = ..., all_red_threes_bonus: _Optional[int] = ..., red_threes_negative_without_meld: _Optional[bool] = ..., all_red_threes_negative_without_meld: _Optional[bool] = ..., red_three_replaced: _Optional[bool] = ..., red_three_from_pile_replaced: _Optional[bool] = ..., black_three_meld_going_out_only: _Optional[bool] = ..., black_three_meld_min: _Optional[int] = ..., black_three_meld_max: _Optional[int] = ..., black_three_meld_wilds: _Optional[bool] = ...) -> None: ...
 
 class GoingOut(_message.Message):
-    __slots__ = ("canastas_required", "min_hand_after_meld_without_canastas", "bonus", "concealed_bonus", "discard_optional", "ask_partner", "cannot_go_out_after_yes_penalty")
+    __slots__ = ("canastas_required", "min_hand_after_meld_without_canastas", "bonus", "concealed_bonus", "discard_optional", "ask_partner", "cannot_go_out_after_yes_penalty", "concealed_with_final_discard")
     CANASTAS_REQUIRED_FIELD_NUMBER: _ClassVar[int]
     MIN_HAND_AFTER_MELD_WITHOUT_CANASTAS_FIELD_NUMBER: _ClassVar[int]
     BONUS_FIELD_NUMBER: _ClassVar[int]
@@ -301,6 +301,7 @@ class GoingOut(_message.Message):
     DISCARD_OPTIONAL_FIELD_NUMBER: _ClassVar[int]
     ASK_PARTNER_FIELD_NUMBER: _ClassVar[int]
     CANNOT_GO_OUT_AFTER_YES_PENALTY_FIELD_NUMBER: _ClassVar[int]
+    CONCEALED_WITH_FINAL_DISCARD_FIELD_NUMBER: _ClassVar[int]
     canastas_required: int
     min_hand_after_meld_without_canastas: int
     bonus: int
@@ -308,7 +309,8 @@ class GoingOut(_message.Message):
     discard_optional: bool
     ask_partner: AskPartner
     cannot_go_out_after_yes_penalty: int
-    def __init__(self, canastas_required: _Optional[int] = ..., min_hand_after_meld_without_canastas: _Optional[int] = ..., bonus: _Optional[int] = ..., concealed_bonus: _Optional[int] = ..., discard_optional: _Optional[bool] = ..., ask_partner: _Optional[_Union[AskPartner, str]] = ..., cannot_go_out_after_yes_penalty: _Optional[int] = ...) -> None: ...
+    concealed_with_final_discard: bool
+    def __init__(self, canastas_required: _Optional[int] = ..., min_hand_after_meld_without_canastas: _Optional[int] = ..., bonus: _Optional[int] = ..., concealed_bonus: _Optional[int] = ..., discard_optional: _Optional[bool] = ..., ask_partner: _Optional[_Union[AskPartner, str]] = ..., cannot_go_out_after_yes_penalty: _Optional[int] = ..., concealed_with_final_discard: _Optional[bool] = ...) -> None: ...
 
 class StockExhaustion(_message.Message):
     __slots__ = ("must_take_pile", "last_red_three")
