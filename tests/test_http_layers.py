@@ -204,11 +204,14 @@ def _start_message() -> oracle_pb2.RefereeGameRequest:
     )
 
 
-def _client(running: ServerThread) -> OracleServiceClient:
-    return OracleServiceClient(_url(running), http_client=Client(HTTPTransport(http_version=HTTPVersion.HTTP2)))
+def _client(running: ServerThread, version: HTTPVersion = HTTPVersion.HTTP2) -> OracleServiceClient:
+    return OracleServiceClient(_url(running), http_client=Client(HTTPTransport(http_version=version)))
 
 
-def test_referee_game_streams_over_http2_one_answer_per_message(start: Any) -> None:
+@pytest.mark.parametrize("version", [HTTPVersion.HTTP2, HTTPVersion.HTTP1], ids=["http2", "http1.1"])
+def test_referee_game_streams_one_answer_per_message(start: Any, version: HTTPVersion) -> None:
+    """Full duplex: each message is sent only after the answer to the one before (over HTTP/1.1 too, with
+    this server and a client that streams its request body)."""
     running = start()
     messages = [
         _start_message(),
@@ -226,7 +229,7 @@ def test_referee_game_streams_over_http2_one_answer_per_message(start: Any) -> N
                 await asyncio.wait_for(answered.wait(), TIMEOUT)
 
         answers = []
-        async for answer in _client(running).referee_game(requests()):
+        async for answer in _client(running, version).referee_game(requests()):
             answers.append(answer)
             answered.set()
         return answers
@@ -275,3 +278,21 @@ def test_connect_timeout_ms_is_the_calls_deadline(start: Any) -> None:
     assert answer["code"] == "deadline_exceeded", (status, answer)
     status, answer = post(url, f"{SERVICE}/ReplayGame", {"record": record, "summaryOnly": True})
     assert status == 200, answer
+
+
+def test_referee_game_streams_over_tls_by_alpn(start: Any, tmp_path: Path) -> None:
+    ca = Authority("canasta-oracle HTTP/2 test CA")
+    cert, key = ca.issue("server", server=True).write(tmp_path, "server")
+    running = start(tls_cert=cert, tls_key=key)
+    client = OracleServiceClient(_url(running, "https"), http_client=Client(HTTPTransport(tls_ca_cert=ca.pem)))
+
+    async def play() -> list[oracle_pb2.RefereeGameResponse]:
+        async def requests() -> AsyncIterator[oracle_pb2.RefereeGameRequest]:
+            yield _start_message()
+            yield oracle_pb2.RefereeGameRequest(deal=oracle_pb2.RefereeDeal(seed=2))
+
+        return [answer async for answer in client.referee_game(requests())]
+
+    answers = asyncio.run(asyncio.wait_for(play(), 3 * TIMEOUT))
+    assert [a.verdict.legal for a in answers] == [True, True]
+    assert len(answers[1].state.seats) == 2

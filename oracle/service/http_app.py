@@ -228,7 +228,7 @@ class ConnectOracle:
     async def referee_game(
         self, request: AsyncIterator[pb.RefereeGameRequest], ctx: Any
     ) -> AsyncIterator[pb.RefereeGameResponse]:
-        """RefereeGame, as a Connect bidirectional stream (needs HTTP/2 for messages to interleave)."""
+        """RefereeGame, as a Connect bidirectional stream (full duplex over HTTP/2, and over HTTP/1.1 here)."""
         method = f"/{SERVICE.full_name}/RefereeGame"
         async for response in self._calls.stream(method, self._servicer.RefereeGame, request, ctx):
             yield response

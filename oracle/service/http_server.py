@@ -1,10 +1,11 @@
 """Serves the HTTP application (Connect calls and the web page) with Hypercorn, in the gRPC server's event loop.
 
 Hypercorn is the ASGI server because it speaks HTTP/1.1 and HTTP/2 (cleartext with prior knowledge, or by ALPN
-over TLS), which a Connect bidirectional stream (RefereeGame) needs, and because it can be started and stopped
-from inside a running event loop without taking over the process's signals. The listening socket is bound here,
-so a busy port is the same one-line error as for the gRPC port, and SO_REUSEPORT follows the server's option
-(`serve --workers N` shares the HTTP port between its processes as it shares the gRPC port).
+over TLS), the transport the Connect protocol specifies for a bidirectional stream (RefereeGame), carries a
+stream full duplex over HTTP/1.1 too, and can be started and stopped from inside a running event loop without
+taking over the process's signals. The listening socket is bound here, so a busy port is the same one-line
+error as for the gRPC port, and SO_REUSEPORT follows the server's option (`serve --workers N` shares the HTTP
+port between its processes as it shares the gRPC port).
 """
 
 from __future__ import annotations
