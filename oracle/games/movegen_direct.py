@@ -26,7 +26,7 @@ from oracle.model.actions import (
     TakePile,
     second_step_meld,
 )
-from oracle.model.cards import JOKER, RANK_THREE, is_natural, is_red_three, rank_of
+from oracle.model.cards import ALL_CARDS, JOKER, RANK_THREE, is_natural, is_red_three, rank_of
 from oracle.model.interrupt import Checkpoint
 from oracle.model.state import GameState, PartnerAnswer, Phase
 from oracle.rules.draw import check_draw
@@ -36,6 +36,8 @@ from oracle.rules.play import check_answer, check_ask, check_finish
 from oracle.rules.two_step import before_take
 from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.sections import MustTakePile
+
+_RED_THREES = tuple(c for c in ALL_CARDS if is_red_three(c))
 
 
 def iter_legal(rules: CompiledRules, state: GameState, checkpoint: Checkpoint | None = None) -> Iterator[Action] | None:
@@ -93,7 +95,8 @@ def _takes(m: Mover, checkpoint: Checkpoint | None) -> Iterator[TakePile]:
         return  # neither a natural of its rank in hand nor a meld of it: no form can take it
     frozen = bool(frozen_reasons_for_side(rules, state, m.ctx.side_index))
     taken = pile[-pile_rules.take_limit :] if pile_rules.take_limit else pile
-    base_left = m.size + sum(1 for c in taken[:-1] if not is_red_three(c))  # the hand after, before melding
+    reds = sum(taken.count(c) for c in _RED_THREES)  # taken with the pile and laid at once (never the top card)
+    base_left = m.size + len(taken) - 1 - reds  # the hand after, before melding
     old = m.target_shape(rank) if has_meld and rules.melds.one_meld_per_rank else None
 
     def laid(naturals: int, wilds: int) -> int | None:
@@ -135,7 +138,7 @@ def _takes(m: Mover, checkpoint: Checkpoint | None) -> Iterator[TakePile]:
                         yield TakePile(with_cards)
                     continue
                 base = m.group(rank, n, j, t).points + top_points
-                for extra in minimal_sets(pool, base, m.minimum, jokers - j, twos - t, checkpoint):
+                for extra in minimal_sets(pool, base, m.minimum, jokers - j, twos - t, checkpoint, m.wild_points):
                     if _extras_ok(m, extra, base_left - n - w, canastas):
                         yield TakePile(with_cards, m.cards(extra, first_two=t))
 
@@ -196,7 +199,7 @@ def _melds(m: Mover, checkpoint: Checkpoint | None) -> Iterator[Meld]:
     if pool and m.minimum <= 0:
         sets = ((g,) for options in pool for g in options)
     elif pool:
-        sets = minimal_sets(pool, 0, m.minimum, m.jokers, len(m.twos), checkpoint)
+        sets = minimal_sets(pool, 0, m.minimum, m.jokers, len(m.twos), checkpoint, m.wild_points)
     listed: set[tuple[Group, ...]] = set()  # minimal sets that also go out (the going-out search finds them again)
     for groups in sets:
         if _new_melds_ok(m, groups):
@@ -220,9 +223,9 @@ def _new_melds_ok(m: Mover, groups: tuple[Group, ...]) -> bool:
             return False
         canastas += facts.canasta(g.size, g.rank == RANK_THREE)
         points += g.points
-    waived = m.waived(canastas > m.canastas, going_out, canastas, final_discard=going_out and left == 1)
-    if m.needs_initial and points < m.minimum and not waived:
-        return False
+    if m.needs_initial and points < m.minimum:
+        if not m.waived(canastas > m.canastas, going_out, canastas, final_discard=going_out and left == 1):
+            return False
     return m.end_ok(left, canastas, took_pile=False)
 
 
