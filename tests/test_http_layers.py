@@ -269,6 +269,12 @@ def test_a_request_that_cannot_be_a_call_is_told_why(start: Any) -> None:
         urllib.request.urlopen(url, timeout=TIMEOUT)
     assert (refused.value.code, refused.value.headers["allow"]) == (405, "POST")
     assert "calls are POST requests" in refused.value.read().decode()
+    unknown = urllib.request.Request(f"{url}s", data=b"{}", headers={"Content-Type": "application/json"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(unknown, timeout=TIMEOUT)  # ListRuleSetss
+    assert refused.value.code == 404
+    said = refused.value.read().decode()
+    assert "has no method 'ListRuleSetss'" in said and "ListRuleSets, GetRuleSet" in said
 
 
 def test_connect_timeout_ms_is_the_calls_deadline(start: Any) -> None:

@@ -287,7 +287,10 @@ class OracleHttpApp:
         calls = LayeredCalls(layers)
         connect = connect_application(servicer, calls, max_message_bytes)
         health_app = HealthApplication(health, calls)
-        self._routes = [(app.path + "/", cast(ASGIApp, app)) for app in (connect, health_app)]
+        self._routes = [
+            (connect.path + "/", cast(ASGIApp, connect), tuple(m.name for m in SERVICE.methods)),
+            (health_app.path + "/", cast(ASGIApp, health_app), ("Check",)),
+        ]
         # Inside a Starlette application, so that a missing file is answered 404 (StaticFiles raises for it).
         pages = Starlette(routes=[Mount("/", app=StaticFiles(directory=web_dir, html=True))])
         self._static = cast(ASGIApp, pages)
@@ -298,9 +301,9 @@ class OracleHttpApp:
             return
         if scope["type"] != "http":
             return  # websocket: not served (the server closes the connection)
-        for prefix, app in self._routes:
+        for prefix, app, methods in self._routes:
             if scope["path"].startswith(prefix):
-                refusal = _refusal(scope)
+                refusal = _refusal(scope, prefix, methods)
                 if refusal is None:
                     await app(scope, receive, send)
                 else:
@@ -314,9 +317,13 @@ CONTENT_TYPES = frozenset(
 )  #: and application/grpc..., application/grpc-web... (the Connect library serves those protocols too)
 
 
-def _refusal(scope: Scope) -> tuple[int, str, list[tuple[bytes, bytes]]] | None:
-    """Why a request to a Connect path cannot be a call, said in words (the protocol's own answers to these are
-    an empty 405 or 415): the status, the message, extra headers. None when it can."""
+def _refusal(scope: Scope, prefix: str, methods: Sequence[str]) -> tuple[int, str, list[tuple[bytes, bytes]]] | None:
+    """Why a request to a service's path cannot be a call, said in words (the protocol's own answers to these
+    are an empty 404, 405 or 415): the status, the message, extra headers. None when it can."""
+    name = scope["path"].removeprefix(prefix)
+    if name not in methods:
+        service = prefix.strip("/")
+        return 404, f"{service} has no method {name[:100]!r}; its methods: {', '.join(methods)}", []
     if scope["method"] != "POST":
         return 405, f"{scope['method']} {scope['path']}: calls are POST requests", [(b"allow", b"POST")]
     headers = dict(scope.get("headers", ()))
