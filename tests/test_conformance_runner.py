@@ -80,6 +80,16 @@ def test_an_unknown_expected_failure_is_refused(tmp_path: Path) -> None:
     assert "passed" not in result.output
 
 
+def test_every_reason_to_refuse_is_named_at_once(tmp_path: Path) -> None:
+    listed = tmp_path / "xfail.txt"
+    listed.write_text("meld.no-such-case\n")
+    result = run("--rules", "nope", "--expected-failures", str(listed), "--specs-only")
+    assert result.exit_code == 2
+    assert "no conformance case uses the rule set 'nope'" in result.output
+    assert f"{listed}:1: no conformance case has the id 'meld.no-such-case'" in result.output
+    assert "--specs-only needs --specs DIR" in result.output
+
+
 def test_a_repeated_expected_failure_is_refused(tmp_path: Path) -> None:
     listed = tmp_path / "xfail.txt"
     listed.write_text(f"{SMALL_IDS[0]}\n{SMALL_IDS[0]}\n")

@@ -138,18 +138,26 @@ def conformance_command(
         coverage_file.write_text(runner.coverage_markdown(cases, shipped_sensitivity(), shipped), encoding="utf-8")
         click.echo(json.dumps({"wrote": str(coverage_file)}) if as_json else f"wrote {coverage_file}")
         return
+    problems: list[str] = []  # every reason to refuse the run, not only the first
+    expected: frozenset[str] = frozenset()
+    chosen: tuple[str, ...] = ()
     try:
-        expected: frozenset[str] = frozenset()
-        if xfail_file is not None:
+        chosen = selection.check_rule_set_ids((r.strip() for r in rule_sets.split(",") if r.strip()), cases)
+    except selection.RunRefused as exc:
+        problems += exc.problems
+    if xfail_file is not None:
+        try:
             listed = selection.parse_expected_failures(xfail_file.read_text(encoding="utf-8"), str(xfail_file))
             expected = selection.check_expected_failures(listed, cases, str(xfail_file))
-        options = runner.RunOptions(
-            rule_sets=selection.check_rule_set_ids((r.strip() for r in rule_sets.split(",") if r.strip()), cases),
-            expected_failures=expected,
-            book=selection.rule_book(specs, specs_only),
-        )
+        except selection.RunRefused as exc:
+            problems += exc.problems
+    try:
+        book = selection.rule_book(specs, specs_only)
     except selection.RunRefused as exc:
-        raise CliError(str(exc)) from None
+        problems += exc.problems
+    if problems:
+        raise CliError("\n".join(problems))
+    options = runner.RunOptions(rule_sets=chosen, expected_failures=expected, book=book)
     grpc_target = runner.GrpcTarget(target, connect_timeout=connect_timeout) if target else None
     try:
         if grpc_target is not None:
