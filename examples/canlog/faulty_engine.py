@@ -1,5 +1,6 @@
 """A stand-in for someone else's Canasta engine with bugs: plays random games, now and then accepting an illegal
-action (discarding without drawing, melding below the initial minimum, drawing twice), and writes canlog logs."""
+action (discarding without drawing, drawing twice, melding below the initial minimum or with too many wild cards,
+taking a frozen pile with a wild card), and writes canlog logs."""
 
 from __future__ import annotations
 
@@ -71,14 +72,22 @@ def _candidates(state: GameState, rng: random.Random) -> list[Action]:
         found.append(Discard(rng.choice(hand)))  # forgot to draw
     if state.phase == Phase.PLAY and state.stock:
         found.append(Draw())  # drew twice
-    if state.phase == Phase.PLAY:
-        by_rank: dict[int, list[int]] = {}
-        for card in hand:
-            if not is_wild(card):
-                by_rank.setdefault(rank_of(card), []).append(card)
+    by_rank: dict[int, list[int]] = {}
+    for card in hand:
+        if not is_wild(card):
+            by_rank.setdefault(rank_of(card), []).append(card)
+    wilds = [c for c in hand if is_wild(c)]
+    top = state.discard_pile[-1] if state.discard_pile else None
+    if state.phase == Phase.DRAW and top is not None and not is_wild(top) and wilds:
+        naturals = by_rank.get(rank_of(top), [])
+        if naturals:
+            found.append(TakePile((naturals[0], wilds[0])))  # a wild instead of a natural pair (frozen pile)
+    if state.phase == Phase.PLAY and len(hand) > 4:
         for cards in by_rank.values():
-            if len(cards) >= 3 and len(hand) > 4:
+            if len(cards) >= 3:
                 found.append(Meld((MeldGroup(tuple(cards[:3])),)))  # perhaps below the initial minimum
+            if len(wilds) >= 2:
+                found.append(Meld((MeldGroup((cards[0], *wilds[:2])),)))  # more wild cards than natural ones
     rng.shuffle(found)
     return found
 
