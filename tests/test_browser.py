@@ -121,6 +121,24 @@ def test_two_rule_books_side_by_side_name_the_field_that_decides(page: Page) -> 
     assert row.locator("td").all_inner_texts() == ["WILD_RATIO_ANY", "WILD_RATIO_AT_MOST_NATURALS"]
 
 
+def test_what_the_player_did_this_turn_changes_the_ruling(page: Page) -> None:
+    choose_books(page, "classic-4p")
+    page.select_option("#phase", "PHASE_PLAY")
+    page.fill("#hand-0", "KH KD 2C 5C 6C 7C")
+    page.fill("#melds-0", "AH AD AS, QH QD QS")
+    page.fill("#action", "ask")
+    ask(page)
+    assert page.locator("#answer .column .badge").inner_text() == "Legal"
+    page.fill("#new-melds", "1")  # the queens were laid this turn
+    ask(page)
+    assert page.locator("#answer .column .badge").inner_text() == "Illegal"
+    assert "ASK_AFTER_MELDING" in page.locator("#answer .column").inner_text()
+    page.fill("#new-melds", "3")
+    ask(page)
+    assert "your side has 2 melds, so you cannot have laid 3" in page.locator("#answer .msg.error").inner_text()
+    assert page.get_attribute("#new-melds", "aria-invalid") == "true"
+
+
 def test_the_legal_moves_are_those_the_service_lists_and_one_can_be_checked(page: Page) -> None:
     choose_books(page, "classic-4p")
     lay_out_4p_melding_position(page)

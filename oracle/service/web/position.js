@@ -21,6 +21,7 @@ export function emptyPosition(seats, sides) {
     start: "TURN_START_UNSPECIFIED",
     answer: "PARTNER_ANSWER_UNSPECIFIED",
     turnMelded: false,
+    newMelds: "",
     meldedBefore: false,
     hands: Array(seats).fill(""),
     handSize: "",
@@ -82,6 +83,7 @@ export function describePath(path, pos) {
   if (p.startsWith("pile_upcards")) return { input: "upcards", label: "the upcards" };
   if (p.startsWith("stock")) return { input: "stock-size", label: "the stock (the cards the form does not place)" };
   if (p.startsWith("seat_to_move")) return { input: "seat-to-move", label: "the seat to move" };
+  if (p.startsWith("turn.melds_before_turn")) return { input: "new-melds", label: "the melds laid this turn" };
   if (p.startsWith("phase") || p.startsWith("turn")) return { input: "phase", label: `the turn (${p})` };
   return { input: null, label: path };
 }
@@ -169,6 +171,10 @@ export function buildState(pos, ruleSet) {
   const stock = rest.filter((t) => (taken.get(t) ? (taken.set(t, taken.get(t) - 1), false) : true));
   const side = sideOf(pos.seatToMove, pos.sides.length);
   const playing = pos.phase !== "PHASE_DRAW";
+  const newMelds = integer(pos.newMelds ?? "", "new-melds", "The melds laid this turn", 0) ?? 0;
+  if (newMelds > cards.sides[side].melds.length) {
+    throw new PositionError("new-melds", `your side has ${cards.sides[side].melds.length} melds, so you cannot have laid ${newMelds} this turn`);
+  }
   return {
     seats: [...Array(seats).keys()].map((i) => ({
       hand: (dealt[i] || cards.hands[i]).map(cardName),
@@ -186,9 +192,9 @@ export function buildState(pos, ruleSet) {
     phase: pos.phase,
     turn: {
       start: playing ? pos.start : "TURN_START_UNSPECIFIED",
-      melded: playing && Boolean(pos.turnMelded),
+      melded: playing && (Boolean(pos.turnMelded) || newMelds > 0),
       partnerAnswer: pos.phase === "PHASE_AWAIT_ANSWER" ? "PARTNER_ANSWER_PENDING" : pos.answer,
-      meldsBeforeTurn: playing ? cards.sides[side].melds.length : 0,
+      meldsBeforeTurn: playing ? Math.max(0, cards.sides[side].melds.length - newMelds) : 0,
     },
   };
 }
@@ -299,6 +305,7 @@ export function renderPosition(root, pos, changed) {
     else if (id === "hand-size") pos.handSize = value;
     else if (id === "stock-size") pos.stockSize = value;
     else if (id === "went-out") pos.wentOut = value;
+    else if (id === "new-melds") pos.newMelds = value;
     changed(pos, id === "seat-to-move" || id === "phase");
   };
   const seatOptions = [...Array(seats).keys()].map((i) => [String(i), `Seat ${i} (side ${i % sides})`]);
@@ -306,6 +313,10 @@ export function renderPosition(root, pos, changed) {
     select("seat-to-move", "Seat to move (you)", seatOptions, String(pos.seatToMove), set),
     select("phase", "Where in the turn", PHASES, pos.phase, set),
     pos.phase !== "PHASE_DRAW" ? select("start", "This turn the player", STARTS, pos.start === "TURN_START_UNSPECIFIED" ? "TURN_START_DREW" : pos.start, set) : null,
+    pos.phase !== "PHASE_DRAW" ? h("div", { class: "field check" },
+      h("input", { type: "checkbox", id: "turn-melded", checked: pos.turnMelded, onchange: (e) => { pos.turnMelded = e.target.checked; changed(pos, false); } }),
+      h("label", { for: "turn-melded" }, "You have melded this turn")) : null,
+    pos.phase !== "PHASE_DRAW" ? numberInput("new-melds", "Of your side's melds, laid this turn", pos.newMelds ?? "", set, "Blank: none (they were all on the table before)") : null,
     h("div", { class: "field check" },
       h("input", { type: "checkbox", id: "melded-before", checked: pos.meldedBefore, onchange: (e) => { pos.meldedBefore = e.target.checked; changed(pos, false); } }),
       h("label", { for: "melded-before" }, "You melded in an earlier turn of this hand")));
