@@ -19,9 +19,6 @@ from typing import Any, cast
 import grpc
 from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.server import ConnectASGIApplication, Endpoint
-from google.protobuf import json_format
-from google.protobuf.descriptor import Descriptor
-from google.protobuf.message import DecodeError, Message
 from google.rpc import code_pb2, status_pb2
 from grpc_health.v1 import health_pb2
 from grpc_status import rpc_status
@@ -31,11 +28,10 @@ from starlette.staticfiles import StaticFiles
 
 from oracle.api.v1 import oracle_pb2 as pb
 from oracle.api.v1.oracle_connect import OracleServiceASGIApplication
-from oracle.model.errors import FieldProblem
-from oracle.service.bounded import bad_request
 from oracle.service.calls import CallLayer, Context, LayeredInterceptor
 from oracle.service.decoding import SERVICE, Undecodable
 from oracle.service.health import HEALTH_SERVICE, HealthService
+from oracle.service.http_codecs import BinaryCodec, JsonCodec
 from oracle.service.http_context import HttpAbort, HttpContext, connect_error
 from oracle.service.servicer import OracleServicer
 
@@ -45,66 +41,6 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 WEB_DIR = Path(str(resources.files("oracle.service") / "web"))  #: the page's static files
-
-
-class UndecodableJson(Undecodable):
-    """A request body that does not parse as the method's message in the protobuf JSON mapping."""
-
-    def __init__(self, message_type: str, size: int, reason: str) -> None:
-        self.message_type = message_type
-        self.size = size
-        self.reason = reason
-
-    def status(self) -> status_pb2.Status:
-        """INVALID_ARGUMENT naming the message type and what the JSON parser found wrong."""
-        text = f"request JSON does not parse as {self.message_type} ({self.size} bytes): {self.reason}"
-        status = status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=text)
-        status.details.add().Pack(bad_request([FieldProblem("", text)]))
-        return status
-
-
-class JsonCodec:
-    """The protobuf JSON mapping (field names in lowerCamelCase; unknown fields refused, never dropped).
-
-    A body that does not parse is handed to the handler as UndecodableJson, which answers INVALID_ARGUMENT after
-    the call layers ran, exactly as undecodable bytes are answered over gRPC.
-    """
-
-    def name(self) -> str:
-        """The codec's name in the content type (application/json)."""
-        return "json"
-
-    def encode(self, message: Message) -> bytes:
-        """The message in the JSON mapping, on one line (indenting costs a third more server time per call)."""
-        return json_format.MessageToJson(message, indent=None).encode()
-
-    def decode(self, data: bytes | bytearray, message_class: type[Message]) -> Message | Undecodable:
-        """The parsed message, or UndecodableJson saying why it does not parse."""
-        message = message_class()
-        try:
-            json_format.Parse(bytes(data), message, ignore_unknown_fields=False)
-        except (json_format.ParseError, UnicodeDecodeError, RecursionError, ValueError) as exc:
-            return UndecodableJson(message.DESCRIPTOR.full_name, len(data), str(exc))
-        return message
-
-
-class BinaryCodec:
-    """The protobuf binary format (application/proto); bytes that do not parse become Undecodable, as on gRPC."""
-
-    def name(self) -> str:
-        """The codec's name in the content type (application/proto)."""
-        return "proto"
-
-    def encode(self, message: Message) -> bytes:
-        """The message's bytes."""
-        return message.SerializeToString()
-
-    def decode(self, data: bytes | bytearray, message_class: type[Message]) -> Message | Undecodable:
-        """The parsed message, or Undecodable."""
-        try:
-            return message_class.FromString(bytes(data))
-        except (DecodeError, RecursionError, ValueError):
-            return Undecodable(cast(Descriptor, message_class.DESCRIPTOR), len(data))
 
 
 class _Details(grpc.HandlerCallDetails):
@@ -356,10 +292,8 @@ async def _lifespan(receive: Receive, send: Send) -> None:
 
 __all__ = [
     "WEB_DIR",
-    "BinaryCodec",
     "ConnectOracle",
     "HealthApplication",
-    "JsonCodec",
     "LayeredCalls",
     "OracleHttpApp",
     "connect_application",
