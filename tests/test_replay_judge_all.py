@@ -9,6 +9,8 @@ from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 from oracle.api.v1 import oracle_pb2, record_pb2
 from oracle.games.claims import ClaimedState
 from oracle.games.deal import deal
@@ -18,6 +20,7 @@ from oracle.games.record import GameRecord, HandRecord
 from oracle.games.replay import CHECKPOINT, ILLEGAL, replay
 from oracle.games.simulate import choose
 from oracle.model.cards import format_cards
+from oracle.model.errors import InvalidInputError
 from oracle.model.events import HandEnded
 from oracle.model.state import GameState, SeatState
 from oracle.rules.referee import check_action
@@ -200,3 +203,34 @@ def test_simulated_records_are_unchanged_by_judge_all() -> None:
     assert record_to_proto(game).hands
     plain, every = replay(RULES, game), replay(RULES, game, judge_all=True)
     assert plain.ok and every.ok and plain.judged == every.judged and every.uncertain == 0
+
+
+BAD_RECORDS = {
+    "record.hands[0].moves[0]": {"hands": [{"seed": "1", "moves": ["meld"]}]},
+    "record.hands[0].moves": {"hands": [{"seed": "1", "moves": ["draw"], "actions": [{"draw": {}}]}]},
+    "record.hands[0].dealer": {"hands": [{"seed": "1", "dealer": 7}]},
+    "record.hands[0].starting_totals": {"hands": [{"seed": "1", "startingTotals": [1, 2, 3]}]},
+    "record.hands[0].checkpoints[0].after": {
+        "hands": [{"seed": "1", "moves": ["draw"], "checkpoints": [{"after": 5}]}]
+    },
+    "record.hands[0].checkpoints[0].hands[0].index": {
+        "hands": [{"seed": "1", "checkpoints": [{"hands": [{"index": 9, "cards": ""}]}]}]
+    },
+    "record.hands[0].checkpoints[0].stock": {"hands": [{"seed": "1", "checkpoints": [{"stock": "KH ZZ"}]}]},
+    "record.hands[0].checkpoints[1].after": {
+        "hands": [{"seed": "1", "moves": ["draw"], "checkpoints": [{"after": 1}, {"after": 0}]}]
+    },
+    "record.hands[0].checkpoints[0].phase": {"hands": [{"seed": "1", "checkpoints": [{"phase": 42}]}]},
+    "record.hands[0].start": {"hands": [{"start": {"seats": [{"hand": "KH"}], "phase": "PHASE_DRAW"}}]},
+}
+
+
+@pytest.mark.parametrize("path", sorted(BAD_RECORDS))
+def test_a_malformed_record_is_invalid_input_naming_the_field(path: str) -> None:
+    from google.protobuf import json_format
+
+    message = json_format.ParseDict({"ruleSetId": "classic-2p", **BAD_RECORDS[path]}, record_pb2.GameRecord())
+    api = OracleApi(default_rule_book())
+    with pytest.raises(InvalidInputError) as caught:
+        api.ReplayGame(oracle_pb2.ReplayGameRequest(record=message, judge_all=True))
+    assert any(p.field.startswith(path) for p in caught.value.problems), caught.value.problems
