@@ -40,6 +40,12 @@ def make_state(
     red_threes = red_threes or ["" for _ in range(sides)]
     totals = totals or [0] * sides
     melded_before = melded_before or [False] * len(hands)
+    turn = dict(turn or {})
+    if phase in ("PHASE_PLAY", "PHASE_AWAIT_ANSWER", "PHASE_FINAL_MELDS") and "meldsBeforeTurn" not in turn:
+        # nothing said about this turn's melds: those of the mover's side were all there when it began (a turn
+        # that laid some must say how many were there before, as the state check requires)
+        laid = turn.get("melded") or turn.get("start") == "TURN_START_TOOK_PILE"
+        turn["meldsBeforeTurn"] = 0 if laid else len(melds[seat % sides])
     doc = {
         "seats": [{"hand": h, "meldedBefore": m} for h, m in zip(hands, melded_before, strict=True)],
         "sides": [
@@ -51,7 +57,7 @@ def make_state(
         "pileUpcards": upcards,
         "seatToMove": seat,
         "phase": phase,
-        "turn": turn or {},
+        "turn": turn,
         "fillStock": True,
     }
     msg = json_format.ParseDict(doc, notation_pb2.GameStateNotation())

@@ -755,16 +755,20 @@ def _partner_no_ok() -> tuple[str, GameState, str]:
 
 @illegal("MUST_GO_OUT_PARTNER_SAID_YES")
 def _partner_yes() -> Case:
-    # classic-4p; the partner answered yes; hand: 5C 8C; discarding 5C keeps a card.
+    # classic-4p; the partner answered yes; hand: 9H 9D 9S 5C, which can go out (meld the nines, discard 5C);
+    # discarding 5C first keeps cards. (A player who cannot go out may discard: tests/test_rules_fidelity.py.)
     return Case(
-        "classic-4p", _asked("YES", "5C 8C"), "discard 5C", [("MUST_GO_OUT_PARTNER_SAID_YES", "going_out.ask_partner")]
+        "classic-4p",
+        _asked("YES", "9H 9D 9S 5C"),
+        "discard 5C",
+        [("MUST_GO_OUT_PARTNER_SAID_YES", "going_out.ask_partner")],
     )
 
 
 @legal("MUST_GO_OUT_PARTNER_SAID_YES")
 def _partner_yes_ok() -> tuple[str, GameState, str]:
     # Without the question, keeping a card is fine.
-    return "classic-4p", four("5C 8C", melds=(K7,), **PLAY), "discard 5C"
+    return "classic-4p", four("9H 9D 9S 5C", melds=(K7,), **PLAY), "discard 5C"
 
 
 @illegal("ASK_NOT_ALLOWED")
@@ -1005,7 +1009,7 @@ def test_finish_only_after_a_last_red_three() -> None:
 
 
 def test_ask_then_answer_yes_binds() -> None:
-    state = four("5C 8C", melds=(K7,), **PLAY)
+    state = four("9H 9D 9S 5C", melds=(K7,), **PLAY)  # can go out: meld the nines, discard 5C
     asked = assert_legal("classic-4p", state, "ask").next_state
     assert asked is not None
     assert (asked.phase, asked.turn.partner_answer) == (Phase.AWAIT_ANSWER, PartnerAnswer.PENDING)

@@ -35,7 +35,7 @@ from oracle.model.actions import (
     format_action,
     parse_action,
 )
-from oracle.model.cards import JOKER, deck, is_natural, rank_of
+from oracle.model.cards import JOKER, deck, is_natural, parse_cards, rank_of
 from oracle.model.state import GameState, PartnerAnswer, Phase, meld_index_of_rank
 from oracle.rules.facts import side_of
 from oracle.rules.referee import check_action
@@ -278,14 +278,13 @@ def _after(rule_set: str, state: GameState, *actions: str) -> GameState:
 
 def yes_dead_end() -> GameState:
     # The side has no canasta, so the mover can never go out this turn; asking is still legal, and after the
-    # binding yes every discard is MUST_GO_OUT_PARTNER_SAID_YES and no meld is possible: the hand is stuck.
+    # binding yes the mover cannot obey: play goes on by a discard (going_out.cannot_go_out_after_yes_penalty).
     state = play_state("classic-4p", "7H 4C QC QC 4D", melds=["JC JD JH 2H", "9H 9S 2S"])
     return _after("classic-4p", state, "ask", "answer yes")
 
 
-def no_dead_end() -> GameState:
-    # One card in hand, a one-card pile taken onto the side's meld, then ask: after 'no', discarding the last
-    # card is GO_OUT_PARTNER_SAID_NO and there is nothing else to do.
+def one_card_after_take() -> GameState:
+    # One card in hand after a one-card pile taken onto the side's meld: every way on goes out.
     state = make_state(
         "classic-4p",
         hands=["AD", "6C 7C", "5D 5H", "9S TD"],
@@ -293,23 +292,25 @@ def no_dead_end() -> GameState:
         pile="7S",
         melded_before=[True, False, True, False],
     )
-    return _after("classic-4p", state, "take-pile", "ask", "answer no")
+    return _after("classic-4p", state, "take-pile")
 
 
-def test_the_dead_ends_are_reached_by_legal_actions() -> None:
+def test_the_former_dead_ends_are_reached_by_legal_actions() -> None:
     assert yes_dead_end().turn.partner_answer == PartnerAnswer.YES
-    assert no_dead_end().turn.partner_answer == PartnerAnswer.NO
+    assert one_card_after_take().seats[0].hand == tuple(parse_cards("AD"))
 
 
 # The rule books bind the asker to the partner's answer (4P-CLASSIC "Going out") but do not say what happens when
-# the answer cannot be obeyed; the oracle reports that faithfully as a state with no legal action (a known gap, in
-# the closing note of the whole-games issue, for a house-rule field to settle).
-def test_a_yes_the_mover_cannot_obey_leaves_no_legal_action() -> None:
-    assert legal_actions(rules("classic-4p"), yes_dead_end()) == []
+# the answer cannot be obeyed: a player who cannot go out discards and play goes on (the side pays
+# going_out.cannot_go_out_after_yes_penalty); and one holding a single card may not ask (a 'no' would leave nothing).
+def test_a_yes_the_mover_cannot_obey_leaves_the_discards() -> None:
+    listed = legal_actions(rules("classic-4p"), yes_dead_end())
+    assert listed and all(isinstance(a, Discard) for a in listed)
 
 
-def test_a_no_with_only_the_last_card_leaves_no_legal_action() -> None:
-    assert legal_actions(rules("classic-4p"), no_dead_end()) == []
+def test_a_player_holding_one_card_may_not_ask() -> None:
+    listed = legal_actions(rules("classic-4p"), one_card_after_take())
+    assert listed == [Discard(parse_cards("AD")[0])]
 
 
 # --- the canonical space, built independently ---------------------------------------------------------------

@@ -4,10 +4,23 @@ fixes of that list."""
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
+
+import pytest
 from helpers import make_state, rules
 
-from oracle.model.actions import parse_action
-from oracle.rules.referee import check_action
+from oracle.games.deal import deal
+from oracle.games.match import DeckSource, deck_order
+from oracle.model.actions import AnswerPartner, AskPartner, parse_action
+from oracle.model.cards import is_red_three
+from oracle.model.score import ScoreItem
+from oracle.model.state import PartnerAnswer, Phase, TurnStart, TurnState
+from oracle.rules.candidates import iter_candidates
+from oracle.rules.facts import end_table
+from oracle.rules.referee import check_action, is_legal
+from oracle.rules.scoring import score_hand
+from oracle.rules.state_check import validate_state
 
 FOUR_HANDS = ["9H QS QD", "6C 7D", "6D 7C", "6H 7H"]
 
@@ -64,3 +77,122 @@ def test_groups_the_initial_meld_needed_to_take_the_pile_still_allow_asking() ->
     assert _codes("classic-4p", needed, "ask") == []
     more = _after_take("classic-4p", [[], []], "take-pile with 9C 9D meld AH AD AS, KC KD KH")
     assert _codes("classic-4p", more, "ask") == ["ASK_AFTER_MELDING"]
+
+
+K7, Q7 = "KC KC KD KD KH KH KS", "QC QC QD QD QH QH QS"
+
+
+def _turn_problems(rule_set: str, turn: dict[str, object], **kw: object) -> list[tuple[str, str]]:
+    hands = ["9H 9D 9S 5C", "6C 7D"] if rule_set == "classic-2p" else ["9H 9D 9S 5C", "6C 7D", "6D 7C", "6H 7H"]
+    state = make_state(rule_set, hands=hands, pile="4C", phase=kw.pop("phase", "PHASE_PLAY"), turn=turn, **kw)  # type: ignore[arg-type]
+    return [(p.field, p.description) for p in validate_state(rules(rule_set), state)]
+
+
+def test_older_melds_cannot_be_new_this_turn() -> None:
+    """The probe of issue 14: melds_before_turn 0 under two older canastas made adding to them look concealed."""
+    melds = [[K7, Q7], []]
+    turn = {"start": "TURN_START_DREW", "meldsBeforeTurn": 0}
+    fields = {f for f, _ in _turn_problems("classic-2p", turn, melds=melds, melded_before=[True, False])}
+    assert fields == {"state.turn.melds_before_turn"}
+    assert _turn_problems("classic-2p", {**turn, "meldsBeforeTurn": 2}, melds=melds, melded_before=[True, False]) == []
+    # a player whose side's first melds went down this turn (melded) may have melds_before_turn 0
+    assert _turn_problems("classic-2p", {**turn, "melded": True}, melds=melds) == []
+
+
+@pytest.mark.parametrize(
+    ("turn", "phase", "field"),
+    [
+        ({"start": "TURN_START_DREW", "madeCanasta": True, "meldsBeforeTurn": 3}, "PHASE_PLAY", "turn.made_canasta"),
+        (
+            {"start": "TURN_START_DREW", "melded": True, "addedToExisting": True, "meldsBeforeTurn": 0},
+            "PHASE_PLAY",
+            "turn.added_to_existing",
+        ),
+        (
+            {
+                "start": "TURN_START_DREW",
+                "melded": True,
+                "partnerAnswer": "PARTNER_ANSWER_PENDING",
+                "meldsBeforeTurn": 1,
+            },
+            "PHASE_AWAIT_ANSWER",
+            "turn.partner_answer",
+        ),
+        ({"start": "TURN_START_TOOK_PILE", "meldsBeforeTurn": 1}, "PHASE_PLAY", "turn.melds_before_turn"),
+    ],
+)
+def test_turn_fields_that_cannot_hold_together_are_refused(turn: dict[str, object], phase: str, field: str) -> None:
+    melds = [[K7, "9C 9D 9H", "AH AD AS"], []]
+    problems = _turn_problems("classic-4p", turn, phase=phase, melds=melds)
+    assert [f for f, _ in problems] == [f"state.{field}"], problems
+
+
+def test_final_melds_follow_a_draw_and_no_question() -> None:
+    """FINAL_MELDS follows drawing a last-card red three (classic-2p: 2P-GUIDE "Going out")."""
+    r = rules("classic-2p")
+    state = make_state(
+        "classic-2p", hands=["9H 9D 9S 5C", "6C 7D"], melds=[["KC KD KH"], []], pile="4C", melded_before=[True, False]
+    )
+    reds = tuple(c for c in state.stock if is_red_three(c))
+    others = tuple(c for c in state.stock if not is_red_three(c))
+    emptied = replace(
+        state,
+        seats=(state.seats[0], replace(state.seats[1], hand=state.seats[1].hand + others)),
+        sides=(state.sides[0], replace(state.sides[1], red_threes=reds)),
+        stock=(),
+        phase=Phase.FINAL_MELDS,
+        turn=TurnState(start=TurnStart.TOOK_PILE, melds_before_turn=1),
+    )
+    assert [p.field for p in validate_state(r, emptied)] == ["state.turn.start"]
+    drew = replace(emptied, turn=TurnState(start=TurnStart.DREW, melds_before_turn=1))
+    assert validate_state(r, drew) == []
+
+
+def test_a_yes_the_player_cannot_use_lets_play_go_on_and_is_scored() -> None:
+    """4P-CLASSIC lists a penalty for asking and then being unable to go out: ask-penalty-4p charges 100."""
+    for rule_set, penalty in (("classic-4p", 0), ("ask-penalty-4p", 100)):
+        state = make_state(
+            rule_set,
+            hands=["9H 9D 5C", "6C 7D", "6D 7C", "6H 7H"],
+            melds=[["KC KD KH"], []],
+            pile="4C",
+            phase="PHASE_PLAY",
+            turn={"start": "TURN_START_DREW", "partnerAnswer": "PARTNER_ANSWER_YES"},
+            melded_before=[True, False, False, False],
+        )
+        verdict = check_action(rules(rule_set), state, parse_action("discard 5C"))
+        assert verdict.legal and verdict.next_state is not None, verdict.violations
+        assert verdict.next_state.sides[0].unable_after_yes == 1
+        assert verdict.next_state.seat_to_move == 1
+        table = end_table(rules(rule_set), verdict.next_state)
+        lines = [(line.item, line.points) for line in score_hand(rules(rule_set), table)[0].lines]
+        assert (ScoreItem.CANNOT_GO_OUT_AFTER_YES, -penalty) in lines
+
+
+def _walk(rule_set: str, seed: int, rng: random.Random, steps: int) -> int:
+    """A random hand from the deal, asking and answering yes whenever allowed; every state must offer a legal
+    candidate (the candidate space of oracle.rules.candidates, each judged by the referee). Returns the states
+    seen after a yes."""
+    r = rules(rule_set)
+    state = deal(r, deck_order(r, DeckSource(seed=seed)), dealer=seed % r.seats)
+    after_yes = 0
+    for _ in range(steps):
+        if state.phase == Phase.HAND_OVER:
+            break
+        assert validate_state(r, state) == []
+        legal = [a for a in iter_candidates(r, state) if is_legal(r, state, a, validate=False)]
+        assert legal, f"no legal action (seed {seed}, seat {state.seat_to_move}, phase {state.phase.name})"
+        preferred = [a for a in legal if isinstance(a, AskPartner) or a == AnswerPartner(True)]
+        after_yes += state.turn.partner_answer == PartnerAnswer.YES
+        action = preferred[0] if preferred else rng.choice(legal)
+        verdict = check_action(r, state, action, validate=False)
+        assert verdict.next_state is not None
+        state = verdict.next_state
+    return after_yes
+
+
+def test_every_state_of_random_hands_with_binding_yeses_has_a_legal_action() -> None:
+    """Bounded: a few hands of classic-4p and ask-penalty-4p, fixed seeds, at most 150 actions each."""
+    rng = random.Random(14)
+    seen_yes = sum(_walk(rule_set, seed, rng, 150) for rule_set in ("classic-4p", "ask-penalty-4p") for seed in (1, 2))
+    assert seen_yes > 0  # the walks did reach states after a binding yes

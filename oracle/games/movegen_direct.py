@@ -32,7 +32,7 @@ from oracle.model.state import GameState, PartnerAnswer, Phase
 from oracle.rules.draw import check_draw
 from oracle.rules.facts import frozen_reasons_for_side
 from oracle.rules.going_out import check_going_out
-from oracle.rules.play import check_answer, check_ask, check_finish
+from oracle.rules.play import can_go_out, check_answer, check_ask, check_finish
 from oracle.rules.two_step import before_take
 from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.sections import MustTakePile
@@ -171,7 +171,8 @@ def _play_phase(m: Mover, checkpoint: Checkpoint | None) -> Iterator[Action]:
     if m.size == 1:  # play.check_discard: the last card goes out (the canastas, the partner's answer)
         if not check_going_out(m.ctx, m.canastas):
             yield Discard(m.hand[0])
-    elif m.size and m.state.turn.partner_answer != PartnerAnswer.YES:  # a "yes" binds: go out, keep no card
+    elif m.size and (m.state.turn.partner_answer != PartnerAnswer.YES or not can_go_out(m.ctx)):
+        # a "yes" binds a player who can go out; one who cannot discards (play.check_discard)
         yield from (Discard(c) for c in sorted(set(m.hand)))
     if not check_ask(m.ctx):
         yield AskPartner()

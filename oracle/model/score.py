@@ -19,6 +19,7 @@ class ScoreItem(IntEnum):
     GOING_OUT = 8
     GOING_OUT_CONCEALED = 9
     CARDS_IN_HAND = 10
+    CANNOT_GO_OUT_AFTER_YES = 11
 
 
 @dataclass(frozen=True, slots=True)

@@ -74,6 +74,7 @@ class SideState:
     melds: tuple[Cards, ...] = ()  #: each meld's cards
     red_threes: Cards = ()  #: red threes laid
     running_total: int = 0  #: total at the start of the hand
+    unable_after_yes: int = 0  #: times this hand a player of the side was told "yes" and could not go out
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ class SideTable:
     red_threes: tuple[int, ...]  #: red threes laid
     hands: tuple[tuple[int, ...], ...]  #: cards left, one tuple per player of the side
     went_out: WentOut = WentOut.NO  #: whether and how a player of the side went out
+    unable_after_yes: int = 0  #: times a player of the side was told "yes" by the partner and could not go out
 
 
 @dataclass(frozen=True, slots=True)

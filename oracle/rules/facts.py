@@ -53,5 +53,5 @@ def end_table(rules: CompiledRules, state: GameState) -> HandTable:
         if index == went_out_side:
             went = WentOut.CONCEALED if state.went_out_concealed else WentOut.NORMAL
         hands = tuple(state.seats[s].hand for s in rules.seats_of_side(index))
-        sides.append(SideTable(side.melds, side.red_threes, hands, went))
+        sides.append(SideTable(side.melds, side.red_threes, hands, went, side.unable_after_yes))
     return HandTable(tuple(sides))

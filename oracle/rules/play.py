@@ -14,6 +14,7 @@ from oracle.rules.context import (
     canasta_events,
     check_in_hand,
     end_hand,
+    make_ctx,
     remove_cards,
     with_seat,
     with_side,
@@ -26,6 +27,7 @@ from oracle.rules.going_out import (
     check_melding_out,
     is_concealed,
 )
+from oracle.rules.going_out_search import going_out_melds
 from oracle.rules.meld_play import Laid, check_laid, lay_groups
 from oracle.rules.melds import canasta_count, meld_shape, shapes_of
 from oracle.rules.minimum import check_initial_meld, is_minimum_waived
@@ -120,9 +122,30 @@ def check_discard(ctx: Ctx, action: Discard) -> list[Violation]:
     hand_after = remove_cards(ctx.hand, [action.card])
     if not hand_after:
         out += check_going_out(ctx, canasta_count(rules, shapes_of(ctx.side.melds)))
-    elif state.turn.partner_answer == PartnerAnswer.YES:
+    elif state.turn.partner_answer == PartnerAnswer.YES and can_go_out(ctx):
+        # told yes, the player must go out if they can; one who cannot discards, and the side pays
+        # going_out.cannot_go_out_after_yes_penalty when the hand is scored
         out.append(ctx.fail(Code.MUST_GO_OUT_PARTNER_SAID_YES, left=len(hand_after)))
     return out
+
+
+def can_go_out(ctx: Ctx) -> bool:
+    """The player to move (in phase PLAY) can still go out this turn: one legal meld action of all the hand but at
+    most one card, then (if a card is left) its legal discard; a one-card hand, by discarding it."""
+    rules, hand = ctx.rules, ctx.hand
+    if len(hand) == 1:
+        return not check_going_out(ctx, canasta_count(rules, shapes_of(ctx.side.melds)))
+    discard_optional = rules.going_out.discard_optional
+    for action in going_out_melds(rules, ctx.side, hand, discard_optional=discard_optional):
+        if check_meld(ctx, action):
+            continue
+        after = apply_meld(ctx, action).next_state
+        if after.phase == Phase.HAND_OVER:
+            return True
+        left = after.seats[ctx.seat].hand
+        if len(left) == 1 and not check_discard(make_ctx(rules, after), Discard(left[0])):
+            return True
+    return False
 
 
 def apply_discard(ctx: Ctx, action: Discard) -> Applied:
@@ -143,6 +166,9 @@ def apply_discard(ctx: Ctx, action: Discard) -> Applied:
             concealed=is_concealed(ctx, state.turn, final_discard=True),
         )
         return Applied(over, (ended,))
+    if state.turn.partner_answer == PartnerAnswer.YES:  # told yes and could not go out (check_discard)
+        side = replace(ctx.side, unable_after_yes=ctx.side.unable_after_yes + 1)
+        moved = replace(moved, sides=with_side(state, ctx.side_index, side))
     return Applied(replace(moved, seat_to_move=(ctx.seat + 1) % rules.seats, phase=Phase.DRAW, turn=TurnState()))
 
 
@@ -159,7 +185,9 @@ def check_ask(ctx: Ctx) -> list[Violation]:
     if state.turn.partner_answer != PartnerAnswer.NONE:
         return [ctx.fail(Code.ASK_ALREADY_ANSWERED)]
     if state.turn.melded:
-        return [ctx.fail(Code.ASK_AFTER_MELDING)]
+        return [ctx.fail(Code.ASK_AFTER_MELDING, variant="pile" if state.turn.start == TurnStart.TOOK_PILE else "")]
+    if len(ctx.hand) == 1:  # the project's rule: no text covers it (README, "Whole games")
+        return [ctx.fail(Code.ASK_NOT_ALLOWED, variant="one_card")]
     return []
 
 

@@ -62,6 +62,16 @@ def _score_side(rules: CompiledRules, side: SideTable, shapes: list[MeldShape]) 
                 "going_out.concealed_bonus",
             )
         )
+    if side.unable_after_yes:
+        times = side.unable_after_yes
+        lines.append(
+            ScoreLine(
+                ScoreItem.CANNOT_GO_OUT_AFTER_YES,
+                -times * rules.going_out.cannot_go_out_after_yes_penalty,
+                f"told 'yes' to 'may I go out?' and could not go out ({times} time{'s' if times > 1 else ''})",
+                "going_out.cannot_go_out_after_yes_penalty",
+            )
+        )
     for k, hand in enumerate(side.hands):
         detail = f"player {k + 1}: " + (format_cards(hand) if hand else "no cards")
         lines.append(ScoreLine(ScoreItem.CARDS_IN_HAND, -sum(points[c] for c in hand), detail, "card_values"))

@@ -10,6 +10,7 @@ from oracle.model.errors import FieldProblem
 from oracle.model.state import GameState, HandEnd, PartnerAnswer, Phase, TurnStart, TurnState
 from oracle.rules.facts import side_of
 from oracle.rules.melds import MalformedMeld, canasta_count, meld_rule_breaks, meld_shape, shapes_of
+from oracle.rules.turn_check import report_turn_history
 from oracle.rules.upcards import is_covered_kind, must_cover
 from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.sections import AskPartner, LastRedThree
@@ -201,6 +202,7 @@ def _check_turn(rules: CompiledRules, state: GameState, add: Add) -> None:
             a("phase", f"rule set '{rules.id}' ends the hand at once on a last-card red three")
     if turn.melds_before_turn > len(mover_side.melds) or turn.melds_before_turn < 0:
         a("turn.melds_before_turn", f"{turn.melds_before_turn}, but the side has {len(mover_side.melds)} melds")
+    report_turn_history(rules, state, a)
     if (turn.melded or turn.start == TurnStart.TOOK_PILE or turn.added_to_existing) and not mover_side.melds:
         a("turn", "the player melded this turn but the side has no melds")
     if turn.made_canasta and not canasta_count(rules, shapes_of(_valid_melds(mover_side.melds))):

@@ -7,6 +7,7 @@ from oracle.model.errors import Problems
 from oracle.model.table import HandTable, SideTable, WentOut
 from oracle.rules.melds import MalformedMeld, MeldShape, canasta_count, meld_rule_breaks, meld_shape
 from oracle.ruleset.compiled import CompiledRules
+from oracle.ruleset.sections import AskPartner
 
 
 def validate_table(table: HandTable, rules: CompiledRules, prefix: str = "table") -> list[list[MeldShape]]:
@@ -59,6 +60,11 @@ def _check_side(
         for k, card in enumerate(side.red_threes):
             if not is_red_three(card):
                 problems.add(f"{path}.red_threes[{k}]", f"{format_card(card)} is not a red three")
+    if side.unable_after_yes and rules.going_out.ask_partner == AskPartner.NONE:
+        problems.add(
+            f"{path}.unable_after_yes",
+            f"is {side.unable_after_yes}, but rule set '{rules.id}' has no partner to ask (going_out.ask_partner)",
+        )
     if len(side.hands) != rules.side_size:
         problems.add(f"{path}.hands", f"has {len(side.hands)} hands; a side has {rules.side_size} player(s)")
     for k, hand in enumerate(side.hands):

@@ -333,12 +333,20 @@ _RULES = (
         _ASK_FIELD,
         "This rule set has no partner to ask.",
         "rule set '{rule_set}' has no partner to ask",
+        {
+            "one_card": "with one card in hand every way to end the turn goes out, so there is nothing to ask the"
+            " partner (a 'no' would leave no legal play)",
+        },
     ),
     Rule(
         Code.ASK_AFTER_MELDING,
         _ASK_FIELD,
         "The partner is asked right after drawing, before anything is melded.",
         "the partner is asked right after drawing, before melding",
+        {
+            "pile": "the partner is asked right after taking the pile, before anything else is put down (groups"
+            " laid with the pile beyond those the take needed count)",
+        },
     ),
     Rule(
         Code.ASK_ALREADY_ANSWERED,

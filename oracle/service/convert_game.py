@@ -76,6 +76,7 @@ def _state_from(
                 tuple(cards(m, f"{prefix}.sides[{i}].melds[{j}]") for j, m in enumerate(s.melds)),
                 cards(s.red_threes, f"{prefix}.sides[{i}].red_threes"),
                 s.running_total,
+                s.unable_after_yes,
             )
             for i, s in enumerate(msg.sides)
         ),
@@ -103,7 +104,8 @@ def state_from_proto(msg: game_pb2.GameState, prefix: str = "state") -> GameStat
     state = GameState(
         seats=tuple(SeatState(tuple(s.hand), s.melded_before) for s in msg.seats),
         sides=tuple(
-            SideState(tuple(tuple(m.cards) for m in s.melds), tuple(s.red_threes), s.running_total) for s in msg.sides
+            SideState(tuple(tuple(m.cards) for m in s.melds), tuple(s.red_threes), s.running_total, s.unable_after_yes)
+            for s in msg.sides
         ),
         stock=tuple(msg.stock),
         discard_pile=tuple(msg.discard_pile),
@@ -180,7 +182,9 @@ def fill_state(msg: game_pb2.GameState, state: GameState) -> None:
     for seat in state.seats:
         msg.seats.add(hand=seat.hand, melded_before=seat.melded_before)
     for side in state.sides:
-        entry = msg.sides.add(red_threes=side.red_threes, running_total=side.running_total)
+        entry = msg.sides.add(
+            red_threes=side.red_threes, running_total=side.running_total, unable_after_yes=side.unable_after_yes
+        )
         for meld in side.melds:
             entry.melds.add(cards=meld)
 

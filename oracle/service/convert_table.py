@@ -29,6 +29,7 @@ def table_from_proto(table: scoring_pb2.HandTable, prefix: str = "table") -> Han
             red_threes=tuple(side.red_threes),
             hands=tuple(tuple(h.cards) for h in side.hands),
             went_out=_went_out(side.went_out, f"{prefix}.sides[{i}].went_out", problems),
+            unable_after_yes=side.unable_after_yes,
         )
         for i, side in enumerate(table.sides)
     )
@@ -57,6 +58,7 @@ def table_from_notation(table: notation_pb2.HandTableNotation, prefix: str = "")
                 red_threes=_cards(side.red_threes, f"{path}.red_threes", problems),
                 hands=tuple(_cards(h, f"{path}.hands[{k}]", problems) for k, h in enumerate(side.hands)),
                 went_out=_went_out(side.went_out, f"{path}.went_out", problems),
+                unable_after_yes=side.unable_after_yes,
             )
         )
     problems.raise_if_any()
@@ -67,7 +69,9 @@ def table_to_proto(table: HandTable) -> scoring_pb2.HandTable:
     """The HandTable message of a domain table."""
     message = scoring_pb2.HandTable()
     for side in table.sides:
-        entry = message.sides.add(red_threes=side.red_threes, went_out=int(side.went_out))
+        entry = message.sides.add(
+            red_threes=side.red_threes, went_out=int(side.went_out), unable_after_yes=side.unable_after_yes
+        )
         for meld in side.melds:
             entry.melds.add(cards=meld)
         for hand in side.hands:

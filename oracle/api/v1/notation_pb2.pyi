@@ -9,18 +9,20 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class SideTableNotation(_message.Message):
-    __slots__ = ("melds", "red_threes", "hands", "went_out", "name")
+    __slots__ = ("melds", "red_threes", "hands", "went_out", "name", "unable_after_yes")
     MELDS_FIELD_NUMBER: _ClassVar[int]
     RED_THREES_FIELD_NUMBER: _ClassVar[int]
     HANDS_FIELD_NUMBER: _ClassVar[int]
     WENT_OUT_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
+    UNABLE_AFTER_YES_FIELD_NUMBER: _ClassVar[int]
     melds: _containers.RepeatedScalarFieldContainer[str]
     red_threes: str
     hands: _containers.RepeatedScalarFieldContainer[str]
     went_out: _scoring_pb2.WentOut
     name: str
-    def __init__(self, melds: _Optional[_Iterable[str]] = ..., red_threes: _Optional[str] = ..., hands: _Optional[_Iterable[str]] = ..., went_out: _Optional[_Union[_scoring_pb2.WentOut, str]] = ..., name: _Optional[str] = ...) -> None: ...
+    unable_after_yes: int
+    def __init__(self, melds: _Optional[_Iterable[str]] = ..., red_threes: _Optional[str] = ..., hands: _Optional[_Iterable[str]] = ..., went_out: _Optional[_Union[_scoring_pb2.WentOut, str]] = ..., name: _Optional[str] = ..., unable_after_yes: _Optional[int] = ...) -> None: ...
 
 class HandTableNotation(_message.Message):
     __slots__ = ("rule_set_id", "sides")
@@ -39,14 +41,16 @@ class SeatNotation(_message.Message):
     def __init__(self, hand: _Optional[str] = ..., melded_before: _Optional[bool] = ...) -> None: ...
 
 class SideNotation(_message.Message):
-    __slots__ = ("melds", "red_threes", "running_total")
+    __slots__ = ("melds", "red_threes", "running_total", "unable_after_yes")
     MELDS_FIELD_NUMBER: _ClassVar[int]
     RED_THREES_FIELD_NUMBER: _ClassVar[int]
     RUNNING_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    UNABLE_AFTER_YES_FIELD_NUMBER: _ClassVar[int]
     melds: _containers.RepeatedScalarFieldContainer[str]
     red_threes: str
     running_total: int
-    def __init__(self, melds: _Optional[_Iterable[str]] = ..., red_threes: _Optional[str] = ..., running_total: _Optional[int] = ...) -> None: ...
+    unable_after_yes: int
+    def __init__(self, melds: _Optional[_Iterable[str]] = ..., red_threes: _Optional[str] = ..., running_total: _Optional[int] = ..., unable_after_yes: _Optional[int] = ...) -> None: ...
 
 class GameStateNotation(_message.Message):
     __slots__ = ("rule_set_id", "seats", "sides", "stock", "discard_pile", "pile_upcards", "seat_to_move", "phase", "turn", "hand_end", "went_out_seat", "went_out_concealed", "fill_stock")

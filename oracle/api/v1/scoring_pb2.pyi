@@ -27,6 +27,7 @@ class ScoreItem(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SCORE_ITEM_GOING_OUT: _ClassVar[ScoreItem]
     SCORE_ITEM_GOING_OUT_CONCEALED: _ClassVar[ScoreItem]
     SCORE_ITEM_CARDS_IN_HAND: _ClassVar[ScoreItem]
+    SCORE_ITEM_CANNOT_GO_OUT_AFTER_YES: _ClassVar[ScoreItem]
 WENT_OUT_UNSPECIFIED: WentOut
 WENT_OUT_NORMAL: WentOut
 WENT_OUT_CONCEALED: WentOut
@@ -41,18 +42,21 @@ SCORE_ITEM_ALL_RED_THREES_WITHOUT_MELD: ScoreItem
 SCORE_ITEM_GOING_OUT: ScoreItem
 SCORE_ITEM_GOING_OUT_CONCEALED: ScoreItem
 SCORE_ITEM_CARDS_IN_HAND: ScoreItem
+SCORE_ITEM_CANNOT_GO_OUT_AFTER_YES: ScoreItem
 
 class SideTable(_message.Message):
-    __slots__ = ("melds", "red_threes", "hands", "went_out")
+    __slots__ = ("melds", "red_threes", "hands", "went_out", "unable_after_yes")
     MELDS_FIELD_NUMBER: _ClassVar[int]
     RED_THREES_FIELD_NUMBER: _ClassVar[int]
     HANDS_FIELD_NUMBER: _ClassVar[int]
     WENT_OUT_FIELD_NUMBER: _ClassVar[int]
+    UNABLE_AFTER_YES_FIELD_NUMBER: _ClassVar[int]
     melds: _containers.RepeatedCompositeFieldContainer[_cards_pb2.CardList]
     red_threes: _containers.RepeatedScalarFieldContainer[_cards_pb2.Card]
     hands: _containers.RepeatedCompositeFieldContainer[_cards_pb2.CardList]
     went_out: WentOut
-    def __init__(self, melds: _Optional[_Iterable[_Union[_cards_pb2.CardList, _Mapping]]] = ..., red_threes: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., hands: _Optional[_Iterable[_Union[_cards_pb2.CardList, _Mapping]]] = ..., went_out: _Optional[_Union[WentOut, str]] = ...) -> None: ...
+    unable_after_yes: int
+    def __init__(self, melds: _Optional[_Iterable[_Union[_cards_pb2.CardList, _Mapping]]] = ..., red_threes: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., hands: _Optional[_Iterable[_Union[_cards_pb2.CardList, _Mapping]]] = ..., went_out: _Optional[_Union[WentOut, str]] = ..., unable_after_yes: _Optional[int] = ...) -> None: ...
 
 class HandTable(_message.Message):
     __slots__ = ("sides",)
