@@ -62,6 +62,7 @@ def hypercorn_config(config: ServeConfig, sock: socket.socket) -> HypercornConfi
     settings = HypercornConfig()
     settings.bind = [f"fd://{sock.fileno()}"]
     settings.accesslog = None  # the request log of the call layers covers Connect calls
+    settings.errorlog = log  # Python logging (its "Running on" line is INFO; problems are warnings and errors)
     settings.graceful_timeout = config.grace_seconds
     settings.keep_alive_timeout = KEEP_ALIVE_SECONDS
     settings.include_server_header = False
