@@ -6,7 +6,7 @@ import contextlib
 import os
 import shutil
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from playwright.sync_api import Browser, Page, sync_playwright
 from server_harness import ServerThread
@@ -33,16 +33,21 @@ class Desk:
 
     url: str
     browser: Browser
+    errors: dict[int, list[str]] = field(default_factory=dict)  #: uncaught script errors, by id() of the page
 
     def page(self, viewport: dict[str, int] = DESK, fragment: str = "") -> Page:
         page = self.browser.new_page(viewport=viewport)  # type: ignore[arg-type]
         page.set_default_timeout(WAIT_MS)
-        errors: list[str] = []
+        errors = self.errors.setdefault(id(page), [])
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(self.url + fragment)
         page.wait_for_selector("body[data-ready=true]")
         assert not errors, errors
         return page
+
+    def script_errors(self, page: Page) -> list[str]:
+        """The uncaught errors of the page's scripts so far (none is expected)."""
+        return self.errors.get(id(page), [])
 
 
 @contextlib.contextmanager

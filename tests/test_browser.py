@@ -42,7 +42,9 @@ def desk() -> Iterator[Desk]:
 def page(desk: Desk) -> Iterator[Page]:
     page = desk.page()
     yield page
+    errors = desk.script_errors(page)
     page.close()
+    assert not errors, f"the page's scripts failed: {errors}"
 
 
 def card_labels(page: Page, selector: str) -> list[str]:
