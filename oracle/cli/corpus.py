@@ -41,6 +41,10 @@ def run_corpus(
         raise CliError("no record files found")
     if cluster and in_process:
         raise CliError("--cluster and --in-process exclude each other")
+    if specs is not None:
+        from oracle.cli.support import load_book
+
+        load_book(specs)  # a bad rule-set directory is one error here, not one per game on the workers
     options = Options(judge_all, converters, str(specs) if specs is not None else None)
     local = not cluster and (in_process or (workers is None and len(files) < IN_PROCESS_BELOW))
     if cluster:
