@@ -3,9 +3,11 @@ rule sets to the shipped book (--specs-only replaces it)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -48,12 +50,13 @@ def run(*args: str) -> Result:
     return CliRunner().invoke(main, ["conformance", *args])
 
 
-def closed_port() -> int:
-    """A port on the loopback where nothing listens (bound, then released)."""
+@contextlib.contextmanager
+def closed_port() -> Iterator[int]:
+    """A port on the loopback where nothing listens: bound (so no other process takes it) and never listening."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
-    return port
+        yield port
 
 
 def test_a_small_rule_set_passes() -> None:
@@ -131,10 +134,11 @@ def test_an_expected_failure_that_fails_passes_the_run(tmp_path: Path, monkeypat
 
 
 def test_an_unreachable_target_is_one_error_within_the_connect_timeout() -> None:
-    address = f"127.0.0.1:{closed_port()}"
-    started = time.monotonic()
-    result = run("--target", address, "--connect-timeout", "1")
-    elapsed = time.monotonic() - started
+    with closed_port() as port:
+        address = f"127.0.0.1:{port}"
+        started = time.monotonic()
+        result = run("--target", address, "--connect-timeout", "1")
+        elapsed = time.monotonic() - started
     assert result.exit_code == 2
     assert result.output.strip() == (
         f"canasta-oracle: cannot reach the target {address}: no connection within 1 s"
