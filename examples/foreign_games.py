@@ -40,7 +40,7 @@ def main() -> int:
     actions = 0
     start = time.perf_counter()
     for seed in range(args.seed, args.seed + args.games):
-        game = play(rules, seed, breaks=rng.choice((0, 1, 2, 3, 4)))
+        game = play(rules, seed, breaks=rng.choice((0, 1, 2, 3, 4)), varied=True)
         path = directory / f"game-{seed}.canlog"
         path.write_text("\n".join(game.lines) + "\n", encoding="utf-8")
         planted.update({(f"{path}:2", h, i): str(code) for h, i, code in game.planted})

@@ -21,6 +21,7 @@ from oracle.rules.referee import apply_action, check_action
 from oracle.rules.state_check import validate_state
 from oracle.ruleset.compiled import CompiledRules
 
+RARE: tuple[type, ...] = (Meld, TakePile)  #: the breaks `varied` plants whenever it can
 CHECK_EVERY = 25  #: the engine logs its state (hands, pile, stock size) every this many actions
 
 
@@ -92,9 +93,15 @@ def _candidates(state: GameState, rng: random.Random) -> list[Action]:
     return found
 
 
-def plant(rules: CompiledRules, state: GameState, rng: random.Random) -> tuple[Action, GameState, str] | None:
-    """An illegal action the engine accepts here, the state it leaves, and the first code the oracle gives it."""
-    for action in _candidates(state, rng):
+def plant(
+    rules: CompiledRules, state: GameState, rng: random.Random, kinds: tuple[type, ...] | None = None
+) -> tuple[Action, GameState, str] | None:
+    """An illegal action the engine accepts here (of one of `kinds`, if given), the state it leaves, and the first
+    code the oracle gives it."""
+    candidates = _candidates(state, rng)
+    if kinds is not None:
+        candidates = [a for a in candidates if isinstance(a, kinds)]
+    for action in candidates:
         verdict = check_action(rules, state, action, validate=False)
         if verdict.legal:
             continue
@@ -119,8 +126,12 @@ class FaultyGame:
     actions: int = 0
 
 
-def play(rules: CompiledRules, seed: int, *, breaks: int, max_hands: int = 12) -> FaultyGame:
-    """One game from `seed`; about `breaks` illegal actions accepted at random points of its first hands."""
+def play(rules: CompiledRules, seed: int, *, breaks: int, max_hands: int = 12, varied: bool = False) -> FaultyGame:
+    """One game from `seed`; about `breaks` illegal actions accepted at random points of its first hands.
+
+    With `varied`, a rarer break (a meld, taking the pile) is also planted whenever one is possible (one time in
+    four), so the breaks are not nearly all discards and draws out of turn.
+    """
     rng = random.Random(seed)
     first_dealer = rng.randrange(rules.seats)
     game = FaultyGame([f"# canlog written by a faulty engine, seed {seed}", f"game {rules.id} dealer {first_dealer}"])
@@ -138,7 +149,9 @@ def play(rules: CompiledRules, seed: int, *, breaks: int, max_hands: int = 12) -
                 raise RuntimeError(f"seed {seed}: hand {hand_index} did not end")
             seat = state.seat_to_move
             planted = None
-            if len(game.planted) < breaks and index > 4 and rng.random() < 0.04:
+            if varied and len(game.planted) < breaks and index > 4 and rng.random() < 0.25:
+                planted = plant(rules, state, rng, RARE)
+            if planted is None and len(game.planted) < breaks and index > 4 and rng.random() < 0.04:
                 planted = plant(rules, state, rng)
             if planted is not None:
                 action, state, code = planted
