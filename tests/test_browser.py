@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import json
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
@@ -268,10 +270,19 @@ def test_a_shared_link_restores_the_position_and_the_question_and_asks_it(desk: 
         other.close()
 
 
-def test_a_damaged_link_says_so(desk: Desk) -> None:
+def test_a_damaged_link_or_one_naming_an_unknown_rule_book_says_so(desk: Desk) -> None:
     page = desk.page(fragment="#s=not-base64-json")
     try:
-        assert "damaged" in page.locator("#status .msg.error").inner_text()
+        assert "This link is damaged" in page.locator("#status .msg.error").inner_text()
+    finally:
+        page.close()
+    link = {"v": 1, "books": ["our-secret-rules"], "q": {"kind": "minimum"}}
+    encoded = base64.urlsafe_b64encode(json.dumps(link).encode()).decode().rstrip("=")
+    page = desk.page(fragment=f"#s={encoded}")
+    try:
+        assert "does not know: our-secret-rules" in page.locator("#status .msg.error").inner_text()
+        page.wait_for_selector("#answer .msg.error")
+        assert "Choose at least one rule book" in page.inner_text("#answer")
     finally:
         page.close()
 
