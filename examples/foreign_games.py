@@ -37,6 +37,7 @@ def main() -> int:
     rules = shipped_rule_set("classic-2p").rules
     rng = random.Random(args.seed)
     planted: dict[tuple[str, int, int], str] = {}
+    miscounts: set[tuple[str, int, int]] = set()
     actions = 0
     start = time.perf_counter()
     for seed in range(args.seed, args.seed + args.games):
@@ -44,8 +45,12 @@ def main() -> int:
         path = directory / f"game-{seed}.canlog"
         path.write_text("\n".join(game.lines) + "\n", encoding="utf-8")
         planted.update({(f"{path}:2", h, i): str(code) for h, i, code in game.planted})
+        miscounts.update((f"{path}:2", h, after) for h, after in game.miscounts)
         actions += game.actions
-    print(f"{args.games} games, {actions} actions, {len(planted)} rule breaks planted, logs in {directory}")
+    print(
+        f"{args.games} games, {actions} actions, {len(planted)} rule breaks and {len(miscounts)} miscounted stocks"
+        f" planted, logs in {directory}"
+    )
     print(f"  planted by kind: {dict(Counter(planted.values()))}  ({time.perf_counter() - start:.0f} s)")
     files = sorted(str(p) for p in directory.glob("*.canlog"))
     for judge_all in (False, True):
@@ -61,12 +66,20 @@ def main() -> int:
         others = Counter(d["kind"] for r in results for g in r.games for d in g.disagreements)
         games_with = sum(1 for r in results for g in r.games if g.disagreements)
         hits = sum(1 for key in planted if key in found)
+        counted = {
+            (g.label, d["hand"], d["index"])
+            for r in results
+            for g in r.games
+            for d in g.disagreements
+            if d["kind"] == "checkpoint" and d["field"] == "stock_count"
+        }
         uncertain = sum(1 for d in found.values() if d["uncertain"])
         label = "--all" if judge_all else "default (stop at the first)"
         print(
             f"{label}: {sum(others.values())} disagreements in {games_with} games"
             f" ({dict(others)}); illegal actions found {len(found)}, of them planted {hits}/{len(planted)},"
-            f" not planted {len(found) - hits}; marked uncertain {uncertain} ({time.perf_counter() - start:.0f} s)"
+            f" not planted {len(found) - hits}; miscounted stocks found {len(counted & miscounts)}/{len(miscounts)};"
+            f" marked uncertain {uncertain} ({time.perf_counter() - start:.0f} s)"
         )
     return 0
 
