@@ -95,6 +95,7 @@ def _no_key(action: Action) -> tuple[object, ...]:
     return ()
 
 
+_DISCARDS = KINDS.index("discard")
 #: Per kind (in KINDS order), the key that orders actions of that kind (sort_key without the kind).
 _KEY_OF_KIND = tuple(
     {"take_pile": _take_key, "meld": _meld_key, "discard": _discard_key, "answer_partner": _answer_key}.get(k, _no_key)
@@ -167,13 +168,14 @@ def legal_actions_upto(
 
 
 def _in_order(actions: Iterable[Action]) -> list[Action]:
-    """Distinct actions in the canonical order (as sorted by sort_key), sorting only the kinds that need it."""
+    """The direct generator's distinct actions in the canonical order (as sorted by sort_key), sorting only the kinds
+    that need it."""
     by_kind: list[list[Action]] = [[] for _ in KINDS]
     for action in actions:
         by_kind[_KIND_INDEX[type(action)]].append(action)
     out: list[Action] = []
     for kind, listed in enumerate(by_kind):
-        if len(listed) > 1:
+        if len(listed) > 1 and kind != _DISCARDS:  # the direct generator lists the discards ascending already
             listed.sort(key=_KEY_OF_KIND[kind])
         out += listed
     return out

@@ -18,6 +18,7 @@ from oracle.ruleset.compiled import CompiledRules
 
 _MEMO_LIMIT = 200_000
 _TWO, _JOKER, _OTHER = -1, -2, -3
+_BLACK_THREES = frozenset(c for c in range(1, JOKER + 1) if is_black_three(c))
 #: By card number: the rank a hand card sorts under (naturals and black threes), or _TWO, _JOKER, _OTHER.
 _KIND: tuple[int, ...] = tuple(
     _OTHER
@@ -180,14 +181,15 @@ class Mover:
         self.meld_at: dict[int, int] = {}  #: natural rank -> index of the side's meld of it (meld_index_of_rank)
         facts = self.facts
         canastas = 0
+        meld_at = self.meld_at
         for i, meld in enumerate(side.melds):
             black = False
             for card in meld:
                 kind = _KIND[card]
-                if kind != _TWO and kind != _JOKER:
-                    black = is_black_three(card)
-                    if not black and kind not in self.meld_at:
-                        self.meld_at[kind] = i
+                if kind >= 0:  # the first card that is not wild names the meld's rank
+                    black = card in _BLACK_THREES
+                    if not black and kind not in meld_at:
+                        meld_at[kind] = i
                     break
             canastas += facts.canasta(len(meld), black)  # a valid state's melds are well formed (state_check)
         self.canastas = canastas  #: the side's canastas now (melds.canasta_count)
