@@ -58,8 +58,8 @@ export function verdictElement(verdict) {
 /** An Adjudicate answer: one column per rule book and the fields that make the difference. */
 export function adjudication(answer, actionText) {
   const verdicts = answer.verdicts || [];
-  const columns = verdicts.map((v) => h("article", { class: "column", "data-rule-set": v.ruleSetId },
-    h("h3", {}, v.ruleSetId),
+  const columns = verdicts.map((v) => h("article", { class: "column", "data-rule-set": (v.ruleSetId || "house rule") },
+    h("h3", {}, (v.ruleSetId || "house rule")),
     v.applicable ? verdictElement(v.verdict || {}) : h("p", { class: "na" }, "Not applicable: ", v.notApplicable)));
   const deciding = answer.decidingFields || [];
   return h("div", {},
@@ -67,7 +67,7 @@ export function adjudication(answer, actionText) {
     h("div", { class: "columns" }, columns),
     deciding.length
       ? h("div", { class: "deciding" }, h("h3", {}, "Where the rule books differ"),
-        h("div", { class: "table-wrap" }, h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rule-set field"), verdicts.map((v) => h("th", { scope: "col" }, v.ruleSetId)))),
+        h("div", { class: "table-wrap" }, h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rule-set field"), verdicts.map((v) => h("th", { scope: "col" }, (v.ruleSetId || "house rule"))))),
           h("tbody", {}, deciding.map((d) => h("tr", {}, h("th", { scope: "row" }, h("code", {}, d.field)), (d.values || []).map((x) => h("td", {}, x))))))))
       : h("p", { class: "agree" }, verdicts.filter((v) => v.applicable).length > 1 ? "The rule books that apply agree." : ""));
 }
