@@ -17,6 +17,8 @@ from oracle.service.config import ServeConfig
 WAIT_MS = 10_000  #: the longest any step of a browser test waits (an answer, a page load)
 PHONE = {"width": 390, "height": 844}
 DESK = {"width": 1280, "height": 900}
+#: CI runs as root (Chromium's sandbox refuses root) in containers whose /dev/shm may be tiny
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-dev-shm-usage"]
 
 
 def chromium_path() -> str:
@@ -57,7 +59,7 @@ def running_desk() -> Iterator[Desk]:
     try:
         assert server.server.http is not None
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox"])
+            browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
             try:
                 yield Desk(server.server.http.url, browser)
             finally:
