@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from oracle.games.movegen_facts import Group, Mover
-from oracle.games.movegen_sets import going_out_sets, minimal_sets, new_meld_pool
+from oracle.games.movegen_sets import going_out_sets, minimal_sets, natural_bounds, new_meld_pool
 from oracle.model.actions import (
     Action,
     AnswerPartner,
@@ -114,9 +114,11 @@ def _takes(m: Mover, checkpoint: Checkpoint | None) -> Iterator[TakePile]:
             yield TakePile()
     jokers, twos = m.jokers, len(m.twos)
     pool = None
+    bounds: list[int] = []
     if m.needs_initial:  # black-three melds only where they may be laid without going out, or the take can go out
         black_threes = not rules.threes.black_three_meld_going_out_only or base_left < 2
         pool = new_meld_pool(m, exclude=rank, black_threes=black_threes)
+        bounds = natural_bounds(pool, m.wild_points)
     top_points = facts.rank_points[rank]
     for n in range(2 if frozen else 1, len(naturals) + 1):
         for j in range(jokers + 1):
@@ -138,7 +140,9 @@ def _takes(m: Mover, checkpoint: Checkpoint | None) -> Iterator[TakePile]:
                         yield TakePile(with_cards)
                     continue
                 base = m.group(rank, n, j, t).points + top_points
-                for extra in minimal_sets(pool, base, m.minimum, jokers - j, twos - t, checkpoint, m.wild_points):
+                for extra in minimal_sets(
+                    pool, base, m.minimum, jokers - j, twos - t, checkpoint, m.wild_points, bounds
+                ):
                     if _extras_ok(m, extra, base_left - n - w, canastas):
                         yield TakePile(with_cards, m.cards(extra, first_two=t))
 

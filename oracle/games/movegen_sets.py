@@ -46,6 +46,14 @@ def new_meld_pool(m: Mover, *, exclude: int = -1, black_threes: bool = True) -> 
     return pool
 
 
+def natural_bounds(pool: list[tuple[Group, ...]], wild_points: tuple[int, int]) -> list[int]:
+    """From each pool entry on, the sum of the entries' best points without their wilds (`wild_points`: a joker's
+    and a two's points)."""
+    joker_points, two_points = wild_points
+    best = [max(g.points - g.jokers * joker_points - g.twos * two_points for g in options) for options in pool]
+    return [sum(best[k:]) for k in range(len(pool) + 1)]
+
+
 def minimal_sets(
     pool: list[tuple[Group, ...]],
     base: int,
@@ -54,6 +62,7 @@ def minimal_sets(
     twos: int,
     checkpoint: Checkpoint | None,
     wild_points: tuple[int, int] = (0, 0),
+    bounds: list[int] | None = None,
 ) -> Iterator[tuple[Group, ...]]:
     """Every set of at most one group per pool entry, within the wild budgets, with base + its points reaching
     `minimum` and removing any one group falling below it; just the empty set when `base` reaches it already.
@@ -61,14 +70,14 @@ def minimal_sets(
     Options are ascending by points, so at each step the groups that would complete a minimal set form one run
     (points from what is missing up to what is missing plus the weakest group chosen) and the search stops at it.
     A branch stops as soon as the best naturals of the entries left plus every wild left (`wild_points`: a
-    joker's and a two's points) cannot reach the minimum.
+    joker's and a two's points) cannot reach the minimum; `bounds` are natural_bounds(pool, wild_points), for a
+    caller that searches one pool several times.
     """
     if base >= minimum:
         yield ()
         return
     joker_points, two_points = wild_points
-    best = [max(g.points - g.jokers * joker_points - g.twos * two_points for g in options) for options in pool]
-    rest = [sum(best[k:]) for k in range(len(pool) + 1)]
+    rest = natural_bounds(pool, wild_points) if bounds is None else bounds
 
     def walk(
         start: int, chosen: tuple[Group, ...], total: int, weakest: int, j: int, t: int
