@@ -101,6 +101,7 @@ def _malformed(tmp_path: Path) -> dict[str, tuple[Path, str]]:
     lines = (good.strip() + "\n" + good[:40] + "\n").encode()
     put("lines.jsonl", lines, "FILE:2:40: not valid JSON: Unterminated string starting at this point")
     put("bad.canlog", b"game classic-2p dealer 0\nhand seed 4\nP1 draw\nP1 discard 11h\n", "FILE:4:12:")
+    put("wrong-type.json", b'{\n  "ruleSetId": "classic-2p",\n  "hands": [\n    {"seed": "abc"}\n  ]\n}', "FILE:4:14:")
     put("empty.json", b"", "FILE:1:1: not valid JSON")
     put("array.json", b"[1, 2]", "FILE:1:1: a game record is a JSON object")
     return files
@@ -120,6 +121,7 @@ def _line_of(text: str, needle: str) -> int:
         "unknown-field.json",
         "lines.jsonl",
         "bad.canlog",
+        "wrong-type.json",
         "empty.json",
         "array.json",
     ],

@@ -92,3 +92,24 @@ def locate(text: str, path: str, root: str = "record") -> tuple[int, int] | None
         cut = max(probe.rfind("."), probe.rfind("["))
         probe = probe[:cut] if cut > 0 else ""
     return None
+
+
+_INDEX = re.compile(r"\[\d+\]")
+
+
+def locate_fields(text: str, names: list[str], root: str = "record") -> tuple[tuple[int, int], str] | None:
+    """The place and full path of the first value whose field names, indexes left out, are `names` (camelCase or
+    snake_case), or of the deepest enclosing one found; None if not even the first name is found."""
+    scan = _Scan(text)
+    try:
+        scan.value(root)
+    except IndexError:
+        pass
+    wanted = [_CAMEL.sub("_", n).lower() for n in names]
+    for depth in range(len(wanted), 0, -1):
+        target = ".".join([root, *wanted[:depth]])
+        for path, offset in scan.found.items():
+            if _INDEX.sub("", path) == target:
+                line = text.count("\n", 0, offset) + 1
+                return (line, offset - (text.rfind("\n", 0, offset) + 1) + 1), path
+    return None

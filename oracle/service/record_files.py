@@ -19,7 +19,7 @@ from oracle.games.record import GameRecord
 from oracle.model.errors import FieldProblem, InvalidInputError
 from oracle.ruleset.compiled import CompiledRules
 from oracle.service.convert_record import record_from_proto
-from oracle.service.json_locate import locate
+from oracle.service.json_locate import locate, locate_fields
 
 JSON_SUFFIXES = (".json", ".json.gz")
 JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".ndjson")
@@ -91,6 +91,7 @@ def _text(path: Path) -> str:
 
 _AT = re.compile(r' at "[A-Za-z]+((?:[.\[][^"]*)?)"')
 _FIELD = re.compile(r'has no field named "([^"]+)"')
+_FAILED = re.compile(r"Failed to parse (\w+) field")
 
 
 def _parse(file: str, text: str, first_line: int) -> record_pb2.GameRecord:
@@ -113,6 +114,10 @@ def _parse(file: str, text: str, first_line: int) -> record_pb2.GameRecord:
         if named:
             path += f".{named.group(1)}"
         place = locate(text, path)
+        chain = _FAILED.findall(message)
+        found = locate_fields(text, chain) if chain and not at else None
+        if found is not None:
+            place, path = found
         line, column = (first_line + place[0] - 1, place[1]) if place else (first_line, None)
         raise file_error(file, line, column, f"{path}: {message}") from None
 
