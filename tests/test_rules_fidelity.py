@@ -17,7 +17,9 @@ from oracle.model.cards import is_red_three
 from oracle.model.score import ScoreItem
 from oracle.model.state import PartnerAnswer, Phase, TurnStart, TurnState
 from oracle.rules.candidates import iter_candidates
+from oracle.rules.context import make_ctx
 from oracle.rules.facts import end_table
+from oracle.rules.play import can_go_out
 from oracle.rules.referee import check_action, is_legal
 from oracle.rules.scoring import score_hand
 from oracle.rules.state_check import validate_state
@@ -196,3 +198,50 @@ def test_every_state_of_random_hands_with_binding_yeses_has_a_legal_action() -> 
     rng = random.Random(14)
     seen_yes = sum(_walk(rule_set, seed, rng, 150) for rule_set in ("classic-4p", "ask-penalty-4p") for seed in (1, 2))
     assert seen_yes > 0  # the walks did reach states after a binding yes
+
+
+@pytest.mark.parametrize(
+    ("hand", "melds", "able"),
+    [
+        ("JK 2C 5C", ["KC KD KH KS KC"], True),  # both wilds on the kings make the canasta; 5C is discarded
+        ("JK 2C 5C 6C", ["KC KD KH KS KC"], False),  # two odd cards: one can be discarded, the other cannot go
+        ("9H 9D 2C JK 5C", ["KC KD KH KS KC KD"], True),  # one wild completes the kings, the other joins the nines
+        ("9H 9D JK 5C", ["KC KD KH KS KC KD"], False),  # the joker cannot both complete the kings and be needed
+        ("3C 3S 3C 5C", [K7], True),  # black threes go down as the last meld, 5C is discarded
+        ("3C 3S 5C", [K7], False),  # two black threes are no meld
+        ("5C", [K7], True),  # the last card is discarded
+        ("5C", ["KC KD KH"], False),  # no canasta
+    ],
+)
+def test_whether_the_player_can_still_go_out(hand: str, melds: list[str], able: bool) -> None:
+    """The search behind a binding yes (oracle.rules.going_out_search), each answer judged by the referee."""
+    state = make_state(
+        "classic-4p",
+        hands=[hand, "6C 7D", "6D 7C", "6H 7H"],
+        melds=[melds, []],
+        pile="4C",
+        phase="PHASE_PLAY",
+        turn={"start": "TURN_START_DREW", "partnerAnswer": "PARTNER_ANSWER_YES"},
+        melded_before=[True, False, False, False],
+    )
+    assert can_go_out(make_ctx(rules("classic-4p"), state)) is able
+
+
+def test_a_player_holding_one_card_may_not_ask() -> None:
+    """Every way on from one card goes out; a 'no' would leave no legal play (the project's rule)."""
+    state = make_state(
+        "classic-4p",
+        hands=["5C", "6C 7D", "6D 7C", "6H 7H"],
+        melds=[[K7, "9S 9H 9D"], []],
+        phase="PHASE_PLAY",
+        turn={"start": "TURN_START_TOOK_PILE", "meldsBeforeTurn": 1},
+        melded_before=[True, False, False, False],
+    )
+    verdict = check_action(rules("classic-4p"), state, parse_action("ask"))
+    assert [(v.code, v.explanation) for v in verdict.violations] == [
+        (
+            "ASK_NOT_ALLOWED",
+            "with one card in hand every way to end the turn goes out, so there is nothing to ask the partner"
+            " (a 'no' would leave no legal play)",
+        )
+    ]

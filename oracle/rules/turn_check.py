@@ -61,6 +61,10 @@ def report_turn_history(rules: CompiledRules, state: GameState, add: Add) -> Non
         add(what, "nothing was laid this turn (turn.melded is false and the turn did not begin by taking the pile)")
     if turn.partner_answer == PartnerAnswer.PENDING and turn.melded:
         add("turn.partner_answer", "is PENDING after melding: the partner is asked before anything is melded")
+    if turn.partner_answer == PartnerAnswer.PENDING and len(state.seats[state.seat_to_move].hand) == 1:
+        add(
+            "turn.partner_answer", "is PENDING, but the mover holds one card, and a player holding one card may not ask"
+        )
     if state.phase == Phase.FINAL_MELDS:
         if turn.start != TurnStart.DREW:
             add("turn.start", f"is {turn.start.name}, but FINAL_MELDS follows drawing a last-card red three")
