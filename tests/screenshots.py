@@ -53,6 +53,7 @@ def desktop(desk: Desk) -> None:
     page = desk.page(DESK)
     lay_out(page)
     page.focus("#hand-0")
+    page.add_style_tag(content=".picker-box { position: static; }")  # sticky follows the scroll of the capture
     shoot(page, "position", "section.panel:has(#position-title)")
     ask(page)
     shoot(page, "ruling", "section.panel:has(#answer-title)")

@@ -243,9 +243,9 @@ export function pileFreezers(pos, ruleSet) {
 }
 
 const PHASES = [
-  ["PHASE_DRAW", "Draw: the player must draw or take the pile"],
-  ["PHASE_PLAY", "Play: drawn, may meld, then discards"],
-  ["PHASE_AWAIT_ANSWER", "Awaiting the partner's answer to 'may I go out?'"],
+  ["PHASE_DRAW", "Draw (or take the pile)"],
+  ["PHASE_PLAY", "Play (meld, then discard)"],
+  ["PHASE_AWAIT_ANSWER", "Awaiting the partner's answer"],
 ];
 const STARTS = [
   ["TURN_START_DREW", "drew from the stock"],
