@@ -91,7 +91,7 @@ def _malformed(tmp_path: Path) -> dict[str, tuple[Path, str]]:
         path.write_bytes(data)
         files[name] = (path, where.replace("FILE", str(path)))
 
-    put("binary.json", b"{" + bytes(rng.randrange(256) for _ in range(450_000)) + b"\xff", "FILE:")
+    put("binary.json", b"{" + rng.randbytes(450_000) + b"\xff", "FILE:")
     put("cut.json.gz", gzip.compress(good.encode())[:300], "FILE: cannot decompress")
     put("cut.json", good[:500].encode(), "FILE:1:501: not valid JSON")
     record = {"ruleSetId": "classic-2p", "hands": [{"seed": "5", "moves": ["draw", "meld KH KX KD"]}]}

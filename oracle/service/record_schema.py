@@ -76,7 +76,7 @@ def _short(name: str) -> str:
 def _value_schema(field: descriptor_pb2.FieldDescriptorProto, wanted: list[str]) -> dict[str, Any]:
     kind = field.type
     if kind in _INTEGERS:
-        return {"oneOf": [{"type": "integer"}, {"type": "string", "pattern": "^-?[0-9]+$"}]}
+        return {"type": ["integer", "string"], "pattern": "^-?[0-9]+$"}  # a pattern constrains strings only
     if kind == descriptor_pb2.FieldDescriptorProto.TYPE_BOOL:
         return {"type": "boolean"}
     if kind in (descriptor_pb2.FieldDescriptorProto.TYPE_STRING, descriptor_pb2.FieldDescriptorProto.TYPE_BYTES):
@@ -120,7 +120,7 @@ def _enum_schema(index: _Index, name: str) -> dict[str, Any]:
     names = [value.name for value in index.enums[name].value]
     return {
         "description": index.comments.get(name, "") + " (by name, or by number)",
-        "oneOf": [{"type": "string", "enum": names}, {"type": "integer"}],
+        "anyOf": [{"type": "string", "enum": names}, {"type": "integer"}],
     }
 
 
