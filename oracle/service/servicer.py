@@ -5,7 +5,9 @@ the inline rule-set lint) runs in a WorkerPool thread with a StopSignal
 carrying the call's deadline, so replay and legal-move listing stop with
 DEADLINE_EXCEEDED once it passes, and with CANCELLED when the caller leaves.
 RefereeGame streams have a message limit and an idle limit (Limits) and end
-through oracle.service.streams, so a client still writing reads the status.
+through oracle.service.streams, so a client still writing reads the status;
+their messages after the start are small bounded work (one action), judged
+on the loop itself unless one proves slow (oracle.service.workers.InlineFirst).
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import AsyncIterator, Callable
-from dataclasses import replace
 from typing import Any, TypeVar
 
 import grpc
@@ -26,17 +27,21 @@ from oracle.games.live import LiveGame, OutOfTurnError
 from oracle.model.actions import format_action
 from oracle.model.errors import FieldProblem, InvalidInputError
 from oracle.model.interrupt import DeadlineExceeded, StopSignal, WorkCancelled
+from oracle.rules.referee import Verdict
 from oracle.ruleset.loader import RuleBook
 from oracle.service.api import OracleApi, status_of
 from oracle.service.convert_game import state_to_proto, verdict_to_proto
 from oracle.service.decoding import Undecodable
 from oracle.service.limits import DEFAULT_LIMITS, Limits
 from oracle.service.streams import IdleTimeout, end_stream, next_request
-from oracle.service.workers import DEFAULT_LONG_WORKERS, DEFAULT_WORKERS, WorkerPool
+from oracle.service.workers import DEFAULT_LONG_WORKERS, DEFAULT_WORKERS, InlineFirst, WorkerPool
 
 log = logging.getLogger(__name__)
 Response = TypeVar("Response", bound=Message)
 Context = grpc.aio.ServicerContext[Any, Any]
+INLINE_MESSAGE_BYTES = 1024
+"""A RefereeGame message (after its start) up to this size is judged on the event loop (InlineFirst): an action
+or a deal of a real game is tens of bytes; a larger one, whatever it holds, goes to the worker pool."""
 
 
 def status_for(exc: Exception, limits: Limits = DEFAULT_LIMITS) -> status_pb2.Status:
@@ -59,7 +64,8 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
     """Implements oracle.api.v1.OracleService: each unary RPC delegates to OracleApi in a worker pool.
 
     Calls whose work grows with the request (ReplayGame, ListLegalActions) run in `long_workers` threads, every
-    other call and each RefereeGame message in `workers` threads, so cheap calls never wait behind long ones.
+    other call and each RefereeGame start in `workers` threads, so cheap calls never wait behind long ones (a
+    stream's later messages are judged on the loop, see InlineFirst, or in `workers` threads once one was slow).
     `queued()` is the number of calls waiting for a thread (for metrics); `close()` stops both pools once the
     server has stopped.
     """
@@ -162,6 +168,8 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         game: LiveGame | None = None
         full_state = False  #: the start's full_state: every action answered with the whole state too
         received = 0
+        runner = InlineFirst(self.workers)
+        stop = StopSignal()  #: one for the stream (cancelled with it when a message's work is in the pool)
         while True:
             try:
                 request = await next_request(requests, limits.stream_idle_seconds)
@@ -180,10 +188,13 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
                 if received > limits.max_stream_messages:
                     limit = limits.max_stream_messages
                     raise InvalidInputError([FieldProblem("", f"message {received}: the limit is {limit} per stream")])
-                if request.WhichOneof("kind") == "start" and game is None:
+                kind = request.WhichOneof("kind")
+                if kind == "start" and game is None:
                     full_state = request.start.full_state
                 step = functools.partial(self._referee_step, game, request, full_state=full_state)
-                response, game = await self.workers.run(step)
+                # A start may lint an inline rule set: the pool. An action or a deal is one bounded piece of work.
+                small = kind != "start" and request.ByteSize() <= INLINE_MESSAGE_BYTES
+                response, game = await runner.run(step, stop, small=small)
             except Exception as exc:
                 await end_stream(context, status_for(exc, limits), requests)
                 return
@@ -220,8 +231,8 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
                 else:
                     action = self._api.action_text(request.action_text, game.rules)
                 verdict = game.act(action)
-                if not full_state:
-                    verdict = replace(verdict, next_state=None)
+                if not full_state and verdict.next_state is not None:  # (not dataclasses.replace: 4x the cost)
+                    verdict = Verdict(verdict.legal, verdict.violations, verdict.events, None)
                 response.verdict.CopyFrom(verdict_to_proto(verdict, self._api.limits.max_violations))
                 response.verdict.notation = format_action(action)
                 assert game.state is not None

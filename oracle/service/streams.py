@@ -39,7 +39,8 @@ class IdleTimeout(Exception):
 async def next_request(requests: AsyncIterator[Request], idle_seconds: float) -> Request | None:
     """The client's next message; None once it half-closed; IdleTimeout after `idle_seconds` of silence."""
     try:
-        return await asyncio.wait_for(anext(requests), idle_seconds)
+        async with asyncio.timeout(idle_seconds):  # a timer on this task: no task per message, as wait_for makes
+            return await anext(requests)
     except StopAsyncIteration:
         return None
     except TimeoutError:

@@ -7,12 +7,19 @@ calls are answered while a long replay runs. A call's work gets a
 `StopSignal` with the call's deadline; when the call goes away (cancelled,
 or its deadline passed) the signal is cancelled too, so long work stops at
 its next checkpoint and the thread is free again.
+
+A stream's messages are the exception (`InlineFirst`): each is small and
+bounded work (one action), cheaper to judge on the loop itself than the two
+thread hops a pool costs per message, until one of them holds the loop for
+longer than a couple of milliseconds; from then on that stream's work goes
+to the pool too.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
@@ -28,6 +35,11 @@ pure Python under one lock (the GIL), so more threads add no speed, only competi
 DEFAULT_LONG_WORKERS = 2
 """Threads for the calls whose work grows with the request (ReplayGame, ListLegalActions): kept apart so that
 ordinary calls never queue behind them, and few, so that they leave the event loop its share of the GIL."""
+
+
+INLINE_SLOW_SECONDS = 0.002
+"""How long one piece of a stream's work may hold the event loop: a stream whose message took longer sends the
+rest of its work to the pool (an action of a shipped game takes tens of microseconds, a deal a few hundred)."""
 
 
 class WorkerPool:
@@ -94,4 +106,29 @@ class WorkerPool:
         self._executor.shutdown(wait=False, cancel_futures=True)
 
 
-__all__ = ["DEFAULT_LONG_WORKERS", "DEFAULT_WORKERS", "WorkerPool"]
+class InlineFirst:
+    """One stream's pieces of work: each small one runs on the event loop itself (no thread hop, no loop round
+    trip), until one takes longer than `slow_seconds`; from then on, and for work not marked small, `pool` runs it.
+
+    Only small and bounded work may be marked small (one stream message: one action or one deal, of a size the
+    caller checked), so the loop is held for at most one such piece per stream before the stream moves off it.
+    """
+
+    def __init__(self, pool: WorkerPool, slow_seconds: float = INLINE_SLOW_SECONDS) -> None:
+        self._pool = pool
+        self._slow = slow_seconds
+        self.inline = True  #: small work still runs on the loop (no piece has been slow yet)
+
+    async def run(self, work: Callable[[StopSignal], Result], stop: StopSignal, *, small: bool) -> Result:
+        """`work(stop)`: on the loop if `small` and no piece was slow, else in the pool (see WorkerPool.run)."""
+        if not (small and self.inline):
+            return await self._pool.run(work, stop)
+        began = time.perf_counter()
+        try:
+            return work(stop)
+        finally:
+            if time.perf_counter() - began > self._slow:
+                self.inline = False
+
+
+__all__ = ["DEFAULT_LONG_WORKERS", "DEFAULT_WORKERS", "INLINE_SLOW_SECONDS", "InlineFirst", "WorkerPool"]
