@@ -128,7 +128,13 @@ def read_games(path: Path, converters: Sequence[RecordConverter] = ()) -> list[L
     for converter in converters:
         if path.name.endswith(tuple(converter.suffixes)):
             text = _text(path)
-            return [LoadedGame(file, line, message) for line, message in converter.convert(text, file)]
+            try:
+                return [LoadedGame(file, line, message) for line, message in converter.convert(text, file)]
+            except RecordFileError:
+                raise
+            except Exception as exc:  # a converter's bug: this file is unreadable, the run goes on
+                what = f"the {converter.name} converter failed: {type(exc).__name__}: {exc}"
+                raise file_error(file, None, None, what) from None
     text = _text(path)
     if path.name.endswith(JSONL_SUFFIXES):
         games = []
