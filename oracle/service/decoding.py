@@ -76,14 +76,10 @@ def _checked(requests: AsyncIterator[Any], context: Context) -> AsyncIterator[An
 
 def _streamed_requests(behaviour: Callable[..., Any], responses_streamed: bool) -> Callable[..., Any]:
     if responses_streamed:
-
-        async def stream(requests: AsyncIterator[Any], context: Context) -> AsyncIterator[Any]:
-            # An Undecodable message reaches the handler, which ends the stream with its status itself: aborting
-            # here, while the client may still be writing, is what some clients read as INTERNAL.
-            async for response in behaviour(requests, context):
-                yield response
-
-        return stream
+        # An Undecodable message reaches the handler, which ends the stream with its status itself: aborting here,
+        # while the client may still be writing, is what some clients read as INTERNAL. (No wrapper: one more async
+        # generator would only add a step per message.)
+        return behaviour
 
     async def unary(requests: AsyncIterator[Any], context: Context) -> Any:
         return await behaviour(_checked(requests, context), context)
