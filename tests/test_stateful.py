@@ -13,7 +13,7 @@ from oracle.games.live import LiveGame
 from oracle.games.match import DeckSource
 from oracle.games.movegen import legal_actions
 from oracle.model.events import HandEnded
-from oracle.model.state import GameState, HandEnd, PartnerAnswer, Phase
+from oracle.model.state import GameState, HandEnd, Phase
 from oracle.model.table import HandTable, SideTable, WentOut
 from oracle.rules.referee import check_action
 from oracle.rules.scoring import score_hand
@@ -43,12 +43,9 @@ class RandomGame(RuleBasedStateMachine):
             self.deal_next_hand()
             return
         actions = legal_actions(self.rules, self.state)
-        if not actions:
-            # The one dead end the rule books leave open: after "may I go out?" a "yes" binds a player who cannot
-            # go out, or a "no" leaves a player nothing to play but the last card (4P-CLASSIC "Going out").
-            assert self.state.turn.partner_answer in (PartnerAnswer.YES, PartnerAnswer.NO), self.state
-            self.stuck = True
-            return
+        # no dead end: a player told yes who cannot go out discards (going_out.cannot_go_out_after_yes_penalty),
+        # and a player holding one card may not ask, so a "no" never leaves nothing to play
+        assert actions, f"no legal action: {self.state}"
         action = data.draw(st.sampled_from(actions))
         before = copy.deepcopy(self.state)
         verdict = check_action(self.rules, self.state, action)
@@ -77,6 +74,7 @@ class RandomGame(RuleBasedStateMachine):
                     side.red_threes,
                     tuple(seat.hand for k, seat in enumerate(over.seats) if k % rules.sides == i),
                     went if i == out_side else WentOut.NO,
+                    side.unable_after_yes,  # each time a player of the side was told yes and could not go out
                 )
                 for i, side in enumerate(over.sides)
             )
