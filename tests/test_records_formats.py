@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from oracle.cli.main import main
 from oracle.games.replay import replay
 from oracle.ruleset.loader import default_rule_book
+from oracle.service.corpus import converters_of
 from oracle.service.record_files import RecordFileError, read_games, to_domain
 from oracle.service.record_schema import SCHEMA_PATH, schema_text
 
@@ -154,3 +155,22 @@ def test_a_corpus_reports_unreadable_files_and_goes_on(tmp_path: Path) -> None:
 def test_a_bad_converter_is_refused_by_name() -> None:
     code, out = run("replay", "--converter", "no_such_module:Thing", str(ROOT / "examples" / "records"))
     assert code == 2 and "cannot load a converter" in out and "no_such_module" in out
+
+
+def test_an_installed_converter_is_found_by_its_entry_point(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.metadata
+
+    from oracle.service import converters
+
+    entry = importlib.metadata.EntryPoint("canlog", CONVERTER, converters.ENTRY_POINT_GROUP)
+
+    def entry_points(group: str) -> list[importlib.metadata.EntryPoint]:
+        return [entry] if group == converters.ENTRY_POINT_GROUP else []
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
+    converters_of.cache_clear()  # the installed converters are looked up once per process
+    [found] = converters.installed_converters()
+    assert found.name == "canlog" and found.suffixes == (".canlog",)
+    code, out = run("replay", str(ROOT / "examples" / "canlog" / "game-21.canlog"))  # no --converter needed
+    converters_of.cache_clear()
+    assert code == 0 and "; OK" in out
