@@ -286,8 +286,12 @@ def serve(
             limits=parse_limits(limits),
         )
         book = load_book(specs, lint=True)
-        from oracle.service.multiproc import serve_workers, worker_count  # grpc loads only for this verb
-        from oracle.service.server import serve as run
+        from oracle.service.server import serve as run  # grpc loads only for this verb
+
+        if config.workers == 1:  # one process: no multiprocessing to import
+            asyncio.run(run(book, config))
+            return
+        from oracle.service.multiproc import serve_workers, worker_count
 
         count = worker_count(config)
         if count == 1:
