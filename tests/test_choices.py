@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from oracle.api.v1 import ruleset_pb2
+from oracle.api.v1 import conformance_pb2, ruleset_pb2
 from oracle.cli.main import main
 from oracle.conformance.cases import load_cases
 from oracle.ruleset.loader import RuleBook, SpecError, default_rule_book
@@ -166,3 +166,28 @@ def test_a_variant_choice_replaces_the_base_choice_with_the_same_id() -> None:
     variant = {c.id: c for c in BOOK.get("2p-pile-red-three-replaced").spec.choices}
     assert list(variant) == list(base)
     assert variant["red-three-from-pile"].taken.text == base["red-three-from-pile"].others[0].text
+
+
+CHOICE_CASES = [c.case for c in load_cases() if c.suite == "choices" and c.case.WhichOneof("input") == "check"]
+
+
+@pytest.mark.parametrize("case", CHOICE_CASES, ids=[c.id for c in CHOICE_CASES])
+def test_the_move_generator_lists_what_the_referee_allows_in_each_choice_position(
+    case: conformance_pb2.ConformanceCase,
+) -> None:
+    # The position of each choices.* case, under the case's rule set and every rule set a choice names for the
+    # other reading of its fields: legal-move generation (direct) equals the referee judging every candidate.
+    from oracle.games.movegen import legal_actions, legal_actions_by_referee
+    from oracle.service.convert_game import state_from_notation
+
+    names = {case.rule_set_id} | {
+        o.rule_set
+        for _, choice in CHOICES
+        if set(choice.fields) & set(case.fields)
+        for o in choice.others
+        if o.rule_set and BOOK.get(o.rule_set).rules.seats == BOOK.get(case.rule_set_id).rules.seats
+    }
+    for name in sorted(names):
+        rules = BOOK.get(name).rules
+        state = state_from_notation(case.check.state, rules)
+        assert legal_actions(rules, state) == legal_actions_by_referee(rules, state), name

@@ -161,7 +161,7 @@ def _extras_ok(m: Mover, extra: tuple[Group, ...], left: int, canastas: int) -> 
     left -= sum(g.size for g in extra)
     going_out = left <= 1
     for g in extra:
-        if not facts.new_ok(g.rank, g.naturals, g.jokers + g.twos, going_out):
+        if not facts.new_ok(g.rank, g.naturals, g.jokers + g.twos, going_out, left == 0):
             return False
         canastas += facts.canasta(g.size, g.rank == RANK_THREE)
     return m.end_ok(left, canastas, took_pile=True)
@@ -224,7 +224,7 @@ def _new_melds_ok(m: Mover, groups: tuple[Group, ...]) -> bool:
     canastas = m.canastas
     points = 0
     for g in groups:
-        if not facts.new_ok(g.rank, g.naturals, g.jokers + g.twos, going_out):
+        if not facts.new_ok(g.rank, g.naturals, g.jokers + g.twos, going_out, left == 0):
             return False
         canastas += facts.canasta(g.size, g.rank == RANK_THREE)
         points += g.points

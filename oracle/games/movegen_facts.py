@@ -60,7 +60,7 @@ class RuleFacts:
         self.two_points = points[1]
         self.wild_points = (self.joker_points, self.two_points)
         self.rank_points = {r: points[make_card(r, 0)] for r in range(RANK_THREE, RANK_ACE + 1)}
-        self._new: dict[tuple[int, int, int, bool], bool] = {}
+        self._new: dict[tuple[int, int, int, bool, bool], bool] = {}
         self._added: dict[tuple[int, int, int, int, int, bool], bool] = {}
         sizes = range(rules.deck_size + 1)  # by size (melds.is_canasta), natural melds and black-three melds
         self._canasta = [is_canasta(MeldShape(RANK_ACE, n, n, 0, False), rules) for n in sizes]
@@ -68,15 +68,15 @@ class RuleFacts:
         self._options: dict[tuple[int, int, int, int, int], tuple[Group, ...]] = {}
         self._wilds: dict[tuple[int, int, int], tuple[int, ...]] = {}
 
-    def new_ok(self, rank: int, naturals: int, wilds: int, going_out: bool) -> bool:
-        """A new meld of this make-up breaks no meld rule (melds.meld_rule_breaks)."""
-        key = (rank, naturals, wilds, going_out)
+    def new_ok(self, rank: int, naturals: int, wilds: int, going_out: bool, last_cards: bool = True) -> bool:
+        """A new meld of this make-up breaks no meld rule (melds.meld_rule_breaks; `last_cards`: no card is left)."""
+        key = (rank, naturals, wilds, going_out, last_cards)
         ok = self._new.get(key)
         if ok is None:
             if len(self._new) > _MEMO_LIMIT:
                 self._new.clear()
             shape = MeldShape(rank, naturals + wilds, naturals, wilds, rank == RANK_THREE)
-            ok = self._new[key] = not meld_rule_breaks(shape, self.rules, going_out=going_out)
+            ok = self._new[key] = not meld_rule_breaks(shape, self.rules, going_out=going_out, last_cards=last_cards)
         return ok
 
     def added_ok(self, old: MeldShape, naturals: int, wilds: int, going_out: bool) -> bool:

@@ -175,7 +175,7 @@ def check_take_pile(ctx: Ctx, action: TakePile) -> list[Violation]:
     if shape is None or missing:
         return out
     take = _take(ctx, action, shape)
-    out += check_laid(rules, take.laid, going_out=len(take.hand_after) <= 1)
+    out += check_laid(rules, take.laid, going_out=len(take.hand_after) <= 1, last_cards=not take.hand_after)
     out += check_initial_meld(ctx, take.laid.points, took_pile=True)
     canastas = canasta_count(rules, shapes_of(take.laid.melds))
     out += check_keep_cards(ctx, len(take.hand_after), canastas)

@@ -117,10 +117,11 @@ def _turns_mixed(rules: CompiledRules, before: MeldShape, after: MeldShape) -> b
     return is_canasta(before, rules) and before.wilds == 0 and after.wilds > 0
 
 
-def check_laid(rules: CompiledRules, laid: Laid, *, going_out: bool) -> list[Violation]:
+def check_laid(rules: CompiledRules, laid: Laid, *, going_out: bool, last_cards: bool = True) -> list[Violation]:
     """Every meld rule the laying breaks, group by group.
 
-    `going_out` says whether the player ends the turn with at most one card (black-three melds are legal only then).
+    `going_out` says whether the player ends the turn with at most one card (black-three melds are legal only then);
+    `last_cards` whether no card is left to discard (see melds.meld_rule_breaks).
     """
     out: list[Violation] = []
     for placed in laid.placements:
@@ -136,7 +137,7 @@ def check_laid(rules: CompiledRules, laid: Laid, *, going_out: bool) -> list[Vio
                 rank = describe_rank(placed.before.rank)
                 out.append(violation(rules, Code.WILD_ON_NATURAL_CANASTA, wilds=wilds, rank=rank))
         what = "new meld" if new else "meld (with the cards added)"
-        for broken in meld_rule_breaks(placed.after, rules, going_out=going_out):
+        for broken in meld_rule_breaks(placed.after, rules, going_out=going_out, last_cards=last_cards):
             if not new and broken.field in NEW_MELD_ONLY:
                 continue
             out.append(broken.violation(rules, f"{what} {format_cards(placed.cards)}"))

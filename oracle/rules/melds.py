@@ -84,11 +84,15 @@ class MeldBreak:
         return violation(rules, self.code, variant=self.variant, field=self.field, meld=meld, **dict(self.params))
 
 
-def meld_rule_breaks(shape: MeldShape, rules: CompiledRules, *, going_out: bool) -> list[MeldBreak]:
+def meld_rule_breaks(
+    shape: MeldShape, rules: CompiledRules, *, going_out: bool, last_cards: bool = True
+) -> list[MeldBreak]:
     """Which meld rules a complete meld breaks; empty if legal.
 
     `going_out` says whether the meld is laid on a turn the player goes out
-    (black-three melds are legal only then, where the rule set says so).
+    (black-three melds are legal only then, where the rule set says so);
+    `last_cards` whether no card is left to discard after it (with
+    threes.black_three_meld_last_cards, black threes must be the last cards).
     """
     m, t = rules.melds, rules.threes
     breaks: list[MeldBreak] = []
@@ -96,6 +100,9 @@ def meld_rule_breaks(shape: MeldShape, rules: CompiledRules, *, going_out: bool)
     if shape.black_threes:
         if t.black_three_meld_going_out_only and not going_out:
             breaks.append(MeldBreak(Code.BLACK_THREES_NOT_GOING_OUT, "threes.black_three_meld_going_out_only"))
+        elif t.black_three_meld_going_out_only and t.black_three_meld_last_cards and not last_cards:
+            field = "threes.black_three_meld_last_cards"
+            breaks.append(MeldBreak(Code.BLACK_THREES_NOT_GOING_OUT, field, variant="last_cards"))
         count = shape.naturals
         if count < t.black_three_meld_min:
             params = (("min", t.black_three_meld_min), ("count", count))

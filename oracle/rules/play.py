@@ -74,7 +74,7 @@ def check_meld(ctx: Ctx, action: Meld) -> list[Violation]:
         return out + missing
     melding = _meld(ctx, action)
     hand_after = melding.hand_after
-    out += check_laid(rules, melding.laid, going_out=melding.going_out)
+    out += check_laid(rules, melding.laid, going_out=melding.going_out, last_cards=not hand_after)
     canastas = canasta_count(rules, shapes_of(melding.laid.melds))
     final_discard = melding.going_out and bool(hand_after)
     waived = is_minimum_waived(

@@ -261,6 +261,7 @@ _RULES = (
         "threes.black_three_meld_going_out_only",
         "Black threes are melded only as the last meld when going out.",
         "black threes may be melded only as the last meld when going out: {meld}",
+        {"last_cards": "black threes may be melded only as the last cards when going out, with no discard: {meld}"},
     ),
     Rule(
         Code.BLACK_THREE_MELD_SIZE,

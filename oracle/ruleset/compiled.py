@@ -182,6 +182,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             t.black_three_meld_min,
             t.black_three_meld_max,
             t.black_three_meld_wilds,
+            t.black_three_meld_last_cards,
         ),
         going_out=GoingOutRules(
             g.canastas_required,

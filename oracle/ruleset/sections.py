@@ -167,6 +167,7 @@ class ThreesRules:
     black_three_meld_min: int
     black_three_meld_max: int
     black_three_meld_wilds: bool
+    black_three_meld_last_cards: bool  #: no final discard after a black-three meld
 
 
 @dataclass(frozen=True, slots=True)

@@ -269,7 +269,7 @@ class DiscardPile(_message.Message):
     def __init__(self, take_limit: _Optional[int] = ..., unfrozen_natural_and_wild: _Optional[bool] = ..., unfrozen_onto_existing_meld: _Optional[bool] = ..., frozen_by_wild: _Optional[bool] = ..., frozen_by_upcard: _Optional[bool] = ..., frozen_by_black_three: _Optional[bool] = ..., frozen_until_initial_meld: _Optional[bool] = ..., wild_top_blocks: _Optional[bool] = ..., black_three_top_blocks: _Optional[bool] = ..., one_card_hand_no_one_card_pile: _Optional[bool] = ..., frozen_take_wilds: _Optional[bool] = ...) -> None: ...
 
 class Threes(_message.Message):
-    __slots__ = ("red_three_bonus", "all_red_threes_bonus", "red_threes_negative_without_meld", "all_red_threes_negative_without_meld", "red_three_replaced", "red_three_from_pile_replaced", "black_three_meld_going_out_only", "black_three_meld_min", "black_three_meld_max", "black_three_meld_wilds")
+    __slots__ = ("red_three_bonus", "all_red_threes_bonus", "red_threes_negative_without_meld", "all_red_threes_negative_without_meld", "red_three_replaced", "red_three_from_pile_replaced", "black_three_meld_going_out_only", "black_three_meld_min", "black_three_meld_max", "black_three_meld_wilds", "black_three_meld_last_cards")
     RED_THREE_BONUS_FIELD_NUMBER: _ClassVar[int]
     ALL_RED_THREES_BONUS_FIELD_NUMBER: _ClassVar[int]
     RED_THREES_NEGATIVE_WITHOUT_MELD_FIELD_NUMBER: _ClassVar[int]
@@ -280,6 +280,7 @@ class Threes(_message.Message):
     BLACK_THREE_MELD_MIN_FIELD_NUMBER: _ClassVar[int]
     BLACK_THREE_MELD_MAX_FIELD_NUMBER: _ClassVar[int]
     BLACK_THREE_MELD_WILDS_FIELD_NUMBER: _ClassVar[int]
+    BLACK_THREE_MELD_LAST_CARDS_FIELD_NUMBER: _ClassVar[int]
     red_three_bonus: int
     all_red_threes_bonus: int
     red_threes_negative_without_meld: bool
@@ -290,7 +291,8 @@ class Threes(_message.Message):
     black_three_meld_min: int
     black_three_meld_max: int
     black_three_meld_wilds: bool
-    def __init__(self, red_three_bonus: _Optional[int] = ..., all_red_threes_bonus: _Optional[int] = ..., red_threes_negative_without_meld: _Optional[bool] = ..., all_red_threes_negative_without_meld: _Optional[bool] = ..., red_three_replaced: _Optional[bool] = ..., red_three_from_pile_replaced: _Optional[bool] = ..., black_three_meld_going_out_only: _Optional[bool] = ..., black_three_meld_min: _Optional[int] = ..., black_three_meld_max: _Optional[int] = ..., black_three_meld_wilds: _Optional[bool] = ...) -> None: ...
+    black_three_meld_last_cards: bool
+    def __init__(self, red_three_bonus: _Optional[int] = ..., all_red_threes_bonus: _Optional[int] = ..., red_threes_negative_without_meld: _Optional[bool] = ..., all_red_threes_negative_without_meld: _Optional[bool] = ..., red_three_replaced: _Optional[bool] = ..., red_three_from_pile_replaced: _Optional[bool] = ..., black_three_meld_going_out_only: _Optional[bool] = ..., black_three_meld_min: _Optional[int] = ..., black_three_meld_max: _Optional[int] = ..., black_three_meld_wilds: _Optional[bool] = ..., black_three_meld_last_cards: _Optional[bool] = ...) -> None: ...
 
 class GoingOut(_message.Message):
     __slots__ = ("canastas_required", "min_hand_after_meld_without_canastas", "bonus", "concealed_bonus", "discard_optional", "ask_partner", "cannot_go_out_after_yes_penalty", "concealed_with_final_discard")
