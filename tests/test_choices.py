@@ -187,7 +187,11 @@ def test_the_move_generator_lists_what_the_referee_allows_in_each_choice_positio
         for o in choice.others
         if o.rule_set and BOOK.get(o.rule_set).rules.seats == BOOK.get(case.rule_set_id).rules.seats
     }
+    from oracle.rules.state_check import validate_state
+
     for name in sorted(names):
         rules = BOOK.get(name).rules
         state = state_from_notation(case.check.state, rules)
+        if name != case.rule_set_id and validate_state(rules, state):
+            continue  # a position the other reading never reaches (a final-melds phase where the hand ends at once)
         assert legal_actions(rules, state) == legal_actions_by_referee(rules, state), name
