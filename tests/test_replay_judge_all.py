@@ -234,3 +234,22 @@ def test_a_malformed_record_is_invalid_input_naming_the_field(path: str) -> None
     with pytest.raises(InvalidInputError) as caught:
         api.ReplayGame(oracle_pb2.ReplayGameRequest(record=message, judge_all=True))
     assert any(p.field.startswith(path) for p in caught.value.problems), caught.value.problems
+
+
+def test_a_partial_claim_keeps_every_card_somewhere() -> None:
+    from oracle.games.claims import adopt, differences
+
+    state = deal(RULES, deck_order(RULES, DeckSource(seed=4)), dealer=0)
+    lost, kept = state.seats[0].hand[0], state.seats[0].hand[1:]
+    claim = ClaimedState(0, hands=((0, kept),), stock_count=len(state.stock))
+    [difference] = differences(state, claim)
+    assert difference.field == "hands[0]" and format_cards([lost]) in difference.computed.split()
+    adopted, problems = adopt(RULES, state, claim)
+    assert not problems and adopted is not None
+    assert adopted.seats[0].hand == kept
+    assert adopted.stock == (lost, *state.stock)  # the card no longer held goes under the stock
+    assert not claim.complete(RULES)
+    # A claim that cannot be a state (a card twice) is refused with the problems named.
+    doubled = ClaimedState(0, hands=((0, (*state.seats[0].hand, state.seats[1].hand[0])),), stock=state.stock)
+    refused, problems = adopt(RULES, state, doubled)
+    assert refused is None and problems
