@@ -169,6 +169,7 @@ async def start_server(book: RuleBook, config: ServeConfig | None = None) -> Ora
             log_file.close()
         raise
     health.set_all(SERVING)
+    servicer.warm_up()  # the rules engine loads now, in the background: SERVING does not wait for it
     return OracleServer(server, health, port, config, admission, metrics, endpoint, log_file, servicer, http)
 
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import functools
 import logging
+import threading
 from collections.abc import AsyncIterator, Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import grpc
 from google.protobuf.message import Message
@@ -23,18 +24,17 @@ from google.rpc import code_pb2, status_pb2
 from grpc_status import rpc_status
 
 from oracle.api.v1 import oracle_pb2, oracle_pb2_grpc
-from oracle.games.live import LiveGame, OutOfTurnError
-from oracle.model.actions import format_action
 from oracle.model.errors import FieldProblem, InvalidInputError
 from oracle.model.interrupt import DeadlineExceeded, StopSignal, WorkCancelled
-from oracle.rules.referee import Verdict
 from oracle.ruleset.loader import RuleBook
-from oracle.service.api import OracleApi, status_of
-from oracle.service.convert_game import state_to_proto, verdict_to_proto
 from oracle.service.decoding import Undecodable
 from oracle.service.limits import DEFAULT_LIMITS, Limits
 from oracle.service.streams import IdleTimeout, end_stream, next_request
 from oracle.service.workers import DEFAULT_LONG_WORKERS, DEFAULT_WORKERS, InlineFirst, WorkerPool
+
+if TYPE_CHECKING:  # the rules engine is imported when the first call needs it, or by warm_up (see OracleServicer)
+    from oracle.games.live import LiveGame
+    from oracle.service.api import OracleApi
 
 log = logging.getLogger(__name__)
 Response = TypeVar("Response", bound=Message)
@@ -53,6 +53,8 @@ def status_for(exc: Exception, limits: Limits = DEFAULT_LIMITS) -> status_pb2.St
         )
     if isinstance(exc, WorkCancelled):
         return status_pb2.Status(code=code_pb2.CANCELLED, message="the call was cancelled; the work was stopped")
+    from oracle.service.api import status_of
+
     status = status_of(exc, limits)
     if status is None:
         log.error("internal error", exc_info=exc)
@@ -68,6 +70,10 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
     stream's later messages are judged on the loop, see InlineFirst, or in `workers` threads once one was slow).
     `queued()` is the number of calls waiting for a thread (for metrics); `close()` stops both pools once the
     server has stopped.
+
+    The rules engine (OracleApi and all it imports, a third of a server's start) is loaded by the first work that
+    needs it, in a worker thread, or earlier by `warm_up`, which the server starts as soon as it is SERVING: health
+    answers while it loads, and the first calls wait for it.
     """
 
     def __init__(
@@ -78,9 +84,32 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         long_workers: int = DEFAULT_LONG_WORKERS,
     ) -> None:
         self._book = book
-        self._api = OracleApi(book, limits)
+        self._limits = limits
+        self._engine: OracleApi | None = None
+        self._loading = threading.Lock()
         self.workers = WorkerPool(workers)
         self.long_workers = WorkerPool(long_workers)
+
+    @property
+    def _api(self) -> OracleApi:
+        """The calls' implementation (made, importing the rules engine, on first use: call it off the loop)."""
+        engine = self._engine
+        if engine is None:
+            with self._loading:
+                if self._engine is None:
+                    from oracle.service.api import OracleApi
+
+                    self._engine = OracleApi(self._book, self._limits)
+                engine = self._engine
+        return engine
+
+    def _load(self, stop: StopSignal | None = None) -> OracleApi:
+        return self._api
+
+    def warm_up(self) -> None:
+        """Load the rules engine now, in a background thread (calls arriving meanwhile wait for it)."""
+        if self._engine is None:
+            threading.Thread(target=self._load, name="oracle-warm-up", daemon=True).start()
 
     def queued(self) -> int:
         """Calls (and stream messages) waiting for a worker thread, in both pools."""
@@ -99,7 +128,7 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         try:
             return await pool.run(work, StopSignal.after(context.time_remaining()))
         except Exception as exc:
-            status = status_for(exc, self._api.limits)
+            status = status_for(exc, self._limits)
         await context.abort_with_status(rpc_status.to_status(status))
         raise AssertionError("abort_with_status returned")  # pragma: no cover
 
@@ -163,7 +192,12 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         self, request_iterator: AsyncIterator[oracle_pb2.RefereeGameRequest], context: Context
     ) -> AsyncIterator[oracle_pb2.RefereeGameResponse]:
         """Referee a live game for as long as the stream is open (within the stream limits)."""
-        limits = self._api.limits
+        limits = self._limits
+        api = self._engine
+        if api is None:  # the engine is still loading: wait for it in a worker thread, not on the loop
+            api = await self.workers.run(self._load)
+        from oracle.service.referee_steps import referee_step
+
         requests = aiter(request_iterator)
         game: LiveGame | None = None
         full_state = False  #: the start's full_state: every action answered with the whole state too
@@ -191,7 +225,7 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
                 kind = request.WhichOneof("kind")
                 if kind == "start" and game is None:
                     full_state = request.start.full_state
-                step = functools.partial(self._referee_step, game, request, full_state=full_state)
+                step = functools.partial(referee_step, api, game, request, full_state=full_state)
                 # A start may lint an inline rule set: the pool. An action or a deal is one bounded piece of work.
                 small = kind != "start" and request.ByteSize() <= INLINE_MESSAGE_BYTES
                 response, game = await runner.run(step, stop, small=small)
@@ -199,55 +233,6 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
                 await end_stream(context, status_for(exc, limits), requests)
                 return
             yield response
-
-    def _referee_step(
-        self,
-        game: LiveGame | None,
-        request: oracle_pb2.RefereeGameRequest,
-        stop: StopSignal | None = None,
-        *,
-        full_state: bool = False,
-    ) -> tuple[oracle_pb2.RefereeGameResponse, LiveGame | None]:
-        """Judge one message of the stream (in a worker thread): the answer and the game after it. An action's
-        answer carries the whole state only when the stream asked for it (`full_state`); its events say what
-        changed."""
-        kind = request.WhichOneof("kind")
-        response = oracle_pb2.RefereeGameResponse()
-        try:
-            if kind == "start":
-                if game is not None:
-                    raise OutOfTurnError("the game has already started")
-                game = self._api.referee_start(request.start)
-                response.verdict.legal = True
-            elif game is None:
-                raise OutOfTurnError("the first message must be start")
-            elif kind == "deal":
-                state = game.deal(self._api.referee_deck(request.deal, game.rules))
-                response.verdict.legal = True
-                response.state.CopyFrom(state_to_proto(state))
-            elif kind in ("action", "action_text"):
-                if kind == "action":
-                    action = self._api.action(request.action, game.rules)
-                else:
-                    action = self._api.action_text(request.action_text, game.rules)
-                verdict = game.act(action)
-                if not full_state and verdict.next_state is not None:  # (not dataclasses.replace: 4x the cost)
-                    verdict = Verdict(verdict.legal, verdict.violations, verdict.events, None)
-                response.verdict.CopyFrom(verdict_to_proto(verdict, self._api.limits.max_violations))
-                response.verdict.notation = format_action(action)
-                assert game.state is not None
-                if full_state:
-                    response.state.CopyFrom(state_to_proto(game.state))
-            else:
-                raise InvalidInputError([FieldProblem("kind", "empty message: set start, deal, action or action_text")])
-        except OutOfTurnError as exc:
-            response.error = str(exc)
-        if game is not None:
-            response.totals.extend(game.standing.totals)
-            response.game_over = game.standing.over
-            if game.standing.winner is not None:
-                response.winner = game.standing.winner
-        return response, game
 
 
 __all__ = ["OracleServicer"]
