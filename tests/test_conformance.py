@@ -102,10 +102,10 @@ def _expecting(code: str, cases: list[Case]) -> set[str]:
 def test_an_engine_that_allows_four_wilds_fails_exactly_the_four_wild_cases(monkeypatch: pytest.MonkeyPatch) -> None:
     real = oracle.rules.melds.meld_rule_breaks
 
-    def four_wilds_allowed(shape, rules, *, going_out):  # a seeded bug: a fourth wild passes
+    def four_wilds_allowed(shape, rules, *, going_out, last_cards=True):  # a seeded bug: a fourth wild passes
         return [
             broken
-            for broken in real(shape, rules, going_out=going_out)
+            for broken in real(shape, rules, going_out=going_out, last_cards=last_cards)
             if not (broken.field == "melds.max_wilds" and shape.wilds == rules.melds.max_wilds + 1)
         ]
 
