@@ -8,8 +8,10 @@ import random
 from dataclasses import replace
 
 import pytest
+from google.protobuf import text_format
 from helpers import make_state, rules
 
+from oracle.api.v1 import ruleset_pb2
 from oracle.games.deal import deal
 from oracle.games.match import DeckSource, deck_order
 from oracle.model.actions import AnswerPartner, AskPartner, parse_action
@@ -23,6 +25,8 @@ from oracle.rules.play import can_go_out
 from oracle.rules.referee import check_action, is_legal
 from oracle.rules.scoring import score_hand
 from oracle.rules.state_check import validate_state
+from oracle.ruleset.loader import default_rule_book
+from oracle.ruleset.validate import check_rule_set
 
 FOUR_HANDS = ["9H QS QD", "6C 7D", "6D 7C", "6H 7H"]
 
@@ -245,3 +249,26 @@ def test_a_player_holding_one_card_may_not_ask() -> None:
             " (a 'no' would leave no legal play)",
         )
     ]
+
+
+@pytest.mark.parametrize(
+    ("override", "field"),
+    [
+        # a penalty for a yes needs a partner to say it
+        (
+            "going_out { cannot_go_out_after_yes_penalty: 100 ask_partner: ASK_PARTNER_NONE }",
+            "going_out.cannot_go_out_after_yes_penalty",
+        ),
+        # the set's bonus turned against an unmelded side, while red threes never count against one
+        (
+            "threes { red_threes_negative_without_meld: false }",
+            "threes.all_red_threes_negative_without_meld",
+        ),
+    ],
+)
+def test_rule_set_fields_that_cannot_hold_together_are_refused_with_their_path(override: str, field: str) -> None:
+    spec = ruleset_pb2.RuleSet()
+    spec.CopyFrom(default_rule_book().get("classic-4p").rules.spec)
+    text_format.Merge(override, spec)
+    sources = [s.id for s in default_rule_book().sources.sources]
+    assert [path for path, _ in check_rule_set(spec, sources)] == [field]

@@ -213,6 +213,18 @@ def _check_consistency(spec: ruleset_pb2.RuleSet, problems: list[Problem]) -> No
         " down to one card that cannot be discarded without going out, leaving no legal play; it must be at least 2",
     )
     bad(
+        g.cannot_go_out_after_yes_penalty > 0 and g.ask_partner == ruleset_pb2.ASK_PARTNER_NONE,
+        "going_out.cannot_go_out_after_yes_penalty",
+        f"a penalty of {g.cannot_go_out_after_yes_penalty} for a 'yes' the player cannot use needs a partner to ask"
+        " (going_out.ask_partner is ASK_PARTNER_NONE)",
+    )
+    bad(
+        t.all_red_threes_negative_without_meld and not t.red_threes_negative_without_meld,
+        "threes.all_red_threes_negative_without_meld",
+        "turns the bonus for all the red threes against a side with no meld, but"
+        " threes.red_threes_negative_without_meld is false: red threes never count against a side",
+    )
+    bad(
         spec.discard_pile.take_limit == 1,
         "discard_pile.take_limit",
         "a take limit of 1 card leaves nothing but the top card; use 0 for the whole pile or 2 or more",
