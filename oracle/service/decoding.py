@@ -14,7 +14,6 @@ from grpc_status import rpc_status
 
 from oracle.api.v1 import oracle_pb2
 from oracle.model.errors import FieldProblem
-from oracle.service.bounded import bad_request
 
 Context = grpc.aio.ServicerContext[Any, Any]
 SERVICE = oracle_pb2.DESCRIPTOR.services_by_name["OracleService"]
@@ -33,6 +32,8 @@ class Undecodable:
 
     def status(self) -> status_pb2.Status:
         """INVALID_ARGUMENT naming the message type the bytes should have been (the whole request is the field)."""
+        from oracle.service.bounded import bad_request  # (with the violations registry: not needed to serve)
+
         text = f"request bytes do not decode as {self.message_type} ({self.size} bytes)"
         status = status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=text)
         status.details.add().Pack(bad_request([FieldProblem("", text)]))
