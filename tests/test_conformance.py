@@ -41,6 +41,18 @@ def test_at_least_150_cases_each_cited_and_unique() -> None:
         assert case.expect.WhichOneof("outcome"), case.id
 
 
+@pytest.fixture
+def seeded_bug(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
+    """A monkeypatch for a seeded engine bug, with the state-validation memo emptied before and after: a state
+    judged by the real engine must not answer for the bugged one, nor the other way round."""
+    from oracle.rules.state_memo import MEMO
+
+    MEMO.clear()
+    yield monkeypatch
+    monkeypatch.undo()
+    MEMO.clear()
+
+
 @pytest.fixture(scope="module")
 def in_process() -> list[Result]:
     return run_cases(CASES, InProcessTarget(), RunOptions())
@@ -99,7 +111,8 @@ def _expecting(code: str, cases: list[Case]) -> set[str]:
     }
 
 
-def test_an_engine_that_allows_four_wilds_fails_exactly_the_four_wild_cases(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_engine_that_allows_four_wilds_fails_exactly_the_four_wild_cases(seeded_bug: pytest.MonkeyPatch) -> None:
+    monkeypatch = seeded_bug
     real = oracle.rules.melds.meld_rule_breaks
 
     def four_wilds_allowed(shape, rules, *, going_out, last_cards=True):  # a seeded bug: a fourth wild passes
@@ -132,8 +145,9 @@ def _one_wild_too_many(item: Case) -> bool:
 
 
 def test_an_engine_that_takes_a_frozen_pile_with_a_natural_and_a_wild_fails_exactly_those_cases(
-    monkeypatch: pytest.MonkeyPatch,
+    seeded_bug: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch = seeded_bug
     real = oracle.rules.draw.frozen_reasons_for_side
 
     def lenient(rules, state, side):  # a seeded bug: ignore freezing when the player offers a natural and a wild
