@@ -245,8 +245,10 @@ def test_a_seeded_one_wild_too_many_bug_is_caught_and_written_as_a_case(
 ) -> None:
     honest = melds.meld_rule_breaks
 
-    def buggy(shape: melds.MeldShape, rules: CompiledRules, *, going_out: bool) -> list[melds.MeldBreak]:
-        breaks = honest(shape, rules, going_out=going_out)
+    def buggy(
+        shape: melds.MeldShape, rules: CompiledRules, *, going_out: bool, last_cards: bool = True
+    ) -> list[melds.MeldBreak]:
+        breaks = honest(shape, rules, going_out=going_out, last_cards=last_cards)
         if shape.wilds == rules.melds.max_wilds + 1:
             breaks = [b for b in breaks if b.field != "melds.max_wilds"]
         return breaks
