@@ -1,4 +1,4 @@
-"""Checks a rule set's choices: the points where the texts disagree or leave a rule open, each fully cited."""
+"""A rule set's choices (the points where the texts disagree or leave a rule open): merging them and checking them."""
 
 from __future__ import annotations
 
@@ -28,6 +28,17 @@ def _check_reading(
             problems.append((f"{where}.cite[{j}].section", "names no section"))
     if reading.rule_set and not _ID.match(reading.rule_set):
         problems.append((f"{where}.rule_set", f"'{reading.rule_set}' is not a rule-set id"))
+
+
+def merge_choices(merged: ruleset_pb2.RuleSet, child: ruleset_pb2.RuleSet) -> None:
+    """Overlay a spec's choices on the merged rule set: a choice replaces the base's choice with the same id."""
+    for choice in child.choices:
+        for k, prior in enumerate(merged.choices):
+            if prior.id == choice.id:
+                merged.choices[k].CopyFrom(choice)
+                break
+        else:
+            merged.choices.append(choice)
 
 
 def check_choices(spec: ruleset_pb2.RuleSet, sources: set[str]) -> list[Problem]:
@@ -63,4 +74,4 @@ def check_choices(spec: ruleset_pb2.RuleSet, sources: set[str]) -> list[Problem]
     return problems
 
 
-__all__ = ["check_choices"]
+__all__ = ["check_choices", "merge_choices"]

@@ -15,6 +15,7 @@ from pathlib import Path
 from google.protobuf import text_format
 
 from oracle.api.v1 import ruleset_pb2
+from oracle.ruleset.choices import merge_choices
 from oracle.ruleset.compiled import CompiledRules, compile_rules
 from oracle.ruleset.paths import leaf_paths, locate, set_paths
 from oracle.ruleset.problems import SpecError, SpecProblem, UnknownRuleSetError
@@ -170,13 +171,7 @@ def _merge_into(
         else:
             merged.rules.append(note)
             note_origin.append((spec_file, i))
-    for choice in child.choices:  # a choice replaces the base's choice with the same id
-        for k, prior in enumerate(merged.choices):
-            if prior.id == choice.id:
-                merged.choices[k].CopyFrom(choice)
-                break
-        else:
-            merged.choices.append(choice)
+    merge_choices(merged, child)
 
 
 def _duplicate_notes(chain: list[SpecFile]) -> list[SpecProblem]:
