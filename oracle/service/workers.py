@@ -38,8 +38,9 @@ ordinary calls never queue behind them, and few, so that they leave the event lo
 
 
 INLINE_SLOW_SECONDS = 0.002
-"""How long one piece of a stream's work may hold the event loop: a stream whose message took longer sends the
-rest of its work to the pool (an action of a shipped game takes tens of microseconds, a deal a few hundred)."""
+"""How much CPU one piece of a stream's work may take on the event loop: a stream whose message took more sends the
+rest of its work to the pool (an action of a shipped game takes tens of microseconds, a deal a few hundred). CPU
+time of the loop's thread, not wall time, which on a loaded machine counts the time the process was preempted."""
 
 
 class WorkerPool:
@@ -108,7 +109,7 @@ class WorkerPool:
 
 class InlineFirst:
     """One stream's pieces of work: each small one runs on the event loop itself (no thread hop, no loop round
-    trip), until one takes longer than `slow_seconds`; from then on, and for work not marked small, `pool` runs it.
+    trip), until one takes more than `slow_seconds` of CPU; from then on, and for work not marked small, `pool` runs it.
 
     Only small and bounded work may be marked small (one stream message: one action or one deal, of a size the
     caller checked), so the loop is held for at most one such piece per stream before the stream moves off it.
@@ -123,11 +124,11 @@ class InlineFirst:
         """`work(stop)`: on the loop if `small` and no piece was slow, else in the pool (see WorkerPool.run)."""
         if not (small and self.inline):
             return await self._pool.run(work, stop)
-        began = time.perf_counter()
+        began = time.thread_time()  # the work's own CPU: a loaded machine preempting the loop is not its cost
         try:
             return work(stop)
         finally:
-            if time.perf_counter() - began > self._slow:
+            if time.thread_time() - began > self._slow:
                 self.inline = False
 
 
