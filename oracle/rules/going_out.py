@@ -29,10 +29,15 @@ def check_going_out(ctx: Ctx, canastas: int) -> list[Violation]:
     return out
 
 
+def may_meld_out(ctx: Ctx) -> bool:
+    """Whether going out may end with a meld of the last card, no final discard (going_out.discard_optional)."""
+    return ctx.rules.going_out.discard_optional
+
+
 def check_melding_out(ctx: Ctx, canastas: int, *, took_pile: bool) -> list[Violation]:
     """A meld or a pile take that leaves no card: going out with no final discard (going_out.discard_optional)."""
     out = check_going_out(ctx, canastas)
-    if not ctx.rules.going_out.discard_optional:
+    if not may_meld_out(ctx):
         out.append(ctx.fail(Code.GO_OUT_NEEDS_DISCARD, variant="pile" if took_pile else ""))
     return out
 

@@ -26,6 +26,7 @@ from oracle.rules.going_out import (
     check_keep_cards,
     check_melding_out,
     is_concealed,
+    may_meld_out,
 )
 from oracle.rules.going_out_search import going_out_melds
 from oracle.rules.meld_play import Laid, check_laid, lay_groups
@@ -135,8 +136,7 @@ def can_go_out(ctx: Ctx) -> bool:
     rules, hand = ctx.rules, ctx.hand
     if len(hand) == 1:
         return not check_going_out(ctx, canasta_count(rules, shapes_of(ctx.side.melds)))
-    discard_optional = rules.going_out.discard_optional
-    for action in going_out_melds(rules, ctx.side, hand, discard_optional=discard_optional):
+    for action in going_out_melds(rules, ctx.side, hand, discard_optional=may_meld_out(ctx)):
         if check_meld(ctx, action):
             continue
         after = apply_meld(ctx, action).next_state

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from functools import lru_cache
 
 from oracle.model.cards import ALL_CARDS, format_card, is_red_three, is_valid
 from oracle.model.errors import FieldProblem
 from oracle.model.state import GameState, HandEnd, PartnerAnswer, Phase, TurnStart, TurnState
 from oracle.rules.facts import side_of
-from oracle.rules.melds import MalformedMeld, canasta_count, meld_rule_breaks, meld_shape, shapes_of
+from oracle.rules.melds import MalformedMeld, MeldShape, canasta_count, meld_rule_breaks, meld_shape, shapes_of
 from oracle.rules.turn_check import report_turn_history
 from oracle.rules.upcards import is_covered_kind, must_cover
 from oracle.ruleset.compiled import CompiledRules
@@ -131,6 +132,18 @@ def _check_conservation(rules: CompiledRules, located: list[tuple[str, int]], ad
             )
 
 
+@lru_cache(maxsize=1 << 16)
+def _shape_of(meld: tuple[int, ...]) -> MeldShape | str | None:
+    """A meld's shape, remembered across states (the same melds come back in every state of a hand): None when
+    it holds a card number that is no card, the reason when its cards cannot be one meld."""
+    if not all(is_valid(c) for c in meld):
+        return None
+    try:
+        return meld_shape(meld)
+    except MalformedMeld as exc:
+        return str(exc)
+
+
 def _check_melds(rules: CompiledRules, state: GameState, add: Add) -> None:
     over_side = side_of(rules, state.went_out_seat) if state.hand_end == HandEnd.WENT_OUT else -1
     # A black-three meld may stand on the mover's side while the mover holds at most the one card to discard.
@@ -144,20 +157,21 @@ def _check_melds(rules: CompiledRules, state: GameState, add: Add) -> None:
     for i, side in enumerate(state.sides):
         ranks: dict[int, int] = {}
         for j, meld in enumerate(side.melds):
-            path = f"sides[{i}].melds[{j}]"
-            if not all(is_valid(c) for c in meld):
+            shape = _shape_of(tuple(meld))  # tuple() of a tuple is the tuple itself
+            if shape is None:  # a bad card number, reported where it is
                 continue
-            try:
-                shape = meld_shape(meld)
-            except MalformedMeld as exc:
-                add(path, str(exc))
+            if isinstance(shape, str):
+                add(f"sides[{i}].melds[{j}]", shape)
                 continue
             going_out = i in (over_side, closing_side)
             for broken in meld_rule_breaks(shape, rules, going_out=going_out):
-                add(path, f"{broken.why} (rule-set field {broken.field})")
+                add(f"sides[{i}].melds[{j}]", f"{broken.why} (rule-set field {broken.field})")
             if rules.melds.one_meld_per_rank and not shape.black_threes:
                 if shape.rank in ranks:
-                    add(path, f"a second meld of one rank (melds[{ranks[shape.rank]}]); a side has one per rank")
+                    add(
+                        f"sides[{i}].melds[{j}]",
+                        f"a second meld of one rank (melds[{ranks[shape.rank]}]); a side has one per rank",
+                    )
                 ranks.setdefault(shape.rank, j)
 
 

@@ -63,7 +63,7 @@ def view_problems(rules: CompiledRules, view: PlayerView, prefix: str = "view") 
     if bad:
         add("", f"{', '.join(map(str, bad))} {'is not a card' if len(bad) == 1 else 'are not cards'}")
         return problems
-    packs, jokers = rules.spec.deck.packs, rules.spec.deck.jokers
+    packs, jokers = rules.deck.packs, rules.deck.jokers
     for card, have in sorted(Counter(visible).items()):
         if have > copies_allowed(card, packs, jokers):
             add("", f"{have} {format_card(card)} in view; the deck holds {copies_allowed(card, packs, jokers)}")
@@ -98,7 +98,7 @@ def complete(rules: CompiledRules, view: PlayerView, prefix: str = "view") -> Ga
     problems = view_problems(rules, view, prefix)
     if problems:
         raise InvalidInputError(problems)
-    hidden = Counter(deck(rules.spec.deck.packs, rules.spec.deck.jokers))
+    hidden = Counter(deck(rules.deck.packs, rules.deck.jokers))
     hidden.subtract(_visible(view))
     order = sorted(hidden.elements(), key=is_red_three, reverse=True)  # red threes first: to the stock
     stock, rest = order[: view.stock_count], order[view.stock_count :]
