@@ -9,6 +9,7 @@ import os
 import re
 from typing import Any
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -132,3 +133,11 @@ def test_the_verb_defaults_are_the_suite_defaults() -> None:
         servers.inflight,
         servers.starts,
     )
+
+
+def test_the_verb_offers_exactly_the_suite_parts() -> None:
+    from oracle.bench.suite import PARTS
+    from oracle.cli.benchmark import bench
+
+    (only,) = [p for p in bench.params if p.name == "only"]
+    assert isinstance(only.type, click.Choice) and tuple(only.type.choices) == PARTS

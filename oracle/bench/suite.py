@@ -27,6 +27,7 @@ from oracle.bench.serving import (
 from oracle.bench.states import positions, request_bytes, sample, shipped_records, stream_bytes
 from oracle.ruleset.loader import default_rule_book
 
+PARTS = ("inproc", "grpc", "http", "serving", "workers", "verify")  #: what `Sizes.only` may name
 UNARY_PAYLOADS = 200  #: CheckAction requests the client cycles through (the first of the sampled states)
 NOT_VERIFIED = missing("verify.wall", "canasta-oracle verify, all rule sets: wall", "s", "not run (pass --verify)")
 
@@ -38,6 +39,7 @@ class Sizes:
     in_process: InProcessSizes = field(default_factory=InProcessSizes)
     servers: ServerSizes = field(default_factory=ServerSizes)
     with_servers: bool = True  #: False: in-process rows only
+    only: tuple[str, ...] = ()  #: the PARTS to measure (empty: all of them)
 
 
 def context(sizes: Sizes) -> dict[str, object]:
@@ -59,12 +61,21 @@ def context(sizes: Sizes) -> dict[str, object]:
 
 def run(sizes: Sizes, progress: Callable[[str], None] = lambda _: None) -> list[Row]:
     """Measure every row (servers are always stopped, whatever happens)."""
+    unknown = sorted(set(sizes.only) - set(PARTS))
+    if unknown:
+        raise ValueError(f"no such part of the benchmark: {', '.join(unknown)} (the parts: {', '.join(PARTS)})")
+
+    def wanted(part: str) -> bool:
+        return not sizes.only or part in sizes.only
+
     book = default_rule_book()
     records = shipped_records()
     found = positions(book, records)
-    rows = check_rows(found, sizes.in_process, progress)
-    rows += legal_rows(found, sizes.in_process, progress)
-    rows += throughput_rows(sizes.in_process, progress)
+    rows: list[Row] = []
+    if wanted("inproc"):
+        rows += check_rows(found, sizes.in_process, progress)
+        rows += legal_rows(found, sizes.in_process, progress)
+        rows += throughput_rows(sizes.in_process, progress)
     measured, _ = sample(found, min(UNARY_PAYLOADS, max(1, sizes.in_process.states)))
     unary = [request_bytes(p) for p in measured]
     by_rule_set = [[r for r in records if r.rule_set_id == i] for i in sorted({r.rule_set_id for r in records})]
@@ -80,6 +91,7 @@ def run(sizes: Sizes, progress: Callable[[str], None] = lambda _: None) -> list[
             ("workers", lambda: workers_rows(sizes.servers, unary, workers, progress)),
         ]
     parts.append(("verify", lambda: verify_rows(progress) if sizes.servers.verify else [NOT_VERIFIED]))
+    parts = [(name, measure) for name, measure in parts if wanted(name)]
     try:
         for name, measure in parts:
             try:

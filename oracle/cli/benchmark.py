@@ -22,6 +22,13 @@ from oracle.cli.support import clean_errors
 @click.option("--starts", default=3, show_default=True, type=click.IntRange(1), help="Server starts timed per kind.")
 @click.option("--verify", "with_verify", is_flag=True, help="Also time `canasta-oracle verify` (about 10 s).")
 @click.option("--no-servers", is_flag=True, help="In-process rows only (no server processes).")
+@click.option(
+    "--only",
+    multiple=True,
+    type=click.Choice(["inproc", "grpc", "http", "serving", "workers", "verify"]),
+    help="Measure only these parts (repeatable): inproc (the in-process rows), grpc (CheckAction and RefereeGame"
+    " against the echo), http, serving (time to SERVING), workers, verify. Default: all.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the rows and the run's context as JSON.")
 @clean_errors
 def bench(
@@ -33,6 +40,7 @@ def bench(
     starts: int,
     with_verify: bool,
     no_servers: bool,
+    only: tuple[str, ...],
     as_json: bool,
 ) -> None:
     """Measure the oracle: in process in thread CPU time (median, p10/p90 over states sampled from the shipped
@@ -52,6 +60,7 @@ def bench(
         InProcessSizes(states=states, games=games),
         ServerSizes(rounds=rounds, seconds=seconds, inflight=inflight, starts=starts, verify=with_verify),
         with_servers=not no_servers,
+        only=tuple(only),
     )
     about = context(sizes)
     start = os.getloadavg()
