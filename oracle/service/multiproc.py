@@ -218,8 +218,12 @@ class Workers:
                     pass
 
     def sources(self) -> list[int]:
-        """What to wait on: each worker's sentinel and the status pipe."""
-        return [*(p.sentinel for p in self.alive()), self._status_r]
+        """What to wait on: the sentinel of each worker whose end was not yet seen by `ended`, and the status pipe.
+
+        (Not of those alive: a worker is reaped by `is_alive` a moment after its sentinel turns readable, and one
+        reaped between `ended` and the next wait would never be seen to end; its sibling would run on.)
+        """
+        return [*(p.sentinel for i, p in enumerate(self.processes) if i not in self._ended), self._status_r]
 
     def read_status(self) -> None:
         """Read the workers' status lines: 'i ready URL' or 'i error MESSAGE'."""
