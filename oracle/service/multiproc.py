@@ -1,7 +1,8 @@
 """`serve --workers N`: N forked server processes sharing one port (SO_REUSEPORT), started and stopped as one.
 
-The parent process loads the rule book and imports the whole service (so the
-workers inherit both, copy-on-write, and start in milliseconds), checks and
+The parent process loads the rule book and imports the service (so the
+workers inherit both, copy-on-write, and start in milliseconds; each loads
+the rules engine once it is SERVING, as a single server does), checks and
 reserves the port, then forks the workers before any gRPC object exists (what
 gRPC supports). Each worker runs its own event loop and a complete server
 (health, admission control, worker threads, request log); the kernel spreads
