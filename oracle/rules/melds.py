@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from oracle.model.cards import RANK_JOKER, RANK_THREE, describe_rank, format_cards, is_red_three, is_wild, rank_of
 from oracle.rules.violations import RULES, Code, Violation, violation
@@ -39,7 +40,20 @@ _MELD_KEY: tuple[int, ...] = (-3, *(-1 if is_wild(c) else -2 if is_red_three(c) 
 
 
 def meld_shape(cards: Sequence[int]) -> MeldShape:
-    """Classify cards as a meld; MalformedMeld if they are not of one rank (wilds aside) or hold a red three."""
+    """Classify cards as a meld; MalformedMeld if they are not of one rank (wilds aside) or hold a red three.
+
+    A tuple's shape is remembered (the melds of a hand come back in every state and every action of it)."""
+    if type(cards) is tuple:
+        return _tuple_shape(cards)
+    return _classify(cards)
+
+
+@lru_cache(maxsize=1 << 16)
+def _tuple_shape(cards: tuple[int, ...]) -> MeldShape:
+    return _classify(cards)  # what raises is not remembered: it raises again next time
+
+
+def _classify(cards: Sequence[int]) -> MeldShape:
     if not cards:
         raise MalformedMeld("a meld needs cards")
     rank = -1
