@@ -172,16 +172,16 @@ def test_missing_value_is_reported_at_its_enclosing_block():
 
 
 def test_enum_left_unspecified_is_refused():
-    text = altered(CLASSIC_4P, "first_player: FIRST_PLAYER_LEFT_OF_DEALER", "first_player: FIRST_PLAYER_UNSPECIFIED")
+    text = altered(CLASSIC_4P, "last_red_three: LAST_RED_THREE_ENDS_HAND", "last_red_three: LAST_RED_THREE_UNSPECIFIED")
 
     problem = only_problem({BASE_FILE: text})
 
     assert (problem.origin, problem.line, problem.field) == (
         BASE_FILE,
-        line_of(text, "FIRST_PLAYER_UNSPECIFIED"),
-        "deal.first_player",
+        line_of(text, "LAST_RED_THREE_UNSPECIFIED"),
+        "stock_exhaustion.last_red_three",
     )
-    assert "FIRST_PLAYER_UNSPECIFIED" in problem.message
+    assert "LAST_RED_THREE_UNSPECIFIED" in problem.message
 
 
 # --- inconsistent values ------------------------------------------------------------------------------------------
@@ -281,15 +281,15 @@ def test_citation_of_an_unknown_source():
 
 
 def test_leaf_without_a_covering_note():
-    # Narrow the note on the whole 'game' section to one of its two fields: 'game.tie' is left uncovered.
-    text = altered(CLASSIC_4P, 'field: "game"', 'field: "game.target_score"')
+    # Narrow the note on the whole 'deck' section to one of its two fields: 'deck.jokers' is left uncovered.
+    text = altered(CLASSIC_4P, 'field: "deck"', 'field: "deck.packs"')
 
     problem = only_problem({BASE_FILE: text})
 
     assert (problem.origin, problem.line, problem.field) == (
         BASE_FILE,
-        line_of(text, "tie: TIE_PLAY_ANOTHER_HAND"),
-        "game.tie",
+        line_of(text, "jokers: 4"),
+        "deck.jokers",
     )
     assert "no rule note" in problem.message
 
@@ -397,7 +397,9 @@ def test_id_must_match_the_file_name():
 
 def test_several_problems_in_one_spec_are_all_reported():
     text = altered(CLASSIC_4P, "  hand_size: 11\n", "")
-    text = altered(text, "tie: TIE_PLAY_ANOTHER_HAND", "tie: TIE_UNSPECIFIED")
+    text = altered(
+        text, "must_take_pile: MUST_TAKE_PILE_WHEN_TOP_FITS_MELD", "must_take_pile: MUST_TAKE_PILE_UNSPECIFIED"
+    )
     text = altered(text, 'source: "HOYLE"', 'source: "HOYLES"')
     k = note_index(text, "melds.wild_ratio")
     j = [c.source for c in parsed(text).rules[k].cite].index("HOYLES")
@@ -406,7 +408,7 @@ def test_several_problems_in_one_spec_are_all_reported():
 
     expected = {
         "deal.hand_size": line_of(text, "deal {"),
-        "game.tie": line_of(text, "TIE_UNSPECIFIED"),
+        "stock_exhaustion.must_take_pile": line_of(text, "MUST_TAKE_PILE_UNSPECIFIED"),
         f"rules[{k}].cite[{j}].source": line_of(text, '"HOYLES"'),
     }
     assert {p.field for p in problems} == expected.keys()

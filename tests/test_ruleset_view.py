@@ -17,21 +17,17 @@ from oracle.ruleset.paths import get_value, leaf_paths
 from oracle.ruleset.sections import (
     SECTIONS,
     AskPartner,
-    FirstPlayer,
     LastRedThree,
     MustTakePile,
-    Tie,
     WildRatio,
 )
 
 BOOK = default_rule_book()
 ENUMS: list[tuple[type[IntEnum], str, str]] = [
-    (FirstPlayer, "FirstPlayer", "FIRST_PLAYER_"),
     (WildRatio, "WildRatio", "WILD_RATIO_"),
     (MustTakePile, "MustTakePile", "MUST_TAKE_PILE_"),
     (LastRedThree, "LastRedThree", "LAST_RED_THREE_"),
     (AskPartner, "AskPartner", "ASK_PARTNER_"),
-    (Tie, "Tie", "TIE_"),
 ]
 
 
@@ -88,7 +84,7 @@ def test_enum_fields_are_typed_enums_and_the_view_is_frozen() -> None:
     [
         ("melds { wild_ratio: 7 }", "melds.wild_ratio", "WildRatio"),
         ("going_out { ask_partner: 9 }", "going_out.ask_partner", "AskPartner"),
-        ("game { tie: 2 }", "game.tie", "Tie"),
+        ("stock_exhaustion { last_red_three: 5 }", "stock_exhaustion.last_red_three", "LastRedThree"),
     ],
 )
 def test_an_enum_number_the_schema_does_not_define_is_refused(override: str, path: str, enum: str) -> None:

@@ -24,7 +24,9 @@ def deal(
     card is turned up to start the pile, covered by further cards as the rule
     set says; then every player, starting left of the dealer, lays each red
     three dealt and draws a replacement (repeating while a replacement is a
-    red three). The player left of the dealer moves first.
+    red three). The player left of the dealer moves first (in a two-player game
+    the non-dealer): a fixed rule, not a rule-set field (2P-GUIDE "The deal";
+    4P-CLASSIC "How a deal starts").
     """
     if Counter(order) != rules.deck_counts:
         raise InvalidInputError(

@@ -9,7 +9,6 @@ from oracle.games.shuffle import MASK, shuffled
 from oracle.model.cards import deck
 from oracle.model.errors import FieldProblem, InvalidInputError
 from oracle.ruleset.compiled import CompiledRules
-from oracle.ruleset.sections import Tie
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +52,10 @@ def start_standing(rules: CompiledRules) -> Standing:
 def after_hand(rules: CompiledRules, standing: Standing, hand_scores: Sequence[int]) -> Standing:
     """Add a hand's scores; the game ends when a side reaches the target and one side leads.
 
-    The higher total wins even if both sides pass the target in the same hand;
-    equal leading totals follow game.tie (play another hand).
+    The higher total wins even if both sides pass the target in the same hand.
+    Equal leading totals play another hand: a fixed rule, not a rule-set field
+    (4P-CLASSIC "Winning the game": "If the totals are exactly equal, play
+    another deal"; the other texts do not cover a tie).
     """
     totals = tuple(t + s for t, s in zip(standing.totals, hand_scores, strict=True))
     if max(totals) < rules.game.target_score:
@@ -63,6 +64,4 @@ def after_hand(rules: CompiledRules, standing: Standing, hand_scores: Sequence[i
     leaders = [i for i, t in enumerate(totals) if t == best]
     if len(leaders) == 1:
         return Standing(totals, True, leaders[0])
-    if rules.game.tie == Tie.PLAY_ANOTHER_HAND:
-        return Standing(totals)
-    raise ValueError(f"unsupported tie rule {rules.game.tie}")  # the loader refuses unknown values
+    return Standing(totals)  # a tie for the lead: nobody has won, another hand is played

@@ -32,7 +32,6 @@ from oracle.ruleset.sections import (
     DealRules,
     DeckRules,
     DiscardPileRules,
-    FirstPlayer,
     GameRules,
     GoingOutRules,
     InitialMeldRules,
@@ -41,7 +40,6 @@ from oracle.ruleset.sections import (
     MustTakePile,
     StockExhaustionRules,
     ThreesRules,
-    Tie,
     TurnRules,
     WildRatio,
 )
@@ -139,7 +137,6 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             d.upcard_cover_red_three,
             d.upcard_cover_black_three,
             d.upcard_cover_repeats,
-            FirstPlayer(d.first_player),
         ),
         turn=TurnRules(frozen.turn.draw_count, frozen.turn.short_stock_draws_remaining),
         card_values=card_values,
@@ -197,7 +194,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
         stock_exhaustion=StockExhaustionRules(
             MustTakePile(frozen.stock_exhaustion.must_take_pile), LastRedThree(frozen.stock_exhaustion.last_red_three)
         ),
-        game=GameRules(frozen.game.target_score, Tie(frozen.game.tie)),
+        game=GameRules(frozen.game.target_score),
         sides=seats // side_size,
         deck_size=52 * packs + jokers,
         card_points=_card_points(card_values),

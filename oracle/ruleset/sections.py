@@ -13,13 +13,6 @@ from enum import IntEnum
 # --- the schema's enums, as Python enums (same names without the prefix, same numbers) ----------------------------
 
 
-class FirstPlayer(IntEnum):
-    """deal.first_player (ruleset_pb2.FirstPlayer)."""
-
-    UNSPECIFIED = 0
-    LEFT_OF_DEALER = 1
-
-
 class WildRatio(IntEnum):
     """melds.wild_ratio (ruleset_pb2.WildRatio)."""
 
@@ -54,13 +47,6 @@ class AskPartner(IntEnum):
     OPTIONAL_BINDING = 2
 
 
-class Tie(IntEnum):
-    """game.tie (ruleset_pb2.Tie)."""
-
-    UNSPECIFIED = 0
-    PLAY_ANOTHER_HAND = 1
-
-
 # --- one frozen view per section (field names as in proto/oracle/api/v1/ruleset.proto) ---------------------------
 
 
@@ -81,7 +67,6 @@ class DealRules:
     upcard_cover_red_three: bool
     upcard_cover_black_three: bool
     upcard_cover_repeats: bool
-    first_player: FirstPlayer
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,7 +182,6 @@ class GameRules:
     """game.*"""
 
     target_score: int
-    tie: Tie
 
 
 #: The sections of the view: CompiledRules attribute -> its dataclass (players.* are CompiledRules.seats and

@@ -14,11 +14,6 @@ class ChoiceKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     CHOICE_KIND_READING: _ClassVar[ChoiceKind]
     CHOICE_KIND_UNSTATED: _ClassVar[ChoiceKind]
 
-class FirstPlayer(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
-    __slots__ = ()
-    FIRST_PLAYER_UNSPECIFIED: _ClassVar[FirstPlayer]
-    FIRST_PLAYER_LEFT_OF_DEALER: _ClassVar[FirstPlayer]
-
 class WildRatio(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     WILD_RATIO_UNSPECIFIED: _ClassVar[WildRatio]
@@ -44,17 +39,10 @@ class AskPartner(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ASK_PARTNER_UNSPECIFIED: _ClassVar[AskPartner]
     ASK_PARTNER_NONE: _ClassVar[AskPartner]
     ASK_PARTNER_OPTIONAL_BINDING: _ClassVar[AskPartner]
-
-class Tie(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
-    __slots__ = ()
-    TIE_UNSPECIFIED: _ClassVar[Tie]
-    TIE_PLAY_ANOTHER_HAND: _ClassVar[Tie]
 CHOICE_KIND_UNSPECIFIED: ChoiceKind
 CHOICE_KIND_TEXTS_DISAGREE: ChoiceKind
 CHOICE_KIND_READING: ChoiceKind
 CHOICE_KIND_UNSTATED: ChoiceKind
-FIRST_PLAYER_UNSPECIFIED: FirstPlayer
-FIRST_PLAYER_LEFT_OF_DEALER: FirstPlayer
 WILD_RATIO_UNSPECIFIED: WildRatio
 WILD_RATIO_ANY: WildRatio
 WILD_RATIO_AT_MOST_NATURALS: WildRatio
@@ -69,8 +57,6 @@ LAST_RED_THREE_MAY_MELD_THEN_ENDS: LastRedThree
 ASK_PARTNER_UNSPECIFIED: AskPartner
 ASK_PARTNER_NONE: AskPartner
 ASK_PARTNER_OPTIONAL_BINDING: AskPartner
-TIE_UNSPECIFIED: Tie
-TIE_PLAY_ANOTHER_HAND: Tie
 
 class Citation(_message.Message):
     __slots__ = ("source", "section")
@@ -155,20 +141,18 @@ class Deck(_message.Message):
     def __init__(self, packs: _Optional[int] = ..., jokers: _Optional[int] = ...) -> None: ...
 
 class Deal(_message.Message):
-    __slots__ = ("hand_size", "upcard_cover_wild", "upcard_cover_red_three", "upcard_cover_black_three", "upcard_cover_repeats", "first_player")
+    __slots__ = ("hand_size", "upcard_cover_wild", "upcard_cover_red_three", "upcard_cover_black_three", "upcard_cover_repeats")
     HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
     UPCARD_COVER_WILD_FIELD_NUMBER: _ClassVar[int]
     UPCARD_COVER_RED_THREE_FIELD_NUMBER: _ClassVar[int]
     UPCARD_COVER_BLACK_THREE_FIELD_NUMBER: _ClassVar[int]
     UPCARD_COVER_REPEATS_FIELD_NUMBER: _ClassVar[int]
-    FIRST_PLAYER_FIELD_NUMBER: _ClassVar[int]
     hand_size: int
     upcard_cover_wild: bool
     upcard_cover_red_three: bool
     upcard_cover_black_three: bool
     upcard_cover_repeats: bool
-    first_player: FirstPlayer
-    def __init__(self, hand_size: _Optional[int] = ..., upcard_cover_wild: _Optional[bool] = ..., upcard_cover_red_three: _Optional[bool] = ..., upcard_cover_black_three: _Optional[bool] = ..., upcard_cover_repeats: _Optional[bool] = ..., first_player: _Optional[_Union[FirstPlayer, str]] = ...) -> None: ...
+    def __init__(self, hand_size: _Optional[int] = ..., upcard_cover_wild: _Optional[bool] = ..., upcard_cover_red_three: _Optional[bool] = ..., upcard_cover_black_three: _Optional[bool] = ..., upcard_cover_repeats: _Optional[bool] = ...) -> None: ...
 
 class Turn(_message.Message):
     __slots__ = ("draw_count", "short_stock_draws_remaining")
@@ -323,12 +307,10 @@ class StockExhaustion(_message.Message):
     def __init__(self, must_take_pile: _Optional[_Union[MustTakePile, str]] = ..., last_red_three: _Optional[_Union[LastRedThree, str]] = ...) -> None: ...
 
 class Game(_message.Message):
-    __slots__ = ("target_score", "tie")
+    __slots__ = ("target_score",)
     TARGET_SCORE_FIELD_NUMBER: _ClassVar[int]
-    TIE_FIELD_NUMBER: _ClassVar[int]
     target_score: int
-    tie: Tie
-    def __init__(self, target_score: _Optional[int] = ..., tie: _Optional[_Union[Tie, str]] = ...) -> None: ...
+    def __init__(self, target_score: _Optional[int] = ...) -> None: ...
 
 class RuleSet(_message.Message):
     __slots__ = ("id", "extends", "title", "description", "players", "deck", "deal", "turn", "card_values", "melds", "canastas", "initial_meld", "discard_pile", "threes", "going_out", "stock_exhaustion", "game", "rules", "choices")
