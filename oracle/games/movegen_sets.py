@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from oracle.games.movegen_facts import Group, Mover
 from oracle.model.cards import RANK_THREE
 from oracle.model.interrupt import Checkpoint
+from oracle.rules.canonical_groups import Leftover, without_leftover
 from oracle.rules.melds import WILD_MELD_RANK
 
 _NO_WEAKEST = 1 << 62
@@ -117,23 +118,11 @@ def going_out_sets(m: Mover, checkpoint: Checkpoint | None) -> Iterator[tuple[Gr
     blocked = [r for r, n in counts.items() if not _feasible(m, r, n, wilds)]
     if len(blocked) > 1:
         return  # whatever card is left over, a rank that cannot be a meld in full stays
-    leftovers: list[int | str | None] = [None, *sorted(counts), "two", "joker"]
+    leftovers: list[Leftover] = [None, *sorted(counts), "two", "joker"]
     if blocked:
         leftovers = [blocked[0]]  # only leaving out one card of that rank can work
-    for leftover in leftovers:
-        left = dict(counts)
-        jokers, twos = m.jokers, len(m.twos)
-        if leftover == "two":
-            if not twos:
-                continue
-            twos -= 1
-        elif leftover == "joker":
-            if not jokers:
-                continue
-            jokers -= 1
-        elif isinstance(leftover, int):
-            left[leftover] -= 1
-        yield from _partitions(m, left, jokers, twos, 0 if leftover is None else 1, checkpoint)
+    for left, jokers, twos, cards_left in without_leftover(counts, m.jokers, len(m.twos), leftovers):
+        yield from _partitions(m, left, jokers, twos, cards_left, checkpoint)
 
 
 def _feasible(m: Mover, rank: int, naturals: int, wilds: int) -> tuple[int, ...]:

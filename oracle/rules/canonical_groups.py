@@ -218,21 +218,9 @@ class GroupBuilder:
         """Sets of new-meld groups that meld all the hand but at most one card (side without melds)."""
         hand = self.hand
         counts = {r: len(c) for r, c in hand.by_rank.items()}
-        leftovers: list[str | int | None] = [None, *sorted(counts), "two", "joker"]
-        for leftover in leftovers:
-            left = dict(counts)
-            jokers, twos = hand.jokers, len(hand.twos)
-            if leftover == "two":
-                if not twos:
-                    continue
-                twos -= 1
-            elif leftover == "joker":
-                if not jokers:
-                    continue
-                jokers -= 1
-            elif isinstance(leftover, int):
-                left[leftover] -= 1
-            yield from self._partitions(left, jokers, twos, cards_left=0 if leftover is None else 1)
+        leftovers: list[Leftover] = [None, *sorted(counts), "two", "joker"]
+        for left, jokers, twos, cards_left in without_leftover(counts, hand.jokers, len(hand.twos), leftovers):
+            yield from self._partitions(left, jokers, twos, cards_left=cards_left)
 
     def _partitions(self, left: dict[int, int], jokers: int, twos: int, cards_left: int) -> Iterator[tuple[Spec, ...]]:
         melds, threes, going_out = self.rules.melds, self.rules.threes, self.rules.going_out
@@ -304,3 +292,28 @@ class GroupBuilder:
             k += s.twos
             out.append(MeldGroup(cards, s.rank if s.onto else None))
         return tuple(out)
+
+
+Leftover = int | str | None  #: the card kept back when going out: a rank, "two", "joker", or None (every card)
+
+
+def without_leftover(
+    counts: dict[int, int], jokers: int, twos: int, leftovers: list[Leftover]
+) -> Iterator[tuple[dict[int, int], int, int, int]]:
+    """For each possible card kept back when going out (a natural of a rank, a two, a joker, or none), the
+    naturals by rank, jokers and twos left to meld and how many cards stay in the hand; leftovers the hand
+    cannot keep back (no two, no joker) are skipped."""
+    for leftover in leftovers:
+        left = dict(counts)
+        j, t = jokers, twos
+        if leftover == "two":
+            if not t:
+                continue
+            t -= 1
+        elif leftover == "joker":
+            if not j:
+                continue
+            j -= 1
+        elif isinstance(leftover, int):
+            left[leftover] -= 1
+        yield left, j, t, 0 if leftover is None else 1
