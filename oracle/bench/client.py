@@ -17,6 +17,7 @@ import grpc
 from oracle.bench.echo import GAME_KEY
 from oracle.bench.http_client import http_unary_load
 from oracle.bench.procs import cpu_seconds, process_tree
+from oracle.bench.window import load_window
 
 CALL_TIMEOUT = 30.0
 STREAM_TIMEOUT = 600.0
@@ -73,29 +74,11 @@ class Client:
         pids = [p for pid in cmd["pids"] for p in process_tree(pid)]
         if cmd.get("start_at"):
             await asyncio.sleep(max(0.0, cmd["start_at"] - time.time()))
-        server0, mine0, start = cpu_seconds(pids), time.process_time(), time.perf_counter()
-        deadline = start + float(cmd["seconds"])
-        step = max(1, len(payloads) // inflight)
 
-        async def caller(i: int) -> tuple[int, int]:
-            """Calls answered (a refused call, e.g. RESOURCE_EXHAUSTED, is an error, not throughput) and errors."""
-            call, k, done, errors = calls[i % len(calls)], i * step, 0, 0
-            while time.perf_counter() < deadline:
-                failed = await _quiet(call(payloads[k % len(payloads)], timeout=CALL_TIMEOUT))
-                done += 1 - failed
-                errors += failed
-                k += 1
-            return done, errors
+        async def one(i: int, k: int) -> int:  # a refused call (e.g. RESOURCE_EXHAUSTED) is an error, not throughput
+            return await _quiet(calls[i % len(calls)](payloads[k % len(payloads)], timeout=CALL_TIMEOUT))
 
-        results = await asyncio.gather(*(caller(i) for i in range(inflight)))
-        wall = time.perf_counter() - start
-        return {
-            "count": sum(r[0] for r in results),
-            "errors": sum(r[1] for r in results),
-            "wall": wall,
-            "server_cpu": cpu_seconds(pids) - server0,
-            "client_cpu": time.process_time() - mine0,
-        }
+        return await load_window(pids, inflight, float(cmd["seconds"]), len(payloads), one)
 
     async def stream_load(self, cmd: dict[str, Any]) -> dict[str, Any]:
         """Recorded games replayed one stream after another for `seconds` (pipelined up to `window` messages)."""

@@ -4,14 +4,14 @@ and timed as oracle.bench.client times its gRPC calls (the server's CPU over exa
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
 from google.protobuf import json_format
 from pyqwest import Client
 
 from oracle.api.v1 import oracle_pb2
-from oracle.bench.procs import cpu_seconds, process_tree
+from oracle.bench.procs import process_tree
+from oracle.bench.window import load_window
 
 JSON_HEADERS = {"Content-Type": "application/json"}
 _bodies: dict[int, list[bytes]] = {}  #: the JSON bodies of a payload list (by its id), made once per process
@@ -45,28 +45,9 @@ async def http_unary_load(cmd: dict[str, Any], payloads: list[bytes], client: Cl
 
     await asyncio.gather(*(one(bodies[k % len(bodies)]) for k in range(2 * inflight)))  # warm-up: connections
     pids = [p for pid in cmd["pids"] for p in process_tree(pid)]
-    server0, mine0, start = cpu_seconds(pids), time.process_time(), time.perf_counter()
-    deadline = start + float(cmd["seconds"])
-    step = max(1, len(bodies) // inflight)
-
-    async def caller(i: int) -> tuple[int, int]:
-        k, done, errors = i * step, 0, 0
-        while time.perf_counter() < deadline:
-            failed = await one(bodies[k % len(bodies)])
-            done += 1 - failed
-            errors += failed
-            k += 1
-        return done, errors
-
-    results = await asyncio.gather(*(caller(i) for i in range(inflight)))
-    wall = time.perf_counter() - start
-    return {
-        "count": sum(r[0] for r in results),
-        "errors": sum(r[1] for r in results),
-        "wall": wall,
-        "server_cpu": cpu_seconds(pids) - server0,
-        "client_cpu": time.process_time() - mine0,
-    }
+    return await load_window(
+        pids, inflight, float(cmd["seconds"]), len(bodies), lambda i, k: one(bodies[k % len(bodies)])
+    )
 
 
 __all__ = ["http_unary_load", "json_bodies"]
