@@ -1,4 +1,5 @@
-"""Judges one action on one state under several rule sets and names the rule-set fields that decide it."""
+"""Judges one action on one state (or one player's view) under several rule sets and names the rule-set fields
+that decide it."""
 
 from __future__ import annotations
 
@@ -6,9 +7,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from oracle.model.actions import Action
+from oracle.model.errors import InvalidInputError
 from oracle.model.state import GameState
+from oracle.model.view import PlayerView
 from oracle.rules.referee import Verdict, check_action
-from oracle.rules.state_check import validate_state
+from oracle.rules.state_check import InvalidStateError, validate_state
+from oracle.rules.view import ViewVerdict, complete, judge_view
 from oracle.ruleset.loader import LoadedRuleSet
 from oracle.ruleset.paths import format_field, leaf_paths
 
@@ -18,8 +22,14 @@ class RuleSetAnswer:
     """One rule set's answer: the verdict, or why the state does not fit the rule set."""
 
     rule_set_id: str
-    verdict: Verdict | None
+    verdict: Verdict | None  #: None when not applicable, or from a view that does not show the acting hand
     not_applicable: str = ""
+    view: ViewVerdict | None = None  #: the answer from a player's view (with its unknowns)
+
+    @property
+    def applicable(self) -> bool:
+        """Whether the state (or view) fits the rule set, so that it was judged."""
+        return self.verdict is not None or self.view is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,14 +48,30 @@ class Adjudication:
     deciding: tuple[DecidingField, ...]
 
 
+def _from_view(loaded: LoadedRuleSet, view: PlayerView, action: Action) -> RuleSetAnswer:
+    """One rule set's answer from a view: not applicable when the view does not fit it (counts, seats, rules)."""
+    try:
+        complete(loaded.rules, view)
+    except (InvalidStateError, InvalidInputError) as exc:
+        problems = exc.problems
+        reason = "; ".join(str(p) for p in problems[:3]) + (" ..." if len(problems) > 3 else "")
+        return RuleSetAnswer(loaded.spec.id, None, f"the view does not fit: {reason}")
+    answer = judge_view(loaded.rules, view, action)  # a malformed action raises: it is malformed under all
+    return RuleSetAnswer(loaded.spec.id, answer.verdict if answer.judged else None, view=answer)
+
+
 def adjudicate(
-    rule_sets: Sequence[LoadedRuleSet], state: GameState | Sequence[GameState], action: Action
+    rule_sets: Sequence[LoadedRuleSet], state: GameState | Sequence[GameState] | PlayerView, action: Action
 ) -> Adjudication:
     """Judge under each rule set; a malformed action raises InvalidInputError (it is malformed under all).
 
     `state` is one state for all, or one per rule set (a notation state with
-    fill_stock fills a different stock for a deck of another size).
+    fill_stock fills a different stock for a deck of another size), or a
+    player's view (each answer then carries the view's verdict and unknowns).
     """
+    if isinstance(state, PlayerView):
+        view_answers = [_from_view(loaded, state, action) for loaded in rule_sets]
+        return Adjudication(tuple(view_answers), _deciding_fields(rule_sets, view_answers))
     states = [state] * len(rule_sets) if isinstance(state, GameState) else list(state)
     answers: list[RuleSetAnswer] = []
     for loaded, state in zip(rule_sets, states, strict=True):
@@ -76,9 +102,9 @@ def _deciding_fields(rule_sets: Sequence[LoadedRuleSet], answers: list[RuleSetAn
     deciding = []
     for path in named:
         values = tuple(
-            format_field(loaded.spec, path) if answer.verdict else "-"
+            format_field(loaded.spec, path) if answer.applicable else "-"
             for loaded, answer in zip(rule_sets, answers, strict=True)
         )
-        if len({values[i] for i, a in enumerate(answers) if a.verdict}) > 1:
+        if len({values[i] for i, a in enumerate(answers) if a.applicable}) > 1:
             deciding.append(DecidingField(path, values))
     return tuple(deciding)

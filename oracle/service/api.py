@@ -6,7 +6,7 @@ from __future__ import annotations
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
 from oracle.api.v1 import game_pb2, oracle_pb2, record_pb2
-from oracle.games.adjudicate import adjudicate
+from oracle.games.adjudicate import Adjudication, adjudicate
 from oracle.games.deal import deal
 from oracle.games.live import LiveGame
 from oracle.games.match import DeckSource, deck_order
@@ -99,6 +99,33 @@ def status_of(exc: Exception, limits: Limits = DEFAULT_LIMITS) -> status_pb2.Sta
     return None
 
 
+def parsed_action(text: str, path: str) -> Action:
+    """An action in notation: a parse error is InvalidInputError naming `path` and the position in the text."""
+    try:
+        return parse_action(text)
+    except NotationError as exc:
+        raise InvalidInputError([FieldProblem(path, str(exc))]) from None
+
+
+def adjudication_to_proto(result: Adjudication, notation: str, limits: Limits) -> oracle_pb2.AdjudicateResponse:
+    """The AdjudicateResponse of an adjudication: each verdict with the action's notation (and from a view, its
+    unknowns)."""
+    response = oracle_pb2.AdjudicateResponse()
+    for answer in result.answers:
+        entry = response.verdicts.add(
+            rule_set_id=answer.rule_set_id, applicable=answer.applicable, not_applicable=answer.not_applicable
+        )
+        if answer.view is not None:
+            entry.verdict.CopyFrom(view_verdict_to_proto(answer.view, limits.max_violations))
+        elif answer.verdict is not None:
+            entry.verdict.CopyFrom(verdict_to_proto(answer.verdict, limits.max_violations))
+        if answer.applicable:
+            entry.verdict.notation = notation
+    for deciding in result.deciding:
+        response.deciding_fields.add(field=deciding.field, values=deciding.values)
+    return response
+
+
 class OracleApi:
     """Every unary RPC of oracle.api.v1.OracleService as a method of the same name over a RuleBook.
 
@@ -140,10 +167,7 @@ class OracleApi:
 
     def action_text(self, text: str, rules: CompiledRules, path: str = "action_text") -> Action:
         """The domain action of an action in notation: a parse error names `path` and the position in the text."""
-        try:
-            action = parse_action(text)
-        except NotationError as exc:
-            raise InvalidInputError([FieldProblem(path, str(exc))]) from None
+        action = parsed_action(text, path)
         check = self.sizes()
         check_action(check, action_to_proto(action), path, rules.deck_size, f"rule set '{rules.id}'")
         check.done()
@@ -165,7 +189,9 @@ class OracleApi:
         return view_from_proto(msg, path)
 
     @staticmethod
-    def state_or_view(request: oracle_pb2.CheckActionRequest | oracle_pb2.ListLegalActionsRequest) -> bool:
+    def state_or_view(
+        request: oracle_pb2.CheckActionRequest | oracle_pb2.ListLegalActionsRequest | oracle_pb2.AdjudicateRequest,
+    ) -> bool:
         """Whether a request gives a player's view (refusing a request that gives a state too)."""
         if request.HasField("view") and request.HasField("state"):
             raise InvalidInputError([FieldProblem("view", "set state or view, not both")])
@@ -315,22 +341,23 @@ class OracleApi:
             self.book
         )
         deck = max(loaded.rules.deck_size for loaded in rule_sets)
-        check_state(check, request.state, "state", deck, "the largest rule set asked about")
-        check_action(check, request.action, "action", deck, "the largest rule set asked about")
+        largest = "the largest rule set asked about"
+        from_view = self.state_or_view(request)
+        if request.action_text and request.HasField("action"):
+            raise InvalidInputError([FieldProblem("action_text", "set action or action_text, not both")])
+        action = parsed_action(request.action_text, "action_text") if request.action_text else None
+        if from_view:
+            check_view_sizes(check, request.view, "view", deck, largest)
+        else:
+            check_state(check, request.state, "state", deck, largest)
+        if action is None:
+            check_action(check, request.action, "action", deck, largest)
+        else:
+            check_action(check, action_to_proto(action), "action_text", deck, largest)
         check.done()
-        result = adjudicate(rule_sets, state_from_proto(request.state), action_from_proto(request.action))
-        response = oracle_pb2.AdjudicateResponse()
-        for answer in result.answers:
-            entry = response.verdicts.add(
-                rule_set_id=answer.rule_set_id,
-                applicable=answer.verdict is not None,
-                not_applicable=answer.not_applicable,
-            )
-            if answer.verdict is not None:
-                entry.verdict.CopyFrom(verdict_to_proto(answer.verdict, self.limits.max_violations))
-        for deciding in result.deciding:
-            response.deciding_fields.add(field=deciding.field, values=deciding.values)
-        return response
+        given: GameState | PlayerView = view_from_proto(request.view) if from_view else state_from_proto(request.state)
+        result = adjudicate(rule_sets, given, action or action_from_proto(request.action))
+        return adjudication_to_proto(result, format_action(action or action_from_proto(request.action)), self.limits)
 
     def ReplayGame(
         self, request: oracle_pb2.ReplayGameRequest, checkpoint: Checkpoint | None = None

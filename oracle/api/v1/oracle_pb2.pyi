@@ -264,14 +264,18 @@ class RefereeGameResponse(_message.Message):
     def __init__(self, verdict: _Optional[_Union[CheckActionResponse, _Mapping]] = ..., state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ..., totals: _Optional[_Iterable[int]] = ..., game_over: _Optional[bool] = ..., winner: _Optional[int] = ..., error: _Optional[str] = ...) -> None: ...
 
 class AdjudicateRequest(_message.Message):
-    __slots__ = ("state", "action", "rule_sets")
+    __slots__ = ("state", "action", "rule_sets", "action_text", "view")
     STATE_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
     RULE_SETS_FIELD_NUMBER: _ClassVar[int]
+    ACTION_TEXT_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
     state: _game_pb2.GameState
     action: _game_pb2.Action
     rule_sets: _containers.RepeatedCompositeFieldContainer[RuleSetRef]
-    def __init__(self, state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ..., action: _Optional[_Union[_game_pb2.Action, _Mapping]] = ..., rule_sets: _Optional[_Iterable[_Union[RuleSetRef, _Mapping]]] = ...) -> None: ...
+    action_text: str
+    view: _game_pb2.PlayerView
+    def __init__(self, state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ..., action: _Optional[_Union[_game_pb2.Action, _Mapping]] = ..., rule_sets: _Optional[_Iterable[_Union[RuleSetRef, _Mapping]]] = ..., action_text: _Optional[str] = ..., view: _Optional[_Union[_game_pb2.PlayerView, _Mapping]] = ...) -> None: ...
 
 class RuleSetVerdict(_message.Message):
     __slots__ = ("rule_set_id", "applicable", "not_applicable", "verdict")
