@@ -13,12 +13,12 @@ from hypothesis import strategies as st
 from record_states import RECORDS, record_states
 
 import oracle
-from oracle.api.v1 import game_pb2
+from oracle.api.v1 import game_pb2, oracle_pb2
 from oracle.games.deal import deal
 from oracle.games.live import LiveGame
 from oracle.games.match import DeckSource, deck_order
 from oracle.games.movegen import legal_actions
-from oracle.games.record import GameRecord
+from oracle.games.record import GameRecord, HandRecord
 from oracle.games.replay import replay
 from oracle.model.actions import (
     Meld,
@@ -29,12 +29,16 @@ from oracle.model.actions import (
     second_step_meld,
     take_of_second_step,
 )
+from oracle.model.cards import is_red_three, is_wild, make_card, rank_of
 from oracle.model.errors import InvalidInputError
 from oracle.model.state import GameState, Phase, TurnStart, TurnState
 from oracle.rules.candidates import take_pile_candidates
 from oracle.rules.referee import Verdict, check_action
 from oracle.rules.state_check import validate_state
+from oracle.ruleset.loader import default_rule_book
+from oracle.service.api import OracleApi
 from oracle.service.convert_game import action_from_proto, action_to_proto, state_from_proto, state_to_proto
+from oracle.service.convert_record import record_to_proto
 
 PICK_UP = PickUpPile()
 
@@ -227,6 +231,61 @@ def test_replay_accepts_the_two_step_form() -> None:
     original, two_step = replay(rule_set, record), replay(rule_set, split)
     assert original.ok and two_step.ok, two_step.disagreements[:1]
     assert two_step.standing == original.standing
+
+
+def _first_turn() -> tuple[DeckSource, GameState, list[int]]:
+    """A classic-2p deal whose first player can take the pile, and the indices of natural cards of that player's
+    hand of distinct ranks other than the pile's top card."""
+    source = _deck_where_the_pile_can_be_taken()
+    state = deal(rules("classic-2p"), deck_order(rules("classic-2p"), source), dealer=0)
+    hand, top = state.seats[state.seat_to_move].hand, state.discard_pile[-1]
+    others: list[int] = []
+    for card in hand:
+        ranks = {rank_of(c) for c in others} | {rank_of(top)}
+        if not is_wild(card) and not is_red_three(card) and rank_of(card) not in ranks:
+            others.append(card)
+    return source, state, others
+
+
+def _second_step_record(source: DeckSource, *groups: tuple[int, ...]) -> GameRecord:
+    """A classic-2p record: pick-up-pile, then a meld of `groups`."""
+    meld = Meld(tuple(MeldGroup(group) for group in groups))
+    return GameRecord("classic-2p", 0, (HandRecord(source, (PICK_UP, meld)),))
+
+
+def test_replay_judges_a_mixed_top_group_as_the_take_not_as_malformed() -> None:
+    # The second step "meld <top> X Y" with X and Y of other ranks: judged as "take-pile with X Y", as CheckAction
+    # and RefereeGame judge it, never refused as a malformed record.
+    source, state, (x, y, *_) = _first_turn()
+    record = _second_step_record(source, (state.discard_pile[-1], x, y))
+    report = replay(rules("classic-2p"), record)
+    [disagreement] = report.disagreements
+    assert (disagreement.hand, disagreement.index, disagreement.kind) == (0, 1, "illegal action")
+    codes = [v.code for v in disagreement.violations]
+    assert "PILE_TOP_NOT_MELDED" in codes
+    api = OracleApi(default_rule_book())
+    over_the_api = api.ReplayGame(oracle_pb2.ReplayGameRequest(record=record_to_proto(record)))
+    assert [v.code for v in over_the_api.report.disagreements[0].violations] == codes
+
+
+def test_a_second_step_no_top_card_could_shape_is_refused_before_replay() -> None:
+    source, state, (a, b, c, d, *_) = _first_turn()
+    record = _second_step_record(source, (state.discard_pile[-1], a, b), (c, d))  # (c, d) is no meld, whatever top
+    with pytest.raises(InvalidInputError) as info:
+        replay(rules("classic-2p"), record)
+    fields = [p.field for p in info.value.problems]
+    assert fields == ["record.hands[0].actions[1].meld.groups[0]", "record.hands[0].actions[1].meld.groups[1]"]
+
+
+def test_a_second_step_shaped_only_for_another_top_card_is_refused_during_replay_with_record_paths() -> None:
+    # Well shaped if the top card were in the second group; it is in the first, so the second is a meld of its own.
+    source, state, (c, d, *_) = _first_turn()
+    top = state.discard_pile[-1]
+    same = tuple(make_card(rank_of(top), suit) for suit in range(4) if make_card(rank_of(top), suit) != top)[:2]
+    record = _second_step_record(source, (top, *same), (c, d))
+    with pytest.raises(InvalidInputError) as info:
+        replay(rules("classic-2p"), record)
+    assert [p.field for p in info.value.problems] == ["record.hands[0].actions[1].meld.groups[1]"]
 
 
 # --- the property --------------------------------------------------------------------------------------------------

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 from oracle.games.claims import ClaimedState, check_claim_shape
 from oracle.games.match import DeckSource
-from oracle.model.actions import Action
+from oracle.model.actions import Action, Meld, PickUpPile
 from oracle.model.errors import FieldProblem, InvalidInputError
-from oracle.model.state import GameState
+from oracle.model.state import GameState, Phase
 from oracle.rules.referee import validate_action_shape
 from oracle.rules.state_check import validate_state
 from oracle.ruleset.compiled import CompiledRules
@@ -39,6 +39,25 @@ class GameRecord:
     claimed_winner: int | None = None
 
 
+def _action_problems(action: Action, path: str, *, two_step: bool) -> list[FieldProblem]:
+    """What makes `action` malformed whatever the state. A meld that may be the second step of a two-step take
+    (`two_step`: a pick-up-pile came before it in the hand) is judged as the take when one of its groups holds the
+    pile's top card, which only the replay knows; so it is refused here only when no choice of that group would
+    shape it (the replay checks the group that does hold it, as the referee does)."""
+    tops: list[int | None] = [None]
+    if two_step and isinstance(action, Meld):
+        tops += range(len(action.groups))
+    first: list[FieldProblem] = []
+    for top_group in tops:
+        try:
+            validate_action_shape(action, path, top_group=top_group)
+        except InvalidInputError as exc:
+            first = first or exc.problems
+            continue
+        return []
+    return first
+
+
 def _hand_problems(rules: CompiledRules, h: int, hand: HandRecord) -> list[FieldProblem]:
     problems: list[FieldProblem] = []
     path = f"record.hands[{h}]"
@@ -64,11 +83,10 @@ def _hand_problems(rules: CompiledRules, h: int, hand: HandRecord) -> list[Field
                     f"{list(hand.starting_totals)} differ from the running totals of start {list(given)}",
                 )
             )
+    two_step = hand.start is not None and hand.start.phase == Phase.MELD_PILE_TOP
     for i, action in enumerate(hand.actions):
-        try:
-            validate_action_shape(action, f"{path}.actions[{i}]")
-        except InvalidInputError as exc:
-            problems.extend(exc.problems)
+        two_step = two_step or isinstance(action, PickUpPile)
+        problems.extend(_action_problems(action, f"{path}.actions[{i}]", two_step=two_step))
     last = 0
     for k, claim in enumerate(hand.checkpoints):
         problems.extend(check_claim_shape(rules, claim, len(hand.actions), f"{path}.checkpoints[{k}]"))

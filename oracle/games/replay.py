@@ -10,6 +10,7 @@ from oracle.games.deal import deal
 from oracle.games.match import Standing, after_hand, deck_order, start_standing
 from oracle.games.record import GameRecord, HandRecord, check_record_shape
 from oracle.model.actions import Action, AnswerPartner, format_action
+from oracle.model.errors import FieldProblem, InvalidInputError
 from oracle.model.events import Event, HandEnded
 from oracle.model.interrupt import Checkpoint
 from oracle.model.score import SideScore
@@ -202,7 +203,13 @@ class _Run:
         seat = state.seat_to_move
         if isinstance(action, AnswerPartner):
             seat = (partner_seats(self.rules, seat) or [seat])[0]
-        verdict = check_action(self.rules, state, action, validate=self.validate)
+        try:
+            verdict = check_action(self.rules, state, action, validate=self.validate)
+        except InvalidInputError as exc:  # malformed in this state only: a second step's other groups (two_step.py)
+            path = f"record.hands[{h}].actions[{i}]"
+            raise InvalidInputError(
+                [FieldProblem(path + p.field.removeprefix("action"), p.description) for p in exc.problems]
+            ) from None
         entry = ActionReport(
             h, i, seat, format_action(action), verdict.legal, verdict.violations, verdict.events, self.uncertain
         )
