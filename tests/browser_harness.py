@@ -53,19 +53,27 @@ class Desk:
 
 
 @contextlib.contextmanager
-def running_desk() -> Iterator[Desk]:
-    """A server of the shipped rule sets with its HTTP port, and one headless Chromium; both closed afterwards."""
-    server = ServerThread(default_rule_book(), ServeConfig(host="127.0.0.1", port=0, request_log=False, http_port=0))
+def running_server(token: str | None = None) -> Iterator[str]:
+    """A server of the shipped rule sets with its HTTP port (and, given one, a bearer token every call must carry,
+    as `serve --token-file` sets); yields the page's URL; closed afterwards."""
+    config = ServeConfig(host="127.0.0.1", port=0, request_log=False, http_port=0, token=token)
+    server = ServerThread(default_rule_book(), config)
     try:
         assert server.server.http is not None
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-            try:
-                yield Desk(server.server.http.url, browser)
-            finally:
-                browser.close()
+        yield server.server.http.url
     finally:
         server.close()
+
+
+@contextlib.contextmanager
+def running_desk() -> Iterator[Desk]:
+    """A server of the shipped rule sets with its HTTP port, and one headless Chromium; both closed afterwards."""
+    with running_server() as url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        try:
+            yield Desk(url, browser)
+        finally:
+            browser.close()
 
 
 def ask(page: Page) -> None:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import pytest
-from browser_harness import PHONE, Desk, ask, choose_books, running_desk
+from browser_harness import PHONE, Desk, ask, choose_books, running_desk, running_server
 from google.protobuf import json_format
 from playwright.sync_api import Page
 
@@ -141,6 +143,96 @@ def test_what_the_player_did_this_turn_changes_the_ruling(page: Page) -> None:
     ask(page)
     assert "your side has 2 melds, so you cannot have laid 3" in page.locator("#answer .msg.error").inner_text()
     assert page.get_attribute("#new-melds", "aria-invalid") == "true"
+
+
+def test_the_partners_yes_obliges_a_player_who_can_go_out_and_the_link_carries_it(desk: Desk, page: Page) -> None:
+    # conformance case out.partner-said-yes-must-go-out-4p: the nines can go down and the 5C be discarded last
+    choose_books(page, "classic-4p")
+    page.select_option("#phase", "PHASE_PLAY")
+    page.check("#melded-before")
+    page.fill("#hand-0", "9H 9D 9S 5C")
+    page.fill("#melds-0", "KC KC KD KD KH KH KS")
+    page.fill("#action", "discard 5C")
+    ask(page)
+    assert page.locator("#answer .column .badge").inner_text() == "Legal"  # not asked: keeping cards is allowed
+    page.select_option("#partner-answer", "PARTNER_ANSWER_YES")
+    ask(page)
+    column = page.locator("#answer .column[data-rule-set=classic-4p]")
+    assert column.locator(".badge").inner_text() == "Illegal"
+    assert "MUST_GO_OUT_PARTNER_SAID_YES" in column.inner_text()
+    page.click("#share")
+    link = page.input_value("#share-url")
+    assert shared_position(link)["answer"] == "PARTNER_ANSWER_YES"
+    other = desk.page(fragment=link[link.index("#") :])
+    try:
+        other.wait_for_selector("#answer .column")
+        assert other.input_value("#partner-answer") == "PARTNER_ANSWER_YES"
+        assert other.is_checked("#melded-before")
+        assert "MUST_GO_OUT_PARTNER_SAID_YES" in other.locator("#answer .column").inner_text()
+    finally:
+        other.close()
+    page.select_option("#partner-answer", "PARTNER_ANSWER_NO")
+    ask(page)
+    assert page.locator("#answer .column .badge").inner_text() == "Legal"  # told no: keeping cards is right
+    page.select_option("#phase", "PHASE_AWAIT_ANSWER")  # asked, the answer awaited: no answer to choose
+    assert page.locator("#partner-answer").count() == 0
+    assert "Awaited" in page.inner_text("#partner-answer-awaited")
+    page.fill("#action", "answer yes")
+    ask(page)
+    assert page.locator("#answer .column .badge").inner_text() == "Legal"
+
+
+def test_a_canasta_made_this_turn_or_an_addition_to_an_older_meld_decides_a_concealed_going_out(
+    desk: Desk, page: Page
+) -> None:
+    choose_books(page, "classic-4p")
+    page.select_option("#phase", "PHASE_PLAY")
+    page.fill("#hand-0", "5C")
+    page.fill("#melds-0", "AH AD AS, KH KD KS KC KH KD 2C")  # the partner's aces; the kings laid this turn
+    page.fill("#new-melds", "1")
+    page.fill("#action", "discard 5C")
+    ask(page)
+    normal = page.locator("#answer .column .events").inner_text()
+    assert "The hand ended (went out):" in normal
+    page.check("#made-canasta")
+    ask(page)
+    concealed = page.locator("#answer .column .events").inner_text()
+    assert "The hand ended (went out concealed):" in concealed
+    going_out = default_rule_book().get("classic-4p").rules.going_out
+    assert side_total(concealed, 0) - side_total(normal, 0) == going_out.concealed_bonus - going_out.bonus
+    page.check("#added-existing")  # the player also added to the partner's aces: not concealed
+    ask(page)
+    assert "The hand ended (went out):" in page.locator("#answer .column .events").inner_text()
+    page.click("#share")
+    link = page.input_value("#share-url")
+    shared = shared_position(link)
+    assert (shared["madeCanasta"], shared["addedToExisting"], shared["newMelds"]) == (True, True, "1")
+    other = desk.page(fragment=link[link.index("#") :])
+    try:
+        other.wait_for_selector("#answer .column")
+        assert other.is_checked("#made-canasta") and other.is_checked("#added-existing")
+        assert "(went out):" in other.locator("#answer .column .events").inner_text()
+    finally:
+        other.close()
+    page.fill("#new-melds", "2")  # nothing was on the table before the turn: nothing to add to
+    ask(page)
+    assert "This position is impossible" in page.locator("#answer .msg.error").inner_text()
+    assert page.get_attribute("#added-existing", "aria-invalid") == "true"
+    assert "melds_before_turn is 0" in page.locator("#added-existing ~ .field-problem").inner_text()
+
+
+def side_total(events: str, side: int) -> int:
+    """A side's score in the text of a "hand ended" event."""
+    match = re.search(rf"side {side}: (-?\d+)", events)
+    assert match, events
+    return int(match.group(1))
+
+
+def shared_position(link: str) -> dict[str, Any]:
+    """The position a shared link carries (base64url JSON after '#s=')."""
+    encoded = link[link.index("#s=") + 3 :]
+    shared: dict[str, Any] = json.loads(base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)))
+    return shared["pos"]
 
 
 def test_the_legal_moves_are_those_the_service_lists_and_one_can_be_checked(page: Page) -> None:
@@ -371,3 +463,59 @@ def test_every_control_has_a_label_and_the_page_fits_a_phone(desk: Desk) -> None
         assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]  # ... within the screen
     finally:
         page.close()
+
+
+TOKEN = "club-table-7f3a9c"
+
+
+def test_a_server_with_a_token_answers_the_page_only_with_it_and_no_link_carries_it(desk: Desk) -> None:
+    with running_server(token=TOKEN) as url:
+        guarded = Desk(url, desk.browser)
+        page = guarded.page()
+        try:
+            refused = page.locator("#status .msg.error").inner_text()
+            assert "only answers callers with its access token" in refused and "Server access" in refused
+            assert page.get_attribute("#access-box", "open") is not None
+            assert page.get_attribute("#token", "type") == "password"
+            assert page.get_attribute("#token", "aria-invalid") == "true"
+            page.fill("#token", "not-the-token")
+            page.click("#token-use")
+            page.wait_for_function("() => document.querySelector('#token-result').textContent.includes('wrong')")
+            assert page.get_attribute("body", "data-books") is None  # still no rule book listed
+            page.fill("#token", TOKEN)
+            page.press("#token", "Enter")
+            page.wait_for_selector("body[data-books=listed]")
+            assert "accepts this token" in page.inner_text("#token-result")
+            assert page.locator("#status .msg").count() == 0
+            page.fill("#hand-0", "9H 9D JK KS 5C")
+            page.fill("#action", "draw")
+            ask(page)
+            assert page.locator("#answer .column .badge").inner_text() == "Legal"
+            page.click("#share")
+            link = page.input_value("#share-url")
+            encoded = link[link.index("#s=") + 3 :]
+            assert TOKEN not in link and TOKEN not in page.url
+            assert TOKEN not in base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)).decode()
+            assert page.evaluate("() => localStorage.length") == 0  # kept for the tab only (sessionStorage)
+            page.reload()
+            page.wait_for_selector("body[data-books=listed]")  # the tab still has it
+            assert page.input_value("#token") == TOKEN
+            assert "a token is set" in page.inner_text("#access-box summary")
+            page.click("#access-box summary")
+            page.click("#token-forget")
+            ask(page)
+            assert "only answers callers with its access token" in page.inner_text("#answer .msg.error")
+            page.click("#answer .msg.error button")
+            assert page.evaluate("() => document.activeElement.id") == "token"
+        finally:
+            page.close()
+        other = guarded.page(fragment=link[link.index("#") :])  # the link, in a browser without the token
+        try:
+            assert "only answers callers with its access token" in other.inner_text("#status .msg.error")
+            other.fill("#token", TOKEN)
+            other.click("#token-use")
+            other.wait_for_selector("#answer .column")
+            assert other.input_value("#hand-0") == "9H 9D JK KS 5C"
+            assert other.locator("#answer .column .badge").inner_text() == "Legal"
+        finally:
+            other.close()

@@ -1,7 +1,34 @@
-// Calls the oracle over the Connect protocol (unary POST of protobuf JSON) and turns a Connect error into a
-// message and the list of fields it names (google.rpc BadRequest and PreconditionFailure details).
+// Calls the oracle over the Connect protocol (unary POST of protobuf JSON), with the server's bearer token when
+// one is given, and turns a Connect error into a message and the list of fields it names (google.rpc BadRequest
+// and PreconditionFailure details).
 
 const SERVICE = "oracle.api.v1.OracleService";
+const TOKEN_KEY = "canasta-oracle.token";
+
+/** What an UNAUTHENTICATED answer says, pointing at the field where the token goes. */
+export const TOKEN_NEEDED = "This server only answers callers with its access token: enter it in \u201cServer access\u201d at the top of the page";
+
+/** The bearer token kept for this tab (sessionStorage: it survives a reload, not the tab; never in a link). */
+export function savedToken() {
+  try {
+    return sessionStorage.getItem(TOKEN_KEY) || "";
+  } catch {
+    return "";
+  }
+}
+
+let token = savedToken();
+
+/** Use `text` as the bearer token of every call from now on (empty: none), and keep it for this tab. */
+export function setToken(text) {
+  token = String(text).trim();
+  try {
+    if (token) sessionStorage.setItem(TOKEN_KEY, token);
+    else sessionStorage.removeItem(TOKEN_KEY);
+  } catch {
+    // storage refused (a private window): the token still holds until the page is left
+  }
+}
 
 /** An error answer: `code` (e.g. "failed_precondition"), `message`, and `problems` [{field, description}]. */
 export class OracleError extends Error {
@@ -79,7 +106,10 @@ export async function call(method, request) {
   try {
     response = await fetch(`/${SERVICE}/${method}`, {
       method: "POST",
-      headers: { "Content-Type": "application/json", "Connect-Protocol-Version": "1" },
+      headers: {
+        "Content-Type": "application/json", "Connect-Protocol-Version": "1",
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      },
       body: JSON.stringify(request),
     });
   } catch (e) {
@@ -93,6 +123,13 @@ export async function call(method, request) {
     throw new OracleError("unknown", `the oracle answered ${response.status} with something that is not JSON`, []);
   }
   if (!response.ok) {
+    if (body.code === "unauthenticated") {
+      const why = token ? `the token given was refused (${body.message || "wrong token"})` : "no token was given";
+      const error = new OracleError("unauthenticated", `${TOKEN_NEEDED} (${why}).`, []);
+      error.reason = why;
+      window.dispatchEvent(new CustomEvent("oracle-unauthenticated", { detail: error }));
+      throw error;
+    }
     const problems = (body.details || []).flatMap(detailProblems);
     throw new OracleError(body.code || "unknown", body.message || `HTTP ${response.status}`, problems);
   }

@@ -2,7 +2,7 @@
 // shareable link (the whole page state in the URL fragment) and the game-record view.
 
 import { adjudication, minimumElement, movesElement, scoreElement, sideBySide } from "./answers.js";
-import { OracleError, call } from "./api.js";
+import { OracleError, call, savedToken, setToken } from "./api.js";
 import { parseAction, richText } from "./cards.js";
 import { fill, h, message } from "./dom.js";
 import {
@@ -231,6 +231,7 @@ async function ask() {
     const onTheTable = e.problems.length && e.problems.every((p) => /^(state|table)(\.|$)/.test(p.field));
     if (e.code === "failed_precondition" && e.problems.length) showProblems(root, "This position is impossible:", e.problems);
     else if (onTheTable) showProblems(root, `The referee refused the question (${e.code}):`, e.problems);
+    else if (e.code === "unauthenticated") fill(root, tokenMessage(e));
     else if (e.code === "house_rule" || e.code === "unavailable") fill(root, message("error", e.message));
     else if (e.problems.length) fill(root, message("error", `The referee refused the question (${e.code}):`, problemList(e.problems)));
     else fill(root, message("error", `The referee refused the question (${e.code}): ${e.message}`));
@@ -310,7 +311,67 @@ function tabs() {
   }
 }
 
+/** The error message of a refused token, with a button to the token field. */
+function tokenMessage(e) {
+  return message("error", e.message, " ", h("button", { type: "button", class: "link", onclick: focusToken }, "Enter the token"));
+}
+
+function focusToken() {
+  $("access-box").open = true;
+  $("token").focus();
+}
+
+function accessState() {
+  fill($("access-state"), savedToken() ? "(a token is set)" : "");
+}
+
+/** Use the typed token: check it with a call, then finish starting the page if it could not start without it. */
+async function useToken() {
+  const text = $("token").value.trim();
+  if (text && !/^[!-~]+$/.test(text)) {
+    $("token").setAttribute("aria-invalid", "true");
+    fill($("token-result"), message("error", "A token is printable ASCII without spaces: check what was pasted."));
+    return;
+  }
+  setToken(text);
+  accessState();
+  try {
+    await call("ListRuleSets", {});
+  } catch (e) {
+    if (!(e instanceof OracleError)) throw e;
+    if (e.code !== "unauthenticated") fill($("token-result"), message("error", `${e.code}: ${e.message}`));
+    return;
+  }
+  $("token").removeAttribute("aria-invalid");
+  fill($("token-result"), message("ok", text ? "The server accepts this token." : "No token: the server answers without one."));
+  if (!page.booted) await boot();
+}
+
+function accessWiring() {
+  $("token").value = savedToken();
+  accessState();
+  $("token-use").addEventListener("click", () => useToken().catch(reportFailure));
+  $("token").addEventListener("keydown", (e) => {
+    if (e.key === "Enter") {
+      e.preventDefault();
+      useToken().catch(reportFailure);
+    }
+  });
+  $("token-forget").addEventListener("click", () => {
+    $("token").value = "";
+    setToken("");
+    accessState();
+    fill($("token-result"), message("info", "The token is forgotten."));
+  });
+  window.addEventListener("oracle-unauthenticated", (ev) => {
+    $("access-box").open = true;
+    $("token").setAttribute("aria-invalid", "true");
+    fill($("token-result"), message("error", `The server refused the page's call: ${ev.detail.reason}.`));
+  });
+}
+
 async function start() {
+  accessWiring();
   tabs();
   picker(page.target);
   questionKind();
@@ -337,12 +398,28 @@ async function start() {
     openRecord(file, $("record-result"), ref, $("record-judge-all").checked);
   };
   for (const id of ["record-file", "record-rules", "record-judge-all"]) $(id).addEventListener("change", replay);
+  await boot();
+  document.body.dataset.ready = "true";
+}
+
+/** List the rule books, restore a shared link and lay out the table; again after a token, if it failed for want of one. */
+async function boot() {
+  if (page.booting) return page.booting;
+  page.booting = bootOnce().finally(() => { page.booting = null; });
+  return page.booting;
+}
+
+async function bootOnce() {
   try {
     page.summaries = (await call("ListRuleSets", {})).ruleSets || [];
   } catch (e) {
-    fill($("status"), message("error", `The rule books cannot be listed: ${e.message}`));
+    if (!(e instanceof OracleError)) throw e;
+    if (e.code === "unauthenticated") fill($("status"), tokenMessage(e));
+    else fill($("status"), message("error", `The rule books cannot be listed: ${e.message}`));
     return;
   }
+  fill($("status"));
+  page.booted = true;
   fill($("books"), page.summaries.map((r) => h("div", { class: "book" },
     h("input", { type: "checkbox", id: `book-${r.id}`, value: r.id, checked: r.id === "classic-2p" }),
     h("label", { for: `book-${r.id}` }, h("strong", {}, r.id), ` \u2014 ${r.title} `, h("small", {}, `(${r.seats} seats${r.extends ? `; from ${r.extends}` : ""})`)))));
@@ -356,7 +433,7 @@ async function start() {
   drawPosition();
   questionKind();
   actionPreview();
-  document.body.dataset.ready = "true";
+  document.body.dataset.books = "listed";
   if (restored) await ask();
 }
 

@@ -21,6 +21,8 @@ export function emptyPosition(seats, sides) {
     start: "TURN_START_UNSPECIFIED",
     answer: "PARTNER_ANSWER_UNSPECIFIED",
     turnMelded: false,
+    addedToExisting: false,
+    madeCanasta: false,
     newMelds: "",
     meldedBefore: false,
     hands: Array(seats).fill(""),
@@ -44,6 +46,9 @@ export function fitPosition(pos, seats, sides) {
 
 const sideOf = (seat, sides) => seat % sides;
 
+/** Whether the seat to move has a partner to ask "may I go out?" (more seats than sides). */
+const hasPartner = (pos) => pos.hands.length > pos.sides.length;
+
 function seatName(seat, pos, sides) {
   if (seat === pos.seatToMove) return `Seat ${seat} (you, to move)`;
   if (sideOf(seat, sides) === sideOf(pos.seatToMove, sides)) return `Seat ${seat} (your partner)`;
@@ -62,6 +67,10 @@ export function describePath(path, pos) {
     const card = m[2] !== undefined ? `, card ${Number(m[2]) + 1}` : "";
     const typed = pos.hands[Number(m[1])] ? "" : " (dealt by the page: cards the form does not place)";
     return { input: `hand-${m[1]}`, label: `seat ${m[1]}'s hand${card}${typed}` };
+  }
+  if ((m = /^seats\[(\d+)\]\.melded_before/.exec(p))) {
+    const mine = Number(m[1]) === pos.seatToMove;
+    return { input: mine ? "melded-before" : `hand-${m[1]}`, label: `seat ${m[1]} melded in an earlier turn` };
   }
   if ((m = /^seats\[(\d+)\]/.exec(p))) return { input: `hand-${m[1]}`, label: `seat ${m[1]}` };
   if ((m = /^sides\[(\d+)\]\.melds(?:\[(\d+)\])?/.exec(p))) {
@@ -83,7 +92,15 @@ export function describePath(path, pos) {
   if (p.startsWith("pile_upcards")) return { input: "upcards", label: "the upcards" };
   if (p.startsWith("stock")) return { input: "stock-size", label: "the stock (the cards the form does not place)" };
   if (p.startsWith("seat_to_move")) return { input: "seat-to-move", label: "the seat to move" };
+  const playing = pos.phase !== "PHASE_DRAW";
   if (p.startsWith("turn.melds_before_turn")) return { input: "new-melds", label: "the melds laid this turn" };
+  if (p.startsWith("turn.added_to_existing")) return { input: "added-existing", label: "added to an existing meld this turn" };
+  if (p.startsWith("turn.made_canasta")) return { input: "made-canasta", label: "made a canasta this turn" };
+  if (p.startsWith("turn.melded")) return { input: "turn-melded", label: "melded this turn" };
+  if (p.startsWith("turn.start") && playing) return { input: "start", label: "how the turn began" };
+  if (p.startsWith("turn.partner_answer") && pos.phase === "PHASE_PLAY" && hasPartner(pos)) {
+    return { input: "partner-answer", label: "the partner's answer" };
+  }
   if (p.startsWith("phase") || p.startsWith("turn")) return { input: "phase", label: `the turn (${p})` };
   return { input: null, label: path };
 }
@@ -175,6 +192,10 @@ export function buildState(pos, ruleSet) {
   if (newMelds > cards.sides[side].melds.length) {
     throw new PositionError("new-melds", `your side has ${cards.sides[side].melds.length} melds, so you cannot have laid ${newMelds} this turn`);
   }
+  const tookPile = pos.start === "TURN_START_TOOK_PILE";
+  let answer = "PARTNER_ANSWER_UNSPECIFIED";
+  if (pos.phase === "PHASE_AWAIT_ANSWER") answer = "PARTNER_ANSWER_PENDING";
+  else if (pos.phase === "PHASE_PLAY" && hasPartner(pos) && ANSWERS.some(([v]) => v === pos.answer)) answer = pos.answer;
   return {
     seats: [...Array(seats).keys()].map((i) => ({
       hand: (dealt[i] || cards.hands[i]).map(cardName),
@@ -192,8 +213,11 @@ export function buildState(pos, ruleSet) {
     phase: pos.phase,
     turn: {
       start: playing ? pos.start : "TURN_START_UNSPECIFIED",
-      melded: playing && (Boolean(pos.turnMelded) || newMelds > 0),
-      partnerAnswer: pos.phase === "PHASE_AWAIT_ANSWER" ? "PARTNER_ANSWER_PENDING" : pos.answer,
+      // a new meld laid by taking the pile (the top card's) is not "melding" this turn; any other is
+      melded: playing && (Boolean(pos.turnMelded) || (newMelds > 0 && !tookPile)),
+      addedToExisting: playing && Boolean(pos.addedToExisting),
+      madeCanasta: playing && Boolean(pos.madeCanasta),
+      partnerAnswer: answer,
       meldsBeforeTurn: playing ? Math.max(0, cards.sides[side].melds.length - newMelds) : 0,
     },
   };
@@ -247,6 +271,11 @@ const PHASES = [
   ["PHASE_PLAY", "Play (meld, then discard)"],
   ["PHASE_AWAIT_ANSWER", "Awaiting the partner's answer"],
 ];
+const ANSWERS = [
+  ["PARTNER_ANSWER_UNSPECIFIED", "Not asked"],
+  ["PARTNER_ANSWER_YES", "Yes (you must go out if you can)"],
+  ["PARTNER_ANSWER_NO", "No (you may not go out this turn)"],
+];
 const STARTS = [
   ["TURN_START_DREW", "drew from the stock"],
   ["TURN_START_TOOK_PILE", "took the discard pile"],
@@ -282,11 +311,21 @@ function numberInput(id, label, value, onInput, help) {
   return h("div", { class: "field small" }, h("label", { for: id }, label), input, help ? h("small", { id: `${id}-help`, class: "help" }, help) : null);
 }
 
-function select(id, label, options, value, onInput) {
-  const el = h("select", { id, name: id }, options.map(([v, text]) => h("option", { value: v }, text)));
+function select(id, label, options, value, onInput, help) {
+  const el = h("select", { id, name: id, "aria-describedby": help ? `${id}-help` : null }, options.map(([v, text]) => h("option", { value: v }, text)));
   el.value = value;
   el.addEventListener("change", () => onInput(id, el.value));
-  return h("div", { class: "field" }, h("label", { for: id }, label), el);
+  return h("div", { class: "field" }, h("label", { for: id }, label), el, help ? h("small", { id: `${id}-help`, class: "help" }, help) : null);
+}
+
+/** The partner's answer to "may I go out?": chosen in the play phase, awaited in the answer phase. */
+function answerField(pos, set) {
+  if (!hasPartner(pos)) return null;
+  if (pos.phase === "PHASE_AWAIT_ANSWER") {
+    return h("div", { class: "field" }, h("span", { class: "label" }, "Your partner's answer"), h("p", { id: "partner-answer-awaited", class: "help" }, "Awaited: you asked \u201cmay I go out?\u201d"));
+  }
+  const value = ANSWERS.some(([v]) => v === pos.answer) ? pos.answer : "PARTNER_ANSWER_UNSPECIFIED";
+  return select("partner-answer", "Your partner's answer to \u201cmay I go out?\u201d", ANSWERS, value, set, "Asked this turn, before melding");
 }
 
 /** Render the form for `pos` into `root`; `changed(pos, structural)` is called on every edit. */
@@ -306,20 +345,26 @@ export function renderPosition(root, pos, changed) {
     else if (id === "stock-size") pos.stockSize = value;
     else if (id === "went-out") pos.wentOut = value;
     else if (id === "new-melds") pos.newMelds = value;
+    else if (id === "partner-answer") pos.answer = value;
     changed(pos, id === "seat-to-move" || id === "phase");
   };
+  const playing = pos.phase !== "PHASE_DRAW";
+  const checkbox = (id, label, key) => h("div", { class: "field check" },
+    h("input", { type: "checkbox", id, checked: Boolean(pos[key]), onchange: (e) => { pos[key] = e.target.checked; changed(pos, false); } }),
+    h("label", { for: id }, label));
   const seatOptions = [...Array(seats).keys()].map((i) => [String(i), `Seat ${i} (side ${i % sides})`]);
   const turn = h("fieldset", { class: "turn" }, h("legend", {}, "The turn"),
     select("seat-to-move", "Seat to move (you)", seatOptions, String(pos.seatToMove), set),
     select("phase", "Where in the turn", PHASES, pos.phase, set),
     pos.phase !== "PHASE_DRAW" ? select("start", "This turn the player", STARTS, pos.start === "TURN_START_UNSPECIFIED" ? "TURN_START_DREW" : pos.start, set) : null,
-    pos.phase !== "PHASE_DRAW" ? h("div", { class: "field check" },
-      h("input", { type: "checkbox", id: "turn-melded", checked: pos.turnMelded, onchange: (e) => { pos.turnMelded = e.target.checked; changed(pos, false); } }),
-      h("label", { for: "turn-melded" }, "You have melded this turn")) : null,
-    pos.phase !== "PHASE_DRAW" ? numberInput("new-melds", "Of your side's melds, laid this turn", pos.newMelds ?? "", set, "Blank: none (they were all on the table before)") : null,
-    h("div", { class: "field check" },
-      h("input", { type: "checkbox", id: "melded-before", checked: pos.meldedBefore, onchange: (e) => { pos.meldedBefore = e.target.checked; changed(pos, false); } }),
-      h("label", { for: "melded-before" }, "You melded in an earlier turn of this hand")));
+    playing ? numberInput("new-melds", "Of your side's melds, laid this turn", pos.newMelds ?? "", set,
+      "The last ones listed; the others were on the table when the turn began. Blank: none") : null,
+    playing ? answerField(pos, set) : null,
+    playing ? h("div", { class: "turn-flags", role: "group", "aria-label": "What you did this turn" },
+      checkbox("turn-melded", "You melded this turn (beyond the meld taking the pile needed)", "turnMelded"),
+      checkbox("added-existing", "You added cards to a meld that was on the table when the turn began", "addedToExisting"),
+      checkbox("made-canasta", "Your melds this turn completed a canasta", "madeCanasta")) : null,
+    checkbox("melded-before", "You melded in an earlier turn of this hand", "meldedBefore"));
   if (pos.phase !== "PHASE_DRAW" && pos.start === "TURN_START_UNSPECIFIED") pos.start = "TURN_START_DREW";
   const hands = [...Array(seats).keys()].map((i) => cardInput(`hand-${i}`, `${seatName(i, pos, sides)}: hand`, pos.hands[i],
     i === pos.seatToMove ? "Your cards, e.g. 9H 9D JK KS" : "Optional: leave blank to deal it unseen cards; type it to score the hand.", set, false));

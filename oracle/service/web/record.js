@@ -169,6 +169,10 @@ export async function openRecord(file, root, ruleSet = null, judgeAll = false) {
     const answer = await call("ReplayGame", request);
     renderReport(root, answer.report || {});
   } catch (e) {
+    if (e.code === "unauthenticated") {
+      fill(root, message("error", e.message));
+      return;
+    }
     const problems = (e.problems || []).map((p) => h("li", {}, h("code", {}, p.field), ": ", p.description));
     fill(root, message("error", `The record cannot be replayed: ${e.message}`, problems.length ? h("ul", {}, problems) : null));
   }
