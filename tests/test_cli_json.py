@@ -26,6 +26,7 @@ from oracle.ruleset.loader import default_rule_book
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 STATE = str(EXAMPLES / "frozen-pile-2p.json")
+VIEW = str(EXAMPLES / "frozen-pile-2p-view.json")
 RECORD = str(ROOT / "conformance" / "records" / "classic-2p" / "game-0.json")
 
 #: Verbs without --json, each with the reason.
@@ -69,6 +70,10 @@ INVOCATIONS: dict[str, list[Run]] = {
             status=1,
             message=oracle_pb2.CheckActionResponse,
         ),
+        Run(
+            ["check", "--rules", "classic-2p", "--view", VIEW, "--action", "draw", "--json"],
+            message=oracle_pb2.CheckActionResponse,
+        ),
     ],
     "validate": [Run(["validate", "--state", STATE, "--json"], message=oracle_pb2.ValidateStateResponse)],
     "replay": [Run(["replay", RECORD, "--json"])],
@@ -78,7 +83,11 @@ INVOCATIONS: dict[str, list[Run]] = {
         Run(
             ["adjudicate", "--state", STATE, "--action", "take-pile with 9H JK", "--rules", "classic-2p", "--json"],
             message=oracle_pb2.AdjudicateResponse,
-        )
+        ),
+        Run(
+            ["adjudicate", "--view", VIEW, "--action", "draw", "--rules", "classic-2p", "--json"],
+            message=oracle_pb2.AdjudicateResponse,
+        ),
     ],
     "explain": [
         Run(["explain", "MELD_TOO_FEW_NATURALS", "--json"]),

@@ -21,9 +21,15 @@ if TYPE_CHECKING:
 @click.option(
     "--state",
     "state_file",
-    required=True,
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="A GameStateNotation file (.json or .textproto).",
+)
+@click.option(
+    "--view",
+    "view_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Instead of --state: a PlayerView (one player's view: .json or .textproto, cards as the API writes them,"
+    " e.g. CARD_9H). What the view cannot decide is printed as unknown.",
 )
 @click.option("--action", "action_text", required=True, help="The action, e.g. 'take-pile with 9H JK'.")
 @click.option("--rules", "rule_set_ids", default="", help="Comma-separated rule-set ids (default: all).")
@@ -37,60 +43,63 @@ if TYPE_CHECKING:
 @specs_option
 @clean_errors
 def adjudicate_command(
-    state_file: Path, action_text: str, rule_set_ids: str, as_json: bool, specs: Path | None
+    state_file: Path | None,
+    view_file: Path | None,
+    action_text: str,
+    rule_set_ids: str,
+    as_json: bool,
+    specs: Path | None,
 ) -> None:
     """Judge one action under several rule sets, side by side, with the fields that decide it."""
-    from oracle.api.v1 import notation_pb2
+    from oracle.api.v1 import game_pb2, notation_pb2
+    from oracle.cli.hand import parse_action_option, state_or_view
     from oracle.games.adjudicate import adjudicate
-    from oracle.model.actions import parse_action
-    from oracle.model.cards import NotationError
+    from oracle.model.actions import format_action
     from oracle.service.convert_game import state_from_notation
+    from oracle.service.convert_view import view_from_proto
 
+    state_or_view(state_file, view_file)
     book = load_book(specs)
     ids = [i.strip() for i in rule_set_ids.split(",") if i.strip()] or book.ids()
     rule_sets = [book.get(i) for i in ids]
-    message = read_message(state_file, notation_pb2.GameStateNotation())
-    assert isinstance(message, notation_pb2.GameStateNotation)
-    try:
-        action = parse_action(action_text)
-    except NotationError as exc:
-        raise CliError(f"action: {exc}") from None
-    # fill_stock fills the stock from each rule set's own deck
-    result = adjudicate(rule_sets, [state_from_notation(message, loaded.rules) for loaded in rule_sets], action)
+    action = parse_action_option(action_text)
+    if view_file is not None:
+        view = read_message(view_file, game_pb2.PlayerView())
+        assert isinstance(view, game_pb2.PlayerView)
+        result = adjudicate(rule_sets, view_from_proto(view, "view"), action)
+    else:
+        assert state_file is not None
+        message = read_message(state_file, notation_pb2.GameStateNotation())
+        assert isinstance(message, notation_pb2.GameStateNotation)
+        # fill_stock fills the stock from each rule set's own deck
+        result = adjudicate(rule_sets, [state_from_notation(message, loaded.rules) for loaded in rule_sets], action)
     answers = result.answers
     if as_json:
-        from oracle.api.v1 import oracle_pb2
-        from oracle.service.convert_game import verdict_to_proto
+        from oracle.service.api import adjudication_to_proto
+        from oracle.service.limits import DEFAULT_LIMITS
 
-        response = oracle_pb2.AdjudicateResponse()
-        for answer in answers:
-            entry = response.verdicts.add(
-                rule_set_id=answer.rule_set_id,
-                applicable=answer.verdict is not None,
-                not_applicable=answer.not_applicable,
-            )
-            if answer.verdict is not None:
-                entry.verdict.CopyFrom(verdict_to_proto(answer.verdict))
-        for deciding in result.deciding:
-            response.deciding_fields.add(field=deciding.field, values=deciding.values)
-        print_json(response)
+        print_json(adjudication_to_proto(result, format_action(action), DEFAULT_LIMITS))
         return
-    applicable = [(i, a) for i, a in zip(ids, answers, strict=True) if a.verdict is not None]
+    applicable = [(i, a) for i, a in zip(ids, answers, strict=True) if a.applicable]
     width = max((len(i) for i, _ in applicable), default=8) + 2
     click.echo(f"action: {action_text}")
     click.echo(f"{'rule set':<{width}} verdict     why")
     for rule_set_id, answer in applicable:
-        assert answer.verdict is not None
-        if answer.verdict.legal:
+        if answer.verdict is None:
+            click.echo(f"{rule_set_id:<{width}} unknown")
+        elif answer.verdict.legal:
             click.echo(f"{rule_set_id:<{width}} legal")
-            continue
-        first, *rest = answer.verdict.violations
-        click.echo(f"{rule_set_id:<{width}} ILLEGAL     {first.code} ({first.field}): {first.explanation}")
-        for v in rest:
-            click.echo(f"{'':<{width}}             {v.code} ({v.field}): {v.explanation}")
-    skipped = [a for a in answers if a.verdict is None]
+        else:
+            first, *rest = answer.verdict.violations
+            click.echo(f"{rule_set_id:<{width}} ILLEGAL     {first.code} ({first.field}): {first.explanation}")
+            for v in rest:
+                click.echo(f"{'':<{width}}             {v.code} ({v.field}): {v.explanation}")
+        for unknown in answer.view.unknowns if answer.view else ():
+            click.echo(f"{'':<{width}}             unknown {unknown.field}: {unknown.reason}")
+    skipped = [a for a in answers if not a.applicable]
     if skipped:
-        click.echo(f"not applicable (the state does not fit): {', '.join(a.rule_set_id for a in skipped)}")
+        given = "view" if view_file is not None else "state"
+        click.echo(f"not applicable (the {given} does not fit): {', '.join(a.rule_set_id for a in skipped)}")
         if len(ids) <= 3:
             for a in skipped:
                 click.echo(f"  {a.rule_set_id}: {a.not_applicable}")
@@ -101,7 +110,7 @@ def adjudicate_command(
                 f"{i}={v}" for i, v, a in zip(ids, deciding.values, answers, strict=True) if a.verdict is not None
             )
             click.echo(f"  {deciding.field}: {values}")
-    elif len({a.verdict.legal for _, a in applicable if a.verdict}) <= 1:
+    elif len({a.verdict.legal for _, a in applicable if a.verdict}) <= 1 and all(a.verdict for _, a in applicable):
         click.echo("all applicable rule sets agree")
 
 

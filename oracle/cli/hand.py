@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,9 +21,12 @@ from oracle.cli.support import (
 )
 
 if TYPE_CHECKING:
+    from oracle.model.actions import Action
     from oracle.model.events import Event
     from oracle.model.state import GameState
+    from oracle.model.view import PlayerView
     from oracle.rules.referee import Verdict
+    from oracle.rules.view import ViewVerdict
     from oracle.ruleset.loader import LoadedRuleSet
 
 # Each verb imports the engine it needs when it runs (see oracle.cli.main): `minimum` never loads the referee.
@@ -102,31 +106,72 @@ def _load_state(state_file: Path, rule_set_id: str | None, specs: Path | None) -
     return loaded, state_from_notation(state_msg, loaded.rules)
 
 
+def load_view(view_file: Path, rule_set_id: str | None, specs: Path | None) -> tuple[LoadedRuleSet, PlayerView]:
+    """The player's view of a PlayerView file (proto3 JSON or text format, card enums as the API writes them); a
+    view names no rule set, so --rules is needed."""
+    from oracle.api.v1 import game_pb2
+    from oracle.service.convert_view import view_from_proto
+
+    message = read_message(view_file, game_pb2.PlayerView())
+    assert isinstance(message, game_pb2.PlayerView)
+    if not rule_set_id:
+        raise CliError(f"{view_file}: a PlayerView names no rule set: pass --rules ID")
+    return load_rule_set(specs, rule_set_id), view_from_proto(message, "view")
+
+
+def state_or_view(state_file: Path | None, view_file: Path | None) -> None:
+    """Refuse a command line that gives both --state and --view, or neither."""
+    if (state_file is None) == (view_file is None):
+        raise CliError("pass --state FILE or --view FILE" + (", not both" if state_file else ""))
+
+
+def parse_action_option(action_text: str) -> Action:
+    """The --action text as an action (a parse error names --action and the position)."""
+    from oracle.model.actions import parse_action
+    from oracle.model.cards import NotationError
+
+    try:
+        return parse_action(action_text)
+    except NotationError as exc:
+        raise CliError(f"action: {exc}") from None
+
+
+STATE_HELP = "A GameStateNotation file (.json or .textproto), or a DealHand answer or GameState as the API writes it."
+VIEW_HELP = (
+    "Instead of --state: a PlayerView (one player's view: .json or .textproto, cards as the API writes them, e.g."
+    " CARD_9H); needs --rules. What the view cannot decide is printed as unknown."
+)
+
+
 @click.command()
 @click.option("--rules", "rule_set_id", default=None, help="Rule-set id (default: the state file's rule_set_id).")
-@click.option(
-    "--state",
-    "state_file",
-    required=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="A GameStateNotation file (.json or .textproto), or a DealHand answer or GameState as the API writes it.",
-)
+@click.option("--state", "state_file", type=click.Path(exists=True, dir_okay=False, path_type=Path), help=STATE_HELP)
+@click.option("--view", "view_file", type=click.Path(exists=True, dir_okay=False, path_type=Path), help=VIEW_HELP)
 @click.option("--action", "action_text", required=True, help="The action, e.g. 'take-pile with 9H 9D'.")
 @click.option("--json", "as_json", is_flag=True, help="Print the CheckActionResponse as proto3 JSON.")
 @specs_option
 @clean_errors
-def check(rule_set_id: str | None, state_file: Path, action_text: str, as_json: bool, specs: Path | None) -> None:
-    """Judge one action of the player to move. Exit 0 legal, 1 illegal, 2 error."""
-    from oracle.model.actions import format_action, parse_action
-    from oracle.model.cards import NotationError
+def check(
+    rule_set_id: str | None,
+    state_file: Path | None,
+    view_file: Path | None,
+    action_text: str,
+    as_json: bool,
+    specs: Path | None,
+) -> None:
+    """Judge one action of the player to move. From a state or a player's view (--view). Exit 0 legal, 1 illegal
+    (or, from a view that hides the acting hand, not judged), 2 error."""
+    from oracle.model.actions import format_action
     from oracle.rules.referee import check_action
     from oracle.service.convert_game import verdict_to_proto
 
+    state_or_view(state_file, view_file)
+    if view_file is not None:
+        _check_view(view_file, rule_set_id, specs, action_text, as_json)
+        return
+    assert state_file is not None
     loaded, state = _load_state(state_file, rule_set_id, specs)
-    try:
-        action = parse_action(action_text)
-    except NotationError as exc:
-        raise CliError(f"action: {exc}") from None
+    action = parse_action_option(action_text)
     verdict = check_action(loaded.rules, state, action)
     if as_json:
         response = verdict_to_proto(verdict)
@@ -136,6 +181,43 @@ def check(rule_set_id: str | None, state_file: Path, action_text: str, as_json: 
         click.echo("\n".join(describe_verdict(verdict, action_text)))
     if not verdict.legal:
         raise SystemExit(EXIT_FAILED)
+
+
+def _check_view(view_file: Path, rule_set_id: str | None, specs: Path | None, action_text: str, as_json: bool) -> None:
+    """`check --view`: the verdict from a player's view, with what the view cannot decide."""
+    from oracle.model.actions import format_action
+    from oracle.rules.view import judge_view
+    from oracle.service.convert_view import view_verdict_to_proto
+    from oracle.service.limits import DEFAULT_LIMITS
+
+    loaded, view = load_view(view_file, rule_set_id, specs)
+    action = parse_action_option(action_text)
+    answer = judge_view(loaded.rules, view, action)
+    if as_json:
+        response = view_verdict_to_proto(answer, DEFAULT_LIMITS.max_violations)
+        response.notation = format_action(action)
+        print_json(response)
+    else:
+        click.echo("\n".join(describe_view_verdict(answer, action_text)))
+    if not answer.legal:
+        raise SystemExit(EXIT_FAILED)
+
+
+def describe_view_verdict(answer: ViewVerdict, action_text: str) -> list[str]:
+    """The lines `check --view` prints: the verdict as far as the view shows it, then each unknown."""
+    if answer.verdict is None:
+        lines = [f"unknown: {action_text}"]
+    else:
+        shown = answer.verdict if answer.events_known else replace(answer.verdict, events=())
+        lines = describe_verdict(replace(shown, next_state=None), action_text)
+    if answer.next_view is not None:
+        nxt = answer.next_view
+        lines.append(
+            f"  next (seat {nxt.seat}'s view): seat {nxt.seat_to_move} to move, phase {nxt.phase.name},"
+            f" stock {nxt.stock_count}, pile {len(nxt.discard_pile)}"
+        )
+    lines += [f"  unknown {u.field}: {u.reason}" for u in answer.unknowns]
+    return lines
 
 
 def describe_verdict(verdict: Verdict, action_text: str) -> list[str]:
