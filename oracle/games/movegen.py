@@ -159,11 +159,13 @@ def legal_actions_upto(
     for action in generated:
         if checkpoint is not None:
             checkpoint()
-        if action in found:
+        size = len(found)
+        found[action] = None  # one hash per action: a repeat leaves the size as it was
+        if len(found) == size:
             continue
-        if limit is not None and len(found) >= limit:
+        if limit is not None and size >= limit:  # a legal action past the limit: the list is cut
+            del found[action]
             return LegalActions(_in_order(found), truncated=True)
-        found[action] = None
     return LegalActions(_in_order(found), truncated=False)
 
 
