@@ -10,7 +10,7 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-from browser_harness import DESK, PHONE, Desk, ask, choose_books, running_desk
+from browser_harness import DESK, PHONE, Desk, ask, choose_books, running_desk, running_server
 from playwright.sync_api import Page
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
@@ -46,6 +46,8 @@ def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     with running_desk() as desk:
         desktop(desk)
+        turn(desk)
+        access(desk)
         phone(desk)
 
 
@@ -82,6 +84,39 @@ def desktop(desk: Desk) -> None:
         page.click("#step-next")
     shoot(page, "record")
     page.close()
+
+
+def turn(desk: Desk) -> None:
+    """The turn's fields in play: the partner said yes, and a discard that keeps cards is refused."""
+    page = desk.page(DESK)
+    choose_books(page, "classic-4p")
+    page.select_option("#phase", "PHASE_PLAY")
+    page.check("#melded-before")
+    page.fill("#hand-0", "9H 9D 9S 5C")
+    page.fill("#melds-0", "KC KC KD KD KH KH KS")
+    page.select_option("#partner-answer", "PARTNER_ANSWER_YES")
+    page.fill("#action", "discard 5C")
+    ask(page)
+    shoot(page, "turn", "fieldset.turn")
+    shoot(page, "partner-yes", "section.panel:has(#answer-title)")
+    page.close()
+
+
+def access(desk: Desk) -> None:
+    """A server started with a token: the page says where the token goes."""
+    with running_server(token="example-token") as url:
+        page = Desk(url, desk.browser).page(DESK)
+        page.fill("#token", "wrong-token")
+        page.click("#token-use")
+        page.wait_for_function("() => document.querySelector('#token-result').textContent.includes('wrong')")
+        box = page.locator("#status").bounding_box()
+        assert box is not None
+        path = OUT / "access.png"
+        page.screenshot(
+            path=str(path), clip={"x": 0, "y": 0, "width": DESK["width"], "height": box["y"] + box["height"] + 8}
+        )
+        print(path.relative_to(OUT.parent.parent))
+        page.close()
 
 
 def phone(desk: Desk) -> None:

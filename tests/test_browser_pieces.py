@@ -196,6 +196,63 @@ def test_the_page_names_the_form_field_of_each_problem_path(page: Page) -> None:
     ]
 
 
+TURNS = [
+    {"phase": phase, "start": start, "newMelds": new, "turnMelded": melded, "addedToExisting": added,
+     "madeCanasta": canasta, "answer": answer, "meldedBefore": before}
+    for phase in ("PHASE_PLAY", "PHASE_AWAIT_ANSWER")
+    for start in ("TURN_START_DREW", "TURN_START_TOOK_PILE")
+    for new in ("", "1", "2")
+    for melded in (False, True)
+    for added in (False, True)
+    for canasta in (False, True)
+    for answer in ("PARTNER_ANSWER_UNSPECIFIED", "PARTNER_ANSWER_YES", "PARTNER_ANSWER_NO")
+    for before in (False, True)
+]  # fmt: skip
+
+
+def test_every_turn_the_form_offers_is_accepted_or_refused_at_a_field_of_the_form(page: Page) -> None:
+    """Each combination of the turn fields becomes a state ValidateState accepts, or each of its problems is shown
+    at an input the form has for that position (the oracle, not the page, decides what a turn may be)."""
+    rule_set = json_format.MessageToDict(
+        API.GetRuleSet(oracle_pb2.GetRuleSetRequest(rule_set=oracle_pb2.RuleSetRef(id="classic-4p"))).rule_set
+    )
+    positions = in_page(
+        page,
+        "position.js",
+        """arg.turns.map((turn) => {
+            const pos = Object.assign(m.emptyPosition(4, 2), turn);
+            pos.hands[0] = "9H 9D 5C 6C";
+            pos.sides[0].melds = "AH AD AS, KC KC KD KD KH KH KS";
+            return [pos, m.buildState(pos, arg.ruleSet)];
+        })""",
+        {"turns": TURNS, "ruleSet": rule_set},
+    )
+    refused = []
+    for pos, state in positions:
+        request = oracle_pb2.ValidateStateRequest(rule_set=oracle_pb2.RuleSetRef(id="classic-4p"))
+        json_format.ParseDict(state, request.state)
+        problems = API.ValidateState(request).problems
+        if problems:
+            refused.append({"pos": pos, "paths": [p.field for p in problems]})
+    accepted = len(positions) - len(refused)
+    assert accepted > len(positions) // 4, accepted  # most turns a player can describe are possible
+    shown = in_page(
+        page,
+        "position.js",
+        """arg.map(({ pos, paths }) => {
+            const root = document.createElement("div");
+            m.renderPosition(root, pos, () => {});
+            return paths.map((path) => {
+                const input = m.describePath(path, pos).input;
+                return [path, input, Boolean(input && root.querySelector(`#${input}`))];
+            });
+        })""",
+        refused,
+    )
+    for where, case in zip(shown, refused, strict=True):
+        assert all(present for _, _, present in where), (case["pos"], where)
+
+
 PILES = [("", 0), ("7C 2S 9H", 0), ("7C 2S 9H", 1), ("2S 9H", 1), ("3H 9H", 1), ("6S 3S 9H", 1), ("9H JK 5C", 1)]
 
 

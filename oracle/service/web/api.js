@@ -124,7 +124,7 @@ export async function call(method, request) {
   }
   if (!response.ok) {
     if (body.code === "unauthenticated") {
-      const why = token ? `the token given was refused (${body.message || "wrong token"})` : "no token was given";
+      const why = token ? `the token given was refused: \u201c${body.message || "wrong token"}\u201d` : "no token was given";
       const error = new OracleError("unauthenticated", `${TOKEN_NEEDED} (${why}).`, []);
       error.reason = why;
       window.dispatchEvent(new CustomEvent("oracle-unauthenticated", { detail: error }));

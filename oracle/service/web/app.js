@@ -340,6 +340,7 @@ async function useToken() {
   } catch (e) {
     if (!(e instanceof OracleError)) throw e;
     if (e.code !== "unauthenticated") fill($("token-result"), message("error", `${e.code}: ${e.message}`));
+    else if (!page.booted) fill($("status"), tokenMessage(e));
     return;
   }
   $("token").removeAttribute("aria-invalid");

@@ -273,8 +273,8 @@ const PHASES = [
 ];
 const ANSWERS = [
   ["PARTNER_ANSWER_UNSPECIFIED", "Not asked"],
-  ["PARTNER_ANSWER_YES", "Yes (you must go out if you can)"],
-  ["PARTNER_ANSWER_NO", "No (you may not go out this turn)"],
+  ["PARTNER_ANSWER_YES", "Yes"],
+  ["PARTNER_ANSWER_NO", "No"],
 ];
 const STARTS = [
   ["TURN_START_DREW", "drew from the stock"],
@@ -325,7 +325,7 @@ function answerField(pos, set) {
     return h("div", { class: "field" }, h("span", { class: "label" }, "Your partner's answer"), h("p", { id: "partner-answer-awaited", class: "help" }, "Awaited: you asked \u201cmay I go out?\u201d"));
   }
   const value = ANSWERS.some(([v]) => v === pos.answer) ? pos.answer : "PARTNER_ANSWER_UNSPECIFIED";
-  return select("partner-answer", "Your partner's answer to \u201cmay I go out?\u201d", ANSWERS, value, set, "Asked this turn, before melding");
+  return select("partner-answer", "Your partner's answer to \u201cmay I go out?\u201d", ANSWERS, value, set, "Yes: you must go out if you can. No: you may not go out this turn.");
 }
 
 /** Render the form for `pos` into `root`; `changed(pos, structural)` is called on every edit. */
