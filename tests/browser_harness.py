@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from playwright.sync_api import Browser, Page, sync_playwright
 from server_harness import ServerThread
@@ -14,6 +19,9 @@ from server_harness import ServerThread
 from oracle.ruleset.loader import default_rule_book
 from oracle.service.config import ServeConfig
 
+ROOT = Path(__file__).resolve().parent.parent
+START_TIMEOUT = 60.0  #: seconds a `serve` process may take to listen
+HTTP_LINE = re.compile(r"^canasta-oracle: HTTP .* on http://127\.0\.0\.1:(\d+)/$", re.MULTILINE)
 WAIT_MS = 10_000  #: the longest any step of a browser test waits (an answer, a page load)
 PHONE = {"width": 390, "height": 844}
 DESK = {"width": 1280, "height": 900}
@@ -53,10 +61,36 @@ class Desk:
 
 
 @contextlib.contextmanager
-def running_server(token: str | None = None) -> Iterator[str]:
-    """A server of the shipped rule sets with its HTTP port (and, given one, a bearer token every call must carry,
-    as `serve --token-file` sets); yields the page's URL; closed afterwards."""
-    config = ServeConfig(host="127.0.0.1", port=0, request_log=False, http_port=0, token=token)
+def serving_with_token(token: str, folder: Path) -> Iterator[str]:
+    """`canasta-oracle serve --token-file F --http-port 0` as a process, F (in `folder`) holding `token`; yields the
+    page's URL; the process is ended afterwards."""
+    token_file = folder / "token"
+    token_file.write_text(token + "\n", encoding="utf-8")
+    log = folder / "serve.txt"
+    args = [sys.executable, "-m", "oracle.cli.main", "serve", "--port", "0", "--http-port", "0", "--workers", "1"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CANASTA_ORACLE_")}
+    with log.open("w", encoding="utf-8") as out:
+        proc = subprocess.Popen(
+            [*args, "--token-file", str(token_file)], stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            cwd=ROOT, env=env,
+        )  # fmt: skip
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while not (match := HTTP_LINE.search(log.read_text(encoding="utf-8"))):
+            assert proc.poll() is None, f"serve exited with {proc.returncode}: {log.read_text(encoding='utf-8')}"
+            assert time.monotonic() < deadline, f"serve did not start: {log.read_text(encoding='utf-8')}"
+            time.sleep(0.1)
+        yield f"http://127.0.0.1:{match.group(1)}/"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+@contextlib.contextmanager
+def running_server() -> Iterator[str]:
+    """A server of the shipped rule sets with its HTTP port, in this process; yields the page's URL; closed
+    afterwards."""
+    config = ServeConfig(host="127.0.0.1", port=0, request_log=False, http_port=0)
     server = ServerThread(default_rule_book(), config)
     try:
         assert server.server.http is not None

@@ -7,10 +7,11 @@ asks each kind of question, opens a shipped game record, and writes one PNG per 
 from __future__ import annotations
 
 import sys
+import tempfile
 from importlib import resources
 from pathlib import Path
 
-from browser_harness import DESK, PHONE, Desk, ask, choose_books, running_desk, running_server
+from browser_harness import DESK, PHONE, Desk, ask, choose_books, running_desk, serving_with_token
 from playwright.sync_api import Page
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
@@ -104,7 +105,7 @@ def turn(desk: Desk) -> None:
 
 def access(desk: Desk) -> None:
     """A server started with a token: the page says where the token goes."""
-    with running_server(token="example-token") as url:
+    with tempfile.TemporaryDirectory() as folder, serving_with_token("example-token", Path(folder)) as url:
         page = Desk(url, desk.browser).page(DESK)
         page.fill("#token", "wrong-token")
         page.click("#token-use")

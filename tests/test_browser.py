@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_harness import PHONE, Desk, ask, choose_books, running_desk, running_server
+from browser_harness import PHONE, Desk, ask, choose_books, running_desk, serving_with_token
 from google.protobuf import json_format
 from playwright.sync_api import Page
 
@@ -468,8 +468,8 @@ def test_every_control_has_a_label_and_the_page_fits_a_phone(desk: Desk) -> None
 TOKEN = "club-table-7f3a9c"
 
 
-def test_a_server_with_a_token_answers_the_page_only_with_it_and_no_link_carries_it(desk: Desk) -> None:
-    with running_server(token=TOKEN) as url:
+def test_a_server_with_a_token_answers_the_page_only_with_it_and_no_link_carries_it(desk: Desk, tmp_path: Path) -> None:
+    with serving_with_token(TOKEN, tmp_path) as url:  # serve --token-file
         guarded = Desk(url, desk.browser)
         page = guarded.page()
         try:
