@@ -438,15 +438,15 @@ def test_a_file_that_is_not_a_record_gets_a_clear_message(page: Page, tmp_path: 
     assert "fly" in page.locator("#record-result").inner_text()
 
 
+UNLABELLED = """() => [...document.querySelectorAll('input, select, textarea')]
+    .filter((el) => el.type !== 'radio' && !(el.labels && el.labels.length))
+    .map((el) => el.id || el.name)"""
+
+
 def test_every_control_has_a_label_and_the_page_fits_a_phone(desk: Desk) -> None:
     page = desk.page(PHONE)
     try:
-        unlabelled = page.evaluate(
-            """() => [...document.querySelectorAll('input, select, textarea')]
-                .filter((el) => el.type !== 'radio' && !(el.labels && el.labels.length))
-                .map((el) => el.id || el.name)"""
-        )
-        assert unlabelled == []
+        assert page.evaluate(UNLABELLED) == []
         width = page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= PHONE["width"]
         page.focus("#hand-0")
@@ -461,6 +461,9 @@ def test_every_control_has_a_label_and_the_page_fits_a_phone(desk: Desk) -> None
         ask(page)
         assert page.locator(".deciding tbody tr").count() >= 1  # a table of rule books side by side ...
         assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]  # ... within the screen
+        page.select_option("#phase", "PHASE_PLAY")  # the turn's fields in play, also labelled and within the screen
+        assert page.evaluate(UNLABELLED) == []
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     finally:
         page.close()
 
