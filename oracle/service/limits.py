@@ -49,7 +49,7 @@ class Limits:
     section."""
 
     max_rule_sets: int = 32
-    """Rule sets one Adjudicate request may name: each is judged in turn (the shipped book has 16)."""
+    """Rule sets one Adjudicate request may name: each is judged in turn (the shipped book holds 24)."""
 
     max_record_hands: int = 200
     """Hands in a ReplayGame record: a game to 5,000 points takes about 5 to 30 hands, and a replay's time grows
