@@ -12,10 +12,12 @@ from pathlib import Path
 import grpc
 import pytest
 from certs import Authority, Issued
+from click.testing import CliRunner
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from server_harness import QUIET, RPC_TIMEOUT, ServerThread
 
 from oracle.api.v1 import oracle_pb2, oracle_pb2_grpc
+from oracle.cli.main import main
 from oracle.ruleset.loader import RuleBook, default_rule_book
 from oracle.service.config import ConfigError, ServeConfig
 
@@ -147,6 +149,30 @@ def test_metrics_are_served_over_https_with_the_servers_certificate_and_need_a_c
         urllib.request.urlopen(url, timeout=SHORT, context=no_client_cert).read()
     with pytest.raises((urllib.error.URLError, ConnectionError)):
         urllib.request.urlopen(url.replace("https://", "http://"), timeout=SHORT).read()
+
+
+def test_the_health_command_checks_a_mutual_tls_server_with_a_client_certificate(
+    pki: Pki, started, book: RuleBook, tmp_path: Path
+) -> None:
+    config = ServeConfig(**_quiet(), tls_cert=pki.cert_file, tls_key=pki.key_file, tls_client_ca=pki.ca_file)
+    address = _start(started, book, config)
+    port = address.rsplit(":", 1)[1]
+    cert, key = pki.client.write(tmp_path, "client")
+    base = ["health", "--host", "127.0.0.1", "--port", port, "--tls-ca", str(pki.ca_file), "--timeout", "5"]
+    runner = CliRunner()
+    with_cert = runner.invoke(main, [*base, "--tls-cert", str(cert), "--tls-key", str(key)])
+    assert with_cert.exit_code == 0 and with_cert.output.strip().endswith("SERVING"), with_cert.output
+    renamed = runner.invoke(
+        main, [*base, "--tls-cert", str(cert), "--tls-key", str(key), "--tls-server-name", "localhost"]
+    )
+    assert renamed.exit_code == 0, renamed.output  # the certificate names localhost too
+    assert runner.invoke(main, base).exit_code == 1  # no client certificate: the handshake fails
+    wrong_name = runner.invoke(
+        main, [*base, "--tls-cert", str(cert), "--tls-key", str(key), "--tls-server-name", "not-the-server.test"]
+    )
+    assert wrong_name.exit_code == 1
+    half = runner.invoke(main, [*base, "--tls-cert", str(cert)])
+    assert half.exit_code == 2 and "--tls-cert and --tls-key go together" in half.output
 
 
 @pytest.mark.parametrize(

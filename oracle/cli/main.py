@@ -22,7 +22,7 @@ class Verb(NamedTuple):
 VERBS = {
     "serve": Verb("oracle.cli.serve:serve", "Start the gRPC server (health SERVING once the rule sets load)."),
     "health": Verb(
-        "oracle.cli.serve:health",
+        "oracle.cli.health:health",
         "Ask a server's gRPC health service whether it is serving: exit 0 if SERVING, else 1 (a container"
         " HEALTHCHECK).",
     ),
