@@ -32,6 +32,7 @@ import stat
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
@@ -62,18 +63,24 @@ def cache_dir() -> Path:
     return Path(base) / "canasta-oracle"
 
 
-@functools.cache
-def code_hash() -> str:
-    """The SHA-256 (hex) of the oracle version and the source of CODE_PACKAGES (and oracle/_version.py)."""
+def source_digest(seed: str, packages: Sequence[str]) -> str:
+    """The SHA-256 (hex) of `seed`, then the path and bytes of oracle/_version.py and of every module of the
+    oracle subpackages `packages`: what a cache keyed by the code that made its content must hash."""
     root = Path(__file__).resolve().parent.parent  # the oracle package
-    digest = hashlib.sha256(f"oracle {__version__}".encode())
+    digest = hashlib.sha256(seed.encode())
     files = [root / "_version.py"]
-    for package in CODE_PACKAGES:
+    for package in packages:
         files += sorted((root / package).rglob("*.py"))
     for path in files:
         digest.update(path.relative_to(root).as_posix().encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()
+
+
+@functools.cache
+def code_hash() -> str:
+    """The SHA-256 (hex) of the oracle version and the source of CODE_PACKAGES (and oracle/_version.py)."""
+    return source_digest(f"oracle {__version__}", CODE_PACKAGES)
 
 
 def book_key(files: dict[str, bytes]) -> str:
@@ -196,4 +203,4 @@ def cached_rule_book(directory: Path | Traversable, checker: Checker | None = No
     return RuleBook(rule_sets, sources, files, checker)
 
 
-__all__ = ["cache_dir", "cached_rule_book", "code_hash"]
+__all__ = ["cache_dir", "cached_rule_book", "code_hash", "source_digest"]

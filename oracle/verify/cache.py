@@ -2,7 +2,7 @@
 
 A rule set that verified cleanly (every property proved, no lint error, no
 engine-against-model disagreement) is stored as JSON under
-``<gate.cache_dir()>/verify/<key>.json``; a later run with the same key reads
+``<oracle.ruleset.cache.cache_dir()>/verify/<key>.json``; a later run with the same key reads
 it back instead of asking the solver anything. The key is the SHA-256 of
 
 * gate.content_hash: the resolved rule set's deterministic serialisation and
@@ -28,8 +28,9 @@ from pathlib import Path
 
 import z3
 
+from oracle.ruleset.cache import cache_dir, source_digest
 from oracle.ruleset.compiled import CompiledRules
-from oracle.verify.gate import cache_dir, content_hash
+from oracle.verify.gate import content_hash
 
 #: The subpackages of oracle whose source decides what verify reports (the layers it reads, and itself).
 CODE_PACKAGES = ("api", "model", "ruleset", "rules", "verify")
@@ -41,15 +42,7 @@ FORMAT = 1
 @functools.cache
 def code_hash() -> str:
     """The SHA-256 (hex) of the z3 version and the source files of CODE_PACKAGES and oracle/_version.py."""
-    root = Path(__file__).resolve().parent.parent  # the oracle package
-    digest = hashlib.sha256(f"format {FORMAT}; z3 {z3.get_version_string()}".encode())
-    files = [root / "_version.py"]
-    for package in CODE_PACKAGES:
-        files += sorted((root / package).rglob("*.py"))
-    for path in files:
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes() + b"\0")
-    return digest.hexdigest()
+    return source_digest(f"format {FORMAT}; z3 {z3.get_version_string()}", CODE_PACKAGES)
 
 
 def result_key(rules: CompiledRules) -> str:

@@ -27,10 +27,10 @@ import json
 import os
 import tempfile
 from collections import OrderedDict
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from oracle._version import __version__
+from oracle.ruleset.cache import cache_dir  # the oracle's one cache directory; lint results under lint/
 from oracle.ruleset.compiled import CompiledRules
 
 if TYPE_CHECKING:
@@ -45,15 +45,6 @@ def content_hash(rules: CompiledRules) -> str:
     digest = hashlib.sha256(__version__.encode())
     digest.update(rules.spec.SerializeToString(deterministic=True))
     return digest.hexdigest()
-
-
-def cache_dir() -> Path:
-    """Where lint results are kept on disk (the directory may not exist or be writable)."""
-    explicit = os.environ.get("CANASTA_ORACLE_CACHE")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "canasta-oracle"
 
 
 def _read_disk(key: str) -> list[tuple[str, str]] | None:
