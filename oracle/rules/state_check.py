@@ -9,6 +9,7 @@ from functools import lru_cache
 from oracle.model.cards import ALL_CARDS, format_card, is_red_three, is_valid
 from oracle.model.errors import FieldProblem
 from oracle.model.state import GameState, HandEnd, PartnerAnswer, Phase, TurnStart, TurnState
+from oracle.rules import rules_memo
 from oracle.rules.facts import side_of
 from oracle.rules.melds import MalformedMeld, MeldShape, canasta_count, meld_rule_breaks, meld_shape, shapes_of
 from oracle.rules.turn_check import report_turn_history
@@ -39,21 +40,27 @@ def validate_state(rules: CompiledRules, state: GameState, prefix: str = "state"
     if len(state.sides) != rules.sides:
         add("sides", f"has {len(state.sides)} sides; rule set '{rules.id}' has {rules.sides}")
     if _cards_conserved(rules, state):
+        reds = _RED_THREES
         for i, seat in enumerate(state.seats):
+            if reds.isdisjoint(seat.hand):
+                continue
             for k, card in enumerate(seat.hand):
-                if card in _RED_THREES:
+                if card in reds:
                     add(f"seats[{i}].hand[{k}]", f"{format_card(card)} is a red three: it is laid at once, never held")
         for i, side in enumerate(state.sides):
+            if reds.issuperset(side.red_threes):
+                continue
             for k, card in enumerate(side.red_threes):
-                if card not in _RED_THREES:
+                if card not in reds:
                     add(f"sides[{i}].red_threes[{k}]", f"{format_card(card)} is not a red three")
-        for k in range(max(state.pile_upcards, 0), len(state.discard_pile)):
-            if state.discard_pile[k] in _RED_THREES:
-                add(
-                    f"discard_pile[{k}]",
-                    f"{format_card(state.discard_pile[k])} is a red three above the upcards:"
-                    " red threes are never discarded",
-                )
+        pile, first = state.discard_pile, max(state.pile_upcards, 0)
+        if not reds.isdisjoint(pile[first:]):
+            for k in range(first, len(pile)):
+                if pile[k] in reds:
+                    add(
+                        f"discard_pile[{k}]",
+                        f"{format_card(pile[k])} is a red three above the upcards: red threes are never discarded",
+                    )
     else:
         _locate_card_problems(rules, state, add)
     if len(state.seats) == rules.seats and len(state.sides) == rules.sides:
@@ -63,18 +70,20 @@ def validate_state(rules: CompiledRules, state: GameState, prefix: str = "state"
 
 
 _RED_THREES = frozenset(c for c in ALL_CARDS if is_red_three(c))
+_EMPTY_TURN = TurnState()
 
 
 def _cards_conserved(rules: CompiledRules, state: GameState) -> bool:
     """Fast path: every card of the deck exactly once per copy, and no unknown card number."""
-    cards = list(state.stock)
-    cards += state.discard_pile
+    cards = [*state.stock, *state.discard_pile]
     for seat in state.seats:
         cards += seat.hand
     for side in state.sides:
         cards += side.red_threes
         for meld in side.melds:
             cards += meld
+    if len(cards) != rules.deck_size:
+        return False
     cards.sort()
     return tuple(cards) == rules.sorted_deck
 
@@ -154,25 +163,41 @@ def _check_melds(rules: CompiledRules, state: GameState, add: Add) -> None:
         and len(state.seats[state.seat_to_move].hand) <= 1
         else -1
     )
+    memo = rules_memo.table(rules, "side_melds")
     for i, side in enumerate(state.sides):
-        ranks: dict[int, int] = {}
-        for j, meld in enumerate(side.melds):
-            shape = _shape_of(tuple(meld))  # tuple() of a tuple is the tuple itself
-            if shape is None:  # a bad card number, reported where it is
-                continue
-            if isinstance(shape, str):
-                add(f"sides[{i}].melds[{j}]", shape)
-                continue
-            going_out = i in (over_side, closing_side)
-            for broken in meld_rule_breaks(shape, rules, going_out=going_out):
-                add(f"sides[{i}].melds[{j}]", f"{broken.why} (rule-set field {broken.field})")
-            if rules.melds.one_meld_per_rank and not shape.black_threes:
-                if shape.rank in ranks:
-                    add(
-                        f"sides[{i}].melds[{j}]",
-                        f"a second meld of one rank (melds[{ranks[shape.rank]}]); a side has one per rank",
-                    )
-                ranks.setdefault(shape.rank, j)
+        going_out = i in (over_side, closing_side)
+        key = (side.melds, going_out)
+        try:
+            found = memo.get(key)
+        except TypeError:  # a meld built by hand as a list: judged, not remembered
+            found = _side_meld_problems(rules, side.melds, going_out)
+        if found is None:
+            found = memo[key] = _side_meld_problems(rules, side.melds, going_out)
+        for j, what in found:
+            add(f"sides[{i}].melds[{j}]", what)
+
+
+def _side_meld_problems(
+    rules: CompiledRules, melds: tuple[tuple[int, ...], ...], going_out: bool
+) -> tuple[tuple[int, str], ...]:
+    """What is wrong with one side's melds (meld index, reason), in order; the same melds judge alike under the
+    same rules, so the result is remembered per rule set (a hand's melds come back in every state of it)."""
+    out: list[tuple[int, str]] = []
+    ranks: dict[int, int] = {}
+    for j, meld in enumerate(melds):
+        shape = _shape_of(tuple(meld))  # tuple() of a tuple is the tuple itself
+        if shape is None:  # a bad card number, reported where it is
+            continue
+        if isinstance(shape, str):
+            out.append((j, shape))
+            continue
+        for broken in meld_rule_breaks(shape, rules, going_out=going_out):
+            out.append((j, f"{broken.why} (rule-set field {broken.field})"))
+        if rules.melds.one_meld_per_rank and not shape.black_threes:
+            if shape.rank in ranks:
+                out.append((j, f"a second meld of one rank (melds[{ranks[shape.rank]}]); a side has one per rank"))
+            ranks.setdefault(shape.rank, j)
+    return tuple(out)
 
 
 def _check_turn(rules: CompiledRules, state: GameState, add: Add) -> None:
@@ -191,15 +216,16 @@ def _check_turn(rules: CompiledRules, state: GameState, add: Add) -> None:
     if state.phase == Phase.HAND_OVER:
         if state.hand_end == HandEnd.NONE:
             a("hand_end", "the hand is over but no reason is given")
-        if turn != TurnState():
+        if turn != _EMPTY_TURN:
             a("turn", "the hand is over; turn fields must be empty")
     else:
         if state.hand_end != HandEnd.NONE:
             a("hand_end", f"is {state.hand_end.name} but the phase is {state.phase.name}")
-        for i, seat in enumerate(state.seats):
-            if not seat.hand:
-                a(f"seats[{i}].hand", "is empty but the hand is not over (an empty hand means the player went out)")
-    if state.phase in (Phase.DRAW, Phase.MELD_PILE_TOP) and turn != TurnState():
+        if not all(seat.hand for seat in state.seats):
+            for i, seat in enumerate(state.seats):
+                if not seat.hand:
+                    a(f"seats[{i}].hand", "is empty but the hand is not over (an empty hand means the player went out)")
+    if state.phase in (Phase.DRAW, Phase.MELD_PILE_TOP) and turn != _EMPTY_TURN:
         a("turn", "the player has not drawn yet, so nothing can have happened this turn")
     if state.phase == Phase.MELD_PILE_TOP and not state.discard_pile:
         a("phase", "MELD_PILE_TOP follows the first step of taking the pile, but the pile is empty")
@@ -221,9 +247,10 @@ def _check_turn(rules: CompiledRules, state: GameState, add: Add) -> None:
         a("turn", "the player melded this turn but the side has no melds")
     if turn.made_canasta and not canasta_count(rules, shapes_of(_valid_melds(mover_side.melds))):
         a("turn.made_canasta", "the side has no canasta")
-    for i, seat in enumerate(state.seats):
-        if seat.melded_before and not state.sides[side_of(rules, i)].melds:
-            a(f"seats[{i}].melded_before", "the player melded earlier but the side has no melds")
+    if not all(side.melds for side in state.sides):
+        for i, seat in enumerate(state.seats):
+            if seat.melded_before and not state.sides[side_of(rules, i)].melds:
+                a(f"seats[{i}].melded_before", "the player melded earlier but the side has no melds")
     if state.hand_end == HandEnd.WENT_OUT:
         if not 0 <= state.went_out_seat < rules.seats:
             a("went_out_seat", f"{state.went_out_seat} is not a seat")

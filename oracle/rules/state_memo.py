@@ -18,6 +18,7 @@ from collections import OrderedDict
 
 from oracle.model.errors import FieldProblem
 from oracle.model.state import GameState
+from oracle.rules import rules_memo
 from oracle.rules.state_check import validate_state
 from oracle.ruleset.compiled import CompiledRules
 
@@ -82,9 +83,10 @@ class StateMemo:
         return found
 
     def clear(self) -> None:
-        """Forget every state."""
+        """Forget every state, and what the checks remembered of their parts (oracle.rules.rules_memo)."""
         with self._lock:
             self._entries.clear()
+        rules_memo.clear()
 
     def __len__(self) -> int:
         return len(self._entries)

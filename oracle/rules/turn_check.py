@@ -47,8 +47,8 @@ def report_turn_history(rules: CompiledRules, state: GameState, add: Add) -> Non
             f"is {before}, but the side has {melds} melds: after its initial meld a side taking the pile lays at"
             " most the top card's new meld unless turn.melded (other groups laid with the pile count as melding)",
         )
-    seats_before = [s for s in rules.seats_of_side(side_index) if state.seats[s].melded_before]
-    if seats_before and not before:
+    seats_before = [] if before else [s for s in rules.seats_of_side(side_index) if state.seats[s].melded_before]
+    if seats_before:
         add(
             "turn.melds_before_turn",
             f"is 0, but seat {seats_before[0]} of the side melded in an earlier turn, so the side had melds when"

@@ -1,0 +1,37 @@
+"""Memory that belongs to one compiled rule set: a bounded dict per CompiledRules object, found by identity.
+
+A compiled rule set is immutable, so whatever the rules derive from a value
+(a side's melds judged under them, say) can be remembered beside it. The
+entry holds the rules object itself, so its id cannot be reused while the
+entry lives; the number of rule sets remembered and the entries per rule set
+are both bounded (inline rule sets come and go).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from oracle.ruleset.compiled import CompiledRules
+
+RULE_SETS = 64  #: rule sets remembered at once (the shipped ones and the inline ones in use)
+ENTRIES = 1 << 14  #: entries per rule set and table before the table is emptied
+
+_TABLES: dict[tuple[int, str], tuple[CompiledRules, dict[Any, Any]]] = {}
+
+
+def table(rules: CompiledRules, name: str) -> dict[Any, Any]:
+    """The memo table `name` of `rules` (created empty; emptied when it reaches ENTRIES)."""
+    key = (id(rules), name)
+    found = _TABLES.get(key)
+    if found is None or found[0] is not rules:
+        if len(_TABLES) >= RULE_SETS * 4:
+            _TABLES.clear()
+        found = _TABLES[key] = (rules, {})
+    elif len(found[1]) >= ENTRIES:
+        found[1].clear()
+    return found[1]
+
+
+def clear() -> None:
+    """Forget everything (for tests)."""
+    _TABLES.clear()
