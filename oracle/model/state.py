@@ -58,6 +58,27 @@ class TurnState:
     partner_answer: PartnerAnswer = PartnerAnswer.NONE  #: the question to the partner, if any
     melds_before_turn: int = 0  #: the side's meld count when the turn began
 
+    def evolve(
+        self,
+        *,
+        melded: bool | None = None,
+        added_to_existing: bool | None = None,
+        made_canasta: bool | None = None,
+        partner_answer: PartnerAnswer | None = None,
+    ) -> TurnState:
+        """This turn with some fields changed (dataclasses.replace, at a fraction of its cost)."""
+        return TurnState(
+            self.start,
+            self.melded if melded is None else melded,
+            self.added_to_existing if added_to_existing is None else added_to_existing,
+            self.made_canasta if made_canasta is None else made_canasta,
+            self.partner_answer if partner_answer is None else partner_answer,
+            self.melds_before_turn,
+        )
+
+
+EMPTY_TURN = TurnState()  #: a turn in which nothing has happened yet (every draw phase has it)
+
 
 @dataclass(frozen=True, slots=True)
 class SeatState:
@@ -76,6 +97,21 @@ class SideState:
     running_total: int = 0  #: total at the start of the hand
     unable_after_yes: int = 0  #: times this hand a player of the side was told "yes" and could not go out
 
+    def evolve(
+        self,
+        *,
+        melds: tuple[Cards, ...] | None = None,
+        red_threes: Cards | None = None,
+        unable_after_yes: int | None = None,
+    ) -> SideState:
+        """This side with some fields changed (dataclasses.replace, at a fraction of its cost)."""
+        return SideState(
+            self.melds if melds is None else melds,
+            self.red_threes if red_threes is None else red_threes,
+            self.running_total,
+            self.unable_after_yes if unable_after_yes is None else unable_after_yes,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class GameState:
@@ -92,6 +128,37 @@ class GameState:
     hand_end: HandEnd = HandEnd.NONE  #: why the hand ended
     went_out_seat: int = 0  #: who went out (HandEnd.WENT_OUT)
     went_out_concealed: bool = False  #: concealed (HandEnd.WENT_OUT)
+
+    def evolve(
+        self,
+        *,
+        seats: tuple[SeatState, ...] | None = None,
+        sides: tuple[SideState, ...] | None = None,
+        stock: Cards | None = None,
+        discard_pile: Cards | None = None,
+        pile_upcards: int | None = None,
+        seat_to_move: int | None = None,
+        phase: Phase | None = None,
+        turn: TurnState | None = None,
+        hand_end: HandEnd | None = None,
+        went_out_seat: int | None = None,
+        went_out_concealed: bool | None = None,
+    ) -> GameState:
+        """This state with some fields changed: dataclasses.replace at a fraction of its cost (the rules' state
+        transitions make one or two per action)."""
+        return GameState(
+            self.seats if seats is None else seats,
+            self.sides if sides is None else sides,
+            self.stock if stock is None else stock,
+            self.discard_pile if discard_pile is None else discard_pile,
+            self.pile_upcards if pile_upcards is None else pile_upcards,
+            self.seat_to_move if seat_to_move is None else seat_to_move,
+            self.phase if phase is None else phase,
+            self.turn if turn is None else turn,
+            self.hand_end if hand_end is None else hand_end,
+            self.went_out_seat if went_out_seat is None else went_out_seat,
+            self.went_out_concealed if went_out_concealed is None else went_out_concealed,
+        )
 
 
 def meld_index_of_rank(side: SideState, rank: int) -> int | None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from oracle.model.cards import format_cards, is_red_three
 from oracle.model.events import CanastaMade, CardsDrawn, Event, HandEnded, RedThreeLaid
-from oracle.model.state import Cards, GameState, HandEnd, Phase, SeatState, SideState, TurnStart, TurnState
+from oracle.model.state import EMPTY_TURN, Cards, GameState, HandEnd, Phase, SeatState, SideState, TurnStart
 from oracle.rules.facts import end_table, side_of
 from oracle.rules.melds import meld_shape
 from oracle.rules.scoring import score_hand
@@ -159,10 +159,9 @@ def end_hand(
     rules: CompiledRules, state: GameState, reason: HandEnd, *, went_out_seat: int = 0, concealed: bool = False
 ) -> tuple[GameState, HandEnded]:
     """The state with the hand over, and the HandEnded event with the scores."""
-    over = replace(
-        state,
+    over = state.evolve(
         phase=Phase.HAND_OVER,
-        turn=TurnState(),
+        turn=EMPTY_TURN,
         hand_end=reason,
         went_out_seat=went_out_seat if reason == HandEnd.WENT_OUT else 0,
         went_out_concealed=concealed and reason == HandEnd.WENT_OUT,

@@ -3,7 +3,7 @@ and the state changes of a legal draw or take."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from oracle.model.actions import MeldGroup, TakePile
 from oracle.model.cards import describe_rank, format_cards, is_black_three, is_natural, is_red_three, is_wild, rank_of
@@ -51,19 +51,21 @@ def apply_draw(ctx: Ctx) -> Applied:
         return Applied(over, (ended,))
     drawn = draw_from_stock(rules, ctx.seat, ctx.hand, state.stock, count)
     side = ctx.side
-    next_state = replace(
-        state,
-        seats=with_seat(state, ctx.seat, replace(state.seats[ctx.seat], hand=drawn.hand)),
-        sides=with_side(state, ctx.side_index, replace(side, red_threes=side.red_threes + drawn.red_threes)),
+    sides = state.sides
+    if drawn.red_threes:
+        sides = with_side(state, ctx.side_index, side.evolve(red_threes=side.red_threes + drawn.red_threes))
+    next_state = state.evolve(
+        seats=with_seat(state, ctx.seat, SeatState(drawn.hand, state.seats[ctx.seat].melded_before)),
+        sides=sides,
         stock=drawn.stock,
         phase=Phase.PLAY,
-        turn=TurnState(start=TurnStart.DREW, melds_before_turn=len(side.melds)),
+        turn=TurnState(TurnStart.DREW, melds_before_turn=len(side.melds)),
     )
     if drawn.last_card_red_three:
         if rules.stock_exhaustion.last_red_three == LastRedThree.ENDS_HAND:
             over, ended = end_hand(rules, next_state, HandEnd.LAST_RED_THREE)
             return Applied(over, (*drawn.events, ended))
-        next_state = replace(next_state, phase=Phase.FINAL_MELDS)
+        next_state = next_state.evolve(phase=Phase.FINAL_MELDS)
     return Applied(next_state, tuple(drawn.events))
 
 
@@ -267,9 +269,8 @@ def apply_take_pile(ctx: Ctx, action: TakePile) -> Applied:
             hand, stock, extra_reds = drawn.hand, drawn.stock, extra_reds + drawn.red_threes
             events.extend(drawn.events)
     events.extend(canasta_events(ctx.side_index, laid.melds, laid.canastas_made))
-    side = replace(ctx.side, melds=tuple(laid.melds), red_threes=ctx.side.red_threes + take.red_threes + extra_reds)
-    next_state = replace(
-        state,
+    side = ctx.side.evolve(melds=tuple(laid.melds), red_threes=ctx.side.red_threes + take.red_threes + extra_reds)
+    next_state = state.evolve(
         seats=with_seat(state, ctx.seat, SeatState(hand, state.seats[ctx.seat].melded_before)),
         sides=with_side(state, ctx.side_index, side),
         stock=stock,

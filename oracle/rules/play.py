@@ -3,11 +3,11 @@ and the state changes of a legal action."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from oracle.model.actions import AnswerPartner, Discard, Meld
 from oracle.model.events import Event
-from oracle.model.state import Cards, HandEnd, PartnerAnswer, Phase, SeatState, TurnStart, TurnState
+from oracle.model.state import EMPTY_TURN, Cards, HandEnd, PartnerAnswer, Phase, SeatState, TurnStart, TurnState
 from oracle.rules.context import (
     Applied,
     Ctx,
@@ -55,8 +55,7 @@ def _meld(ctx: Ctx, action: Meld) -> _Melding:
     going_out = not hand_after or (len(hand_after) == 1 and state.phase != Phase.FINAL_MELDS)
     groups = [(g, meld_shape(g.cards)) for g in action.groups]
     laid = lay_groups(ctx.rules, ctx.side, groups, melds_before_turn=state.turn.melds_before_turn)
-    turn = replace(
-        state.turn,
+    turn = state.turn.evolve(
         melded=True,
         added_to_existing=state.turn.added_to_existing or laid.added_to_existing,
         made_canasta=state.turn.made_canasta or bool(laid.canastas_made),
@@ -97,10 +96,9 @@ def apply_meld(ctx: Ctx, action: Meld) -> Applied:
     laid = melding.laid
     events: list[Event] = list(canasta_events(ctx.side_index, laid.melds, laid.canastas_made))
     seat_state = SeatState(melding.hand_after, state.seats[ctx.seat].melded_before)
-    next_state = replace(
-        state,
+    next_state = state.evolve(
         seats=with_seat(state, ctx.seat, seat_state),
-        sides=with_side(state, ctx.side_index, replace(ctx.side, melds=tuple(laid.melds))),
+        sides=with_side(state, ctx.side_index, ctx.side.evolve(melds=tuple(laid.melds))),
         turn=melding.turn,
     )
     return after_melding(ctx, next_state, melding.turn, events)
@@ -150,26 +148,32 @@ def can_go_out(ctx: Ctx) -> bool:
 
 def apply_discard(ctx: Ctx, action: Discard) -> Applied:
     """Discard (a legal discard): pass the turn, or go out with the last card."""
-    state, rules = ctx.state, ctx.rules
-    hand_after = remove_cards(ctx.hand, [action.card])
-    melded = state.turn.melded or state.turn.start == TurnStart.TOOK_PILE
-    seat_state = SeatState(hand_after, state.seats[ctx.seat].melded_before or melded)
-    moved = replace(
-        state, seats=with_seat(state, ctx.seat, seat_state), discard_pile=(*state.discard_pile, action.card)
-    )
+    state, rules, turn = ctx.state, ctx.rules, ctx.state.turn
+    hand_after = remove_cards(ctx.hand, (action.card,))
+    melded = turn.melded or turn.start == TurnStart.TOOK_PILE
+    seats = with_seat(state, ctx.seat, SeatState(hand_after, state.seats[ctx.seat].melded_before or melded))
+    pile = (*state.discard_pile, action.card)
     if not hand_after:
         over, ended = end_hand(
             rules,
-            moved,
+            state.evolve(seats=seats, discard_pile=pile),
             HandEnd.WENT_OUT,
             went_out_seat=ctx.seat,
-            concealed=is_concealed(ctx, state.turn, final_discard=True),
+            concealed=is_concealed(ctx, turn, final_discard=True),
         )
         return Applied(over, (ended,))
-    if state.turn.partner_answer == PartnerAnswer.YES:  # told yes and could not go out (check_discard)
-        side = replace(ctx.side, unable_after_yes=ctx.side.unable_after_yes + 1)
-        moved = replace(moved, sides=with_side(state, ctx.side_index, side))
-    return Applied(replace(moved, seat_to_move=(ctx.seat + 1) % rules.seats, phase=Phase.DRAW, turn=TurnState()))
+    sides = state.sides
+    if turn.partner_answer == PartnerAnswer.YES:  # told yes and could not go out (check_discard)
+        sides = with_side(state, ctx.side_index, ctx.side.evolve(unable_after_yes=ctx.side.unable_after_yes + 1))
+    passed = state.evolve(
+        seats=seats,
+        sides=sides,
+        discard_pile=pile,
+        seat_to_move=(ctx.seat + 1) % rules.seats,
+        phase=Phase.DRAW,
+        turn=EMPTY_TURN,
+    )
+    return Applied(passed)
 
 
 # --- the partner's question, and finishing -------------------------------------------------------------------------
@@ -194,8 +198,8 @@ def check_ask(ctx: Ctx) -> list[Violation]:
 def apply_ask(ctx: Ctx) -> Applied:
     """Ask the partner: the partner answers next."""
     state = ctx.state
-    turn = replace(state.turn, partner_answer=PartnerAnswer.PENDING)
-    return Applied(replace(state, phase=Phase.AWAIT_ANSWER, turn=turn))
+    turn = state.turn.evolve(partner_answer=PartnerAnswer.PENDING)
+    return Applied(state.evolve(phase=Phase.AWAIT_ANSWER, turn=turn))
 
 
 def check_answer(ctx: Ctx) -> list[Violation]:
@@ -209,7 +213,7 @@ def apply_answer(ctx: Ctx, action: AnswerPartner) -> Applied:
     """Record the partner's answer (it binds the asker this turn)."""
     state = ctx.state
     answer = PartnerAnswer.YES if action.yes else PartnerAnswer.NO
-    return Applied(replace(state, phase=Phase.PLAY, turn=replace(state.turn, partner_answer=answer)))
+    return Applied(state.evolve(phase=Phase.PLAY, turn=state.turn.evolve(partner_answer=answer)))
 
 
 def check_finish(ctx: Ctx) -> list[Violation]:

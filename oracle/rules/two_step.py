@@ -16,8 +16,6 @@ the rules ask for. The oracle accepts that form:
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from oracle.model.actions import Action, Meld, PickUpPile, TakePile, format_action, take_of_second_step
 from oracle.model.cards import format_cards
 from oracle.model.state import GameState, Phase
@@ -57,12 +55,12 @@ def check_pick_up(ctx: Ctx) -> list[Violation]:
 
 def apply_pick_up(ctx: Ctx) -> Applied:
     """The first step made: only the phase changes (the top card is melded, and the pile taken, next)."""
-    return Applied(replace(ctx.state, phase=Phase.MELD_PILE_TOP))
+    return Applied(ctx.state.evolve(phase=Phase.MELD_PILE_TOP))
 
 
 def before_take(state: GameState) -> GameState:
     """The state the second step is judged on: the pending state as it was before the first step."""
-    return replace(state, phase=Phase.DRAW)
+    return state.evolve(phase=Phase.DRAW)
 
 
 def second_step(ctx: Ctx, action: Action) -> tuple[Ctx, TakePile] | Violation:
