@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from oracle.games.claims import ClaimedState, check_claim_shape
 from oracle.games.match import DeckSource
-from oracle.model.actions import Action, Meld, PickUpPile
+from oracle.model.actions import Action, AnswerPartner, AskPartner, Discard, Draw, Finish, Meld, PickUpPile
+from oracle.model.cards import is_valid
 from oracle.model.errors import FieldProblem, InvalidInputError
 from oracle.model.state import GameState, Phase
 from oracle.rules.referee import validate_action_shape
@@ -39,11 +40,20 @@ class GameRecord:
     claimed_winner: int | None = None
 
 
-def _action_problems(action: Action, path: str, *, two_step: bool) -> list[FieldProblem]:
-    """What makes `action` malformed whatever the state. A meld that may be the second step of a two-step take
-    (`two_step`: a pick-up-pile came before it in the hand) is judged as the take when one of its groups holds the
-    pile's top card, which only the replay knows; so it is refused here only when no choice of that group would
-    shape it (the replay checks the group that does hold it, as the referee does)."""
+_SHAPELESS = frozenset({Draw, PickUpPile, AskPartner, AnswerPartner, Finish})
+"""Actions the shape layer has nothing to check in (validate_action_shape passes them whatever their fields)."""
+
+
+def _action_problems(action: Action, path: str, *, two_step: bool) -> tuple[list[FieldProblem], bool]:
+    """What makes `action` malformed whatever the state, and whether it is well shaped as a whole (the shape layer
+    passes it with no top-card group: the referee's own shape check of it would find nothing).
+
+    A meld that may be the second step of a two-step take (`two_step`: a pick-up-pile came before it in the hand)
+    is judged as the take when one of its groups holds the pile's top card, which only the replay knows; so it is
+    refused here only when no choice of that group would shape it (the replay checks the group that does hold it,
+    as the referee does)."""
+    if type(action) in _SHAPELESS or (isinstance(action, Discard) and is_valid(action.card)):
+        return [], True  # what validate_action_shape finds in these: nothing
     tops: list[int | None] = [None]
     if two_step and isinstance(action, Meld):
         tops += range(len(action.groups))
@@ -54,11 +64,12 @@ def _action_problems(action: Action, path: str, *, two_step: bool) -> list[Field
         except InvalidInputError as exc:
             first = first or exc.problems
             continue
-        return []
-    return first
+        return [], top_group is None
+    return first, False
 
 
-def _hand_problems(rules: CompiledRules, h: int, hand: HandRecord) -> list[FieldProblem]:
+def _hand_problems(rules: CompiledRules, h: int, hand: HandRecord, shaped: list[bool]) -> list[FieldProblem]:
+    """The hand's problems; `shaped` gets, per action, whether it is well shaped as a whole."""
     problems: list[FieldProblem] = []
     path = f"record.hands[{h}]"
     for name, claims in (
@@ -86,7 +97,12 @@ def _hand_problems(rules: CompiledRules, h: int, hand: HandRecord) -> list[Field
     two_step = hand.start is not None and hand.start.phase == Phase.MELD_PILE_TOP
     for i, action in enumerate(hand.actions):
         two_step = two_step or isinstance(action, PickUpPile)
-        problems.extend(_action_problems(action, f"{path}.actions[{i}]", two_step=two_step))
+        if type(action) in _SHAPELESS or (isinstance(action, Discard) and is_valid(action.card)):
+            shaped.append(True)  # nothing for the shape layer to find (the common case, checked inline)
+            continue
+        found, whole = _action_problems(action, f"{path}.actions[{i}]", two_step=two_step)
+        problems.extend(found)
+        shaped.append(whole)
     last = 0
     for k, claim in enumerate(hand.checkpoints):
         problems.extend(check_claim_shape(rules, claim, len(hand.actions), f"{path}.checkpoints[{k}]"))
@@ -101,12 +117,22 @@ def _hand_problems(rules: CompiledRules, h: int, hand: HandRecord) -> list[Field
 def check_record_shape(rules: CompiledRules, record: GameRecord) -> None:
     """INVALID_ARGUMENT for what no replay can use: a bad dealer, malformed actions, claims of the wrong length,
     checkpoints naming seats or sides that do not exist or out of order."""
+    shaped_actions(rules, record)
+
+
+def shaped_actions(rules: CompiledRules, record: GameRecord) -> list[list[bool]]:
+    """check_record_shape, and per hand, per action, whether the action is well shaped as a whole (a meld that is
+    well shaped only as the second step of a two-step take is not): the referee's shape check of such an action
+    finds nothing, so a replay need not repeat it."""
     problems: list[FieldProblem] = []
+    shaped: list[list[bool]] = []
     if not 0 <= record.first_dealer < rules.seats:
         problems.append(FieldProblem("record.first_dealer", f"{record.first_dealer} is not a seat"))
     for h, hand in enumerate(record.hands):
-        problems.extend(_hand_problems(rules, h, hand))
+        shaped.append([])
+        problems.extend(_hand_problems(rules, h, hand, shaped[-1]))
     if record.claimed_winner is not None and not 0 <= record.claimed_winner < rules.sides:
         problems.append(FieldProblem("record.claimed_winner", f"{record.claimed_winner} is not a side"))
     if problems:
         raise InvalidInputError(problems)
+    return shaped

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from oracle.games.claims import ClaimedState, adopt, differences
 from oracle.games.deal import deal
 from oracle.games.match import Standing, after_hand, deck_order, start_standing
-from oracle.games.record import GameRecord, HandRecord, check_record_shape
+from oracle.games.record import GameRecord, HandRecord, check_record_shape, shaped_actions
 from oracle.model.actions import Action, AnswerPartner, format_action
 from oracle.model.errors import FieldProblem, InvalidInputError
 from oracle.model.events import Event, HandEnded
@@ -17,7 +17,7 @@ from oracle.model.score import SideScore
 from oracle.model.state import GameState, HandEnd, Phase
 from oracle.rules.context import make_ctx
 from oracle.rules.facts import partner_seats
-from oracle.rules.referee import apply_action, check_action
+from oracle.rules.referee import Verdict, action_violations, apply_action, check_action
 from oracle.rules.state_check import validate_state
 from oracle.rules.violations import Violation
 from oracle.ruleset.compiled import CompiledRules
@@ -122,6 +122,18 @@ def _force(rules: CompiledRules, state: GameState, action: Action) -> tuple[Game
     return applied.next_state, applied.events
 
 
+def _shaped_verdict(rules: CompiledRules, state: GameState, action: Action) -> Verdict:
+    """check_action(rules, state, action, validate=False) for an action the record's shape check found well shaped
+    as a whole, in a state that is not the second step of a two-step take: the referee's shape check of it would
+    find nothing, so it is not run again (the rest is check_action's own path, oracle.rules.referee)."""
+    ctx = make_ctx(rules, state)
+    violations = action_violations(ctx, action)
+    if violations:
+        return Verdict(False, tuple(violations), (), None)
+    applied = apply_action(ctx, action)
+    return Verdict(True, (), applied.events, applied.next_state)
+
+
 class _Run:
     """The replay of one record: the report and what carries from one action and hand to the next."""
 
@@ -196,35 +208,55 @@ class _Run:
         self.uncertain = (self.uncertain or bool(diffs)) and not claim.complete(self.rules)
         return adopted
 
-    def judge(self, h: int, i: int, action: Action, state: GameState) -> tuple[GameState, tuple[Event, ...]]:
-        """Judge one action; the next state (forced past an illegal action with judge_all) and its events."""
-        if self.checkpoint is not None:
-            self.checkpoint()
+    def seat_of(self, action: Action, state: GameState) -> int:
+        """The seat an action is reported for: the partner who answers, else the player to move."""
         seat = state.seat_to_move
         if isinstance(action, AnswerPartner):
             seat = (partner_seats(self.rules, seat) or [seat])[0]
-        try:
-            verdict = check_action(self.rules, state, action, validate=self.validate)
-        except InvalidInputError as exc:  # malformed in this state only: a second step's other groups (two_step.py)
-            path = f"record.hands[{h}].actions[{i}]"
-            raise InvalidInputError(
-                [FieldProblem(path + p.field.removeprefix("action"), p.description) for p in exc.problems]
-            ) from None
-        entry = ActionReport(
-            h, i, seat, format_action(action), verdict.legal, verdict.violations, verdict.events, self.uncertain
-        )
-        self.report.judged += 1
-        self.report.uncertain += self.uncertain
-        if self.keep_actions:
-            self.report.actions.append(entry)
+        return seat
+
+    def judge(
+        self, h: int, i: int, action: Action, state: GameState, shaped: bool
+    ) -> tuple[GameState, tuple[Event, ...]]:
+        """Judge one action; the next state (forced past an illegal action with judge_all) and its events.
+        `shaped`: the record's shape check found the action well shaped as a whole (see shaped_actions)."""
+        if self.checkpoint is not None:
+            self.checkpoint()
+        if shaped and not self.validate and state.phase != Phase.MELD_PILE_TOP:
+            verdict = _shaped_verdict(self.rules, state, action)
+        else:
+            try:
+                verdict = check_action(self.rules, state, action, validate=self.validate)
+            except InvalidInputError as exc:  # malformed in this state only: a second step's other groups
+                path = f"record.hands[{h}].actions[{i}]"
+                raise InvalidInputError(
+                    [FieldProblem(path + p.field.removeprefix("action"), p.description) for p in exc.problems]
+                ) from None
+        report = self.report
+        report.judged += 1
+        if self.uncertain:
+            report.uncertain += 1
+        if self.keep_actions or not verdict.legal:  # the entry (its notation) only when it is kept or reported
+            entry = ActionReport(
+                h,
+                i,
+                self.seat_of(action, state),
+                format_action(action),
+                verdict.legal,
+                verdict.violations,
+                verdict.events,
+                self.uncertain,
+            )
+            if self.keep_actions:
+                report.actions.append(entry)
         if self.progress is not None:
             self.progress(1)
         if verdict.legal:
             assert verdict.next_state is not None
             return verdict.next_state, verdict.events
-        self.disagree((h, i, seat), ILLEGAL, entry.notation, "legal", "illegal", verdict.violations)
-        if self.report.first_illegal is None:
-            self.report.first_illegal = entry
+        self.disagree((h, i, entry.seat), ILLEGAL, entry.notation, "legal", "illegal", verdict.violations)
+        if report.first_illegal is None:
+            report.first_illegal = entry
         if not self.judge_all:
             self.stopped = True
             return state, ()
@@ -232,24 +264,30 @@ class _Run:
         forced = _force(self.rules, state, action)
         return forced if forced is not None else (state, ())
 
-    def play_hand(self, h: int, hand: HandRecord, state: GameState) -> HandEnded | None:
+    def play_hand(self, h: int, hand: HandRecord, state: GameState, shaped: list[bool]) -> HandEnded | None:
         """Every action and checkpoint of one hand; the hand's end, if it ended."""
         claims = list(hand.checkpoints)
+        actions = hand.actions
+        count = len(actions)
         ended: HandEnded | None = None
-        for i in range(len(hand.actions) + 1):
+        hand_over = Phase.HAND_OVER
+        for i in range(count + 1):
             while claims and claims[0].after == i:
                 state = self.at_checkpoint(h, claims.pop(0), state)
                 if self.stopped:
                     return None
-            if i == len(hand.actions):
+            if i == count:
                 break
-            if state.phase == Phase.HAND_OVER:
-                self.report.problems.append(f"hand {h}: {len(hand.actions) - i} action(s) after the hand ended")
+            if state.phase == hand_over:
+                self.report.problems.append(f"hand {h}: {count - i} action(s) after the hand ended")
                 break
-            state, events = self.judge(h, i, hand.actions[i], state)
+            state, events = self.judge(h, i, actions[i], state, shaped[i])
             if self.stopped:
                 return None
-            ended = next((e for e in events if isinstance(e, HandEnded)), ended)
+            for event in events:
+                if isinstance(event, HandEnded):
+                    ended = event
+                    break
         return ended
 
     def end_hand(self, h: int, hand: HandRecord, ended: HandEnded) -> None:
@@ -307,7 +345,7 @@ def replay(
     hand and each action; what it raises (a WorkStopped past a deadline, say)
     ends the replay.
     """
-    check_record_shape(rules, record)
+    shaped = shaped_actions(rules, record)
     run = _Run(
         rules,
         judge_all=judge_all,
@@ -332,7 +370,7 @@ def replay(
         if state is None:
             order = deck_order(rules, hand.deck, f"record.hands[{h}].deck")
             state = deal(rules, order, dealer=dealer, running_totals=run.standing.totals)
-        ended = run.play_hand(h, hand, state)
+        ended = run.play_hand(h, hand, state, shaped[h])
         if run.stopped:
             run.report.standing = run.standing
             return run.report
