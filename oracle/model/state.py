@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 
@@ -163,7 +164,13 @@ class GameState:
 
 def meld_index_of_rank(side: SideState, rank: int) -> int | None:
     """Index of the side's meld of a natural rank, or None."""
-    for i, meld in enumerate(side.melds):
+    return index_of_rank(side.melds, rank)
+
+
+def index_of_rank(melds: Sequence[Cards], rank: int) -> int | None:
+    """Index of the meld of a natural rank among `melds` (the first whose first natural card has that rank and is
+    not a black three), or None."""
+    for i, meld in enumerate(melds):
         for card in meld:
             if not is_wild(card):
                 if rank_of(card) == rank and not is_black_three(card):

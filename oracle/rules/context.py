@@ -3,7 +3,6 @@ wrong-phase violation, and the state changes they reuse (drawing, ending the han
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -25,7 +24,7 @@ class Applied:
     events: tuple[Event, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Ctx:
     """The rules, the state and the facts about the player to move that every check needs."""
 
@@ -33,6 +32,10 @@ class Ctx:
     state: GameState
     seat: int
     side_index: int
+    #: (action, what judging it computed) for the action judged last: applying a legal action reuses what its
+    #: check worked out (where its melds go) instead of working it out again; held by identity, so the action
+    #: stays alive and its id cannot be reused by another while it is here
+    worked: tuple[object, object] | None = None
 
     @property
     def side(self) -> SideState:
@@ -73,12 +76,12 @@ def wrong_phase(ctx: Ctx, action: str) -> Violation:
 
 def missing_from_hand(hand: Cards, cards: Iterable[int]) -> list[int]:
     """The cards (with multiplicity) that the hand does not hold."""
-    available = Counter(hand)
+    remaining = list(hand)
     missing = []
     for card in cards:
-        if available[card] > 0:
-            available[card] -= 1
-        else:
+        try:
+            remaining.remove(card)
+        except ValueError:
             missing.append(card)
     return missing
 

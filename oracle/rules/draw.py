@@ -25,7 +25,7 @@ from oracle.rules.context import (
 from oracle.rules.facts import frozen_reasons_for_side
 from oracle.rules.going_out import after_melding, check_keep_cards, check_melding_out
 from oracle.rules.meld_play import Laid, check_laid, lay_groups
-from oracle.rules.melds import MalformedMeld, MeldShape, canasta_count, meld_shape, shapes_of
+from oracle.rules.melds import MalformedMeld, MeldShape, count_canastas, meld_shape
 from oracle.rules.minimum import check_initial_meld, needs_initial_meld, side_minimum
 from oracle.rules.violations import Code, Violation
 from oracle.ruleset.sections import LastRedThree, MustTakePile
@@ -110,7 +110,17 @@ class _Take:
 
 
 def _take(ctx: Ctx, action: TakePile, shape: MeldShape) -> _Take:
-    """Meld the top card group (of `shape`) and the action's other melds, and take the rest of the pile."""
+    """Meld the top card group (of `shape`) and the action's other melds, and take the rest of the pile (what the
+    check of the same action worked out, when it was judged on this context)."""
+    worked = ctx.worked
+    if worked is not None and worked[0] is action and isinstance(worked[1], _Take):
+        return worked[1]
+    take = _work_out_take(ctx, action, shape)
+    ctx.worked = (action, take)
+    return take
+
+
+def _work_out_take(ctx: Ctx, action: TakePile, shape: MeldShape) -> _Take:
     pile, limit = ctx.state.discard_pile, ctx.rules.discard_pile.take_limit
     top = pile[-1]
     taken = pile[-limit:] if limit else pile
@@ -141,15 +151,15 @@ def _top_group_shape(ctx: Ctx, top: int, with_cards: tuple[int, ...]) -> tuple[M
 
 def _check_top(ctx: Ctx, top: int) -> list[Violation]:
     """The top card blocks taking the pile (a wild or black three where the rule set says so, a red three)."""
-    pile_rules, shown = ctx.rules.discard_pile, format_cards([top])
+    pile_rules = ctx.rules.discard_pile
     if is_wild(top) and pile_rules.wild_top_blocks:
-        return [ctx.fail(Code.PILE_TOP_WILD, top=shown)]
+        return [ctx.fail(Code.PILE_TOP_WILD, top=format_cards([top]))]
     if is_black_three(top) and pile_rules.black_three_top_blocks:
-        return [ctx.fail(Code.PILE_TOP_BLACK_THREE, top=shown)]
+        return [ctx.fail(Code.PILE_TOP_BLACK_THREE, top=format_cards([top]))]
     if is_red_three(top):
-        return [ctx.fail(Code.PILE_TOP_RED_THREE, top=shown)]
+        return [ctx.fail(Code.PILE_TOP_RED_THREE, top=format_cards([top]))]
     if not is_natural(top):
-        return [ctx.fail(Code.PILE_TOP_NOT_MELDED, variant="cannot_start", top=shown)]
+        return [ctx.fail(Code.PILE_TOP_NOT_MELDED, variant="cannot_start", top=format_cards([top]))]
     return []
 
 
@@ -179,7 +189,7 @@ def check_take_pile(ctx: Ctx, action: TakePile) -> list[Violation]:
     take = _take(ctx, action, shape)
     out += check_laid(rules, take.laid, going_out=len(take.hand_after) <= 1, last_cards=not take.hand_after)
     out += check_initial_meld(ctx, take.laid.points, took_pile=True)
-    canastas = canasta_count(rules, shapes_of(take.laid.melds))
+    canastas = count_canastas(rules, take.laid.melds)
     out += check_keep_cards(ctx, len(take.hand_after), canastas)
     if not take.hand_after:  # melded everything, the top card included: going out
         out += check_melding_out(ctx, canastas, took_pile=True)
@@ -188,7 +198,7 @@ def check_take_pile(ctx: Ctx, action: TakePile) -> list[Violation]:
 
 def _check_freezing(ctx: Ctx, action: TakePile, top: int) -> list[Violation]:
     """The hand cards that may take the pile: a natural pair when it is frozen, else as the rule set allows."""
-    pile_rules, rank, shown = ctx.rules.discard_pile, rank_of(top), format_cards([top])
+    pile_rules, rank = ctx.rules.discard_pile, rank_of(top)
     naturals = sum(1 for c in action.with_cards if is_natural(c) and rank_of(c) == rank)
     wilds = sum(1 for c in action.with_cards if is_wild(c))
     has_meld = meld_index_of_rank(ctx.side, rank) is not None
@@ -207,7 +217,7 @@ def _check_freezing(ctx: Ctx, action: TakePile, top: int) -> list[Violation]:
         params: dict[str, object] = {
             "reasons": "; ".join(r for _, r in frozen),
             "rank": describe_rank(rank),
-            "top": shown,
+            "top": format_cards([top]),
         }
         if action.with_cards:
             params["offered"] = format_cards(action.with_cards)
@@ -215,9 +225,9 @@ def _check_freezing(ctx: Ctx, action: TakePile, top: int) -> list[Violation]:
         return [ctx.fail(Code.PILE_FROZEN_NEEDS_NATURAL_PAIR, variant=variant, field=frozen[0][0], **params)]
     if not action.with_cards:
         if not has_meld:
-            return [ctx.fail(Code.PILE_TOP_NOT_MELDED, rank=describe_rank(rank), top=shown)]
+            return [ctx.fail(Code.PILE_TOP_NOT_MELDED, rank=describe_rank(rank), top=format_cards([top]))]
         if not pile_rules.unfrozen_onto_existing_meld:
-            return [ctx.fail(Code.PILE_ONTO_MELD_NOT_ALLOWED, top=shown)]
+            return [ctx.fail(Code.PILE_ONTO_MELD_NOT_ALLOWED, top=format_cards([top]))]
         return []
     if naturals >= 2:
         return []
@@ -226,7 +236,7 @@ def _check_freezing(ctx: Ctx, action: TakePile, top: int) -> list[Violation]:
         return [ctx.fail(Code.PILE_NATURAL_AND_WILD_NOT_ALLOWED, offered=offered)]
     if naturals == 1 and not wilds and has_meld and not pile_rules.unfrozen_onto_existing_meld:
         # one natural is no pair: with the top card it only joins the side's meld, which this rule set refuses
-        return [ctx.fail(Code.PILE_ONTO_MELD_NOT_ALLOWED, top=shown)]
+        return [ctx.fail(Code.PILE_ONTO_MELD_NOT_ALLOWED, top=format_cards([top]))]
     if naturals == 0 and not (has_meld and pile_rules.unfrozen_onto_existing_meld):
         # wild cards alone may go with the top card only onto the side's meld of its rank
         rank_name = describe_rank(rank, plural=False)

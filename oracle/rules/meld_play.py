@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from oracle.model.actions import MeldGroup
 from oracle.model.cards import describe_rank, format_cards, is_wild
 from oracle.model.errors import Problems
-from oracle.model.state import Cards, SideState, meld_index_of_rank
+from oracle.model.state import Cards, SideState, index_of_rank
 from oracle.rules.melds import MalformedMeld, MeldShape, is_canasta, meld_rule_breaks, meld_shape
 from oracle.rules.violations import Code, Violation, violation
 from oracle.ruleset.compiled import CompiledRules
@@ -87,12 +87,12 @@ def lay_groups(
             target = None
         elif shape.all_wild:
             if group.onto_rank is not None:
-                target = meld_index_of_rank(SideState(tuple(laid.melds)), group.onto_rank)
+                target = index_of_rank(laid.melds, group.onto_rank)
                 if target is None:
                     laid.placements.append(Placement(group, shape, None))
                     continue
         elif rules.melds.one_meld_per_rank:
-            target = meld_index_of_rank(SideState(tuple(laid.melds)), shape.rank)
+            target = index_of_rank(laid.melds, shape.rank)
         if target is None:
             laid.melds.append(group.cards)
             index = len(laid.melds) - 1

@@ -181,3 +181,18 @@ def shapes_of(melds: Iterable[Sequence[int]]) -> list[MeldShape]:
 def canasta_count(rules: CompiledRules, shapes: Iterable[MeldShape]) -> int:
     """How many of these melds are canastas (the one place canastas are counted)."""
     return sum(1 for shape in shapes if is_canasta(shape, rules))
+
+
+def count_canastas(rules: CompiledRules, melds: Iterable[Sequence[int]]) -> int:
+    """How many of these melds are canastas: canasta_count of their shapes, shaping only the melds long enough to
+    be one (malformed ones are skipped, as shapes_of does)."""
+    size, count = rules.canastas.min_size, 0
+    for meld in melds:
+        if len(meld) >= size:
+            try:
+                shape = meld_shape(meld)
+            except MalformedMeld:
+                continue
+            if is_canasta(shape, rules):
+                count += 1
+    return count

@@ -30,7 +30,7 @@ from oracle.rules.going_out import (
 )
 from oracle.rules.going_out_search import going_out_melds
 from oracle.rules.meld_play import Laid, check_laid, lay_groups
-from oracle.rules.melds import canasta_count, meld_shape, shapes_of
+from oracle.rules.melds import count_canastas, meld_shape
 from oracle.rules.minimum import check_initial_meld, is_minimum_waived
 from oracle.rules.violations import Code, Violation
 from oracle.ruleset.sections import AskPartner
@@ -49,6 +49,15 @@ class _Melding:
 
 
 def _meld(ctx: Ctx, action: Meld) -> _Melding:
+    worked = ctx.worked
+    if worked is not None and worked[0] is action and isinstance(worked[1], _Melding):
+        return worked[1]
+    melding = _work_out_meld(ctx, action)
+    ctx.worked = (action, melding)
+    return melding
+
+
+def _work_out_meld(ctx: Ctx, action: Meld) -> _Melding:
     state = ctx.state
     hand_after = remove_cards(ctx.hand, [c for g in action.groups for c in g.cards])
     # Going out: no card left, or one left to discard - except after a last-card red three, when no discard follows.
@@ -75,7 +84,7 @@ def check_meld(ctx: Ctx, action: Meld) -> list[Violation]:
     melding = _meld(ctx, action)
     hand_after = melding.hand_after
     out += check_laid(rules, melding.laid, going_out=melding.going_out, last_cards=not hand_after)
-    canastas = canasta_count(rules, shapes_of(melding.laid.melds))
+    canastas = count_canastas(rules, melding.laid.melds)
     final_discard = melding.going_out and bool(hand_after)
     waived = is_minimum_waived(
         ctx, melding.turn, going_out=melding.going_out, canastas=canastas, final_discard=final_discard
@@ -120,7 +129,7 @@ def check_discard(ctx: Ctx, action: Discard) -> list[Violation]:
         return out + missing
     hand_after = remove_cards(ctx.hand, [action.card])
     if not hand_after:
-        out += check_going_out(ctx, canasta_count(rules, shapes_of(ctx.side.melds)))
+        out += check_going_out(ctx, count_canastas(rules, ctx.side.melds))
     elif state.turn.partner_answer == PartnerAnswer.YES and can_go_out(ctx):
         # told yes, the player must go out if they can; one who cannot discards, and the side pays
         # going_out.cannot_go_out_after_yes_penalty when the hand is scored
@@ -133,7 +142,7 @@ def can_go_out(ctx: Ctx) -> bool:
     most one card, then (if a card is left) its legal discard; a one-card hand, by discarding it."""
     rules, hand = ctx.rules, ctx.hand
     if len(hand) == 1:
-        return not check_going_out(ctx, canasta_count(rules, shapes_of(ctx.side.melds)))
+        return not check_going_out(ctx, count_canastas(rules, ctx.side.melds))
     for action in going_out_melds(rules, ctx.side, hand, discard_optional=may_meld_out(ctx)):
         if check_meld(ctx, action):
             continue

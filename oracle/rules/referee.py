@@ -53,12 +53,20 @@ class Verdict:
     next_state: GameState | None  #: the state after the action (legal actions only)
 
 
+_NOTHING_TO_SHAPE = frozenset({Draw, AskPartner, AnswerPartner, Finish, PickUpPile})  #: actions that carry no cards
+
+
 def validate_action_shape(action: Action, prefix: str = "action", *, top_group: int | None = None) -> None:
     """The shape layer: raise InvalidInputError for an action that is malformed whatever the state.
 
     `top_group`: the index of a meld's group that holds the pile's top card in the second step of a two-step take
     (its cards are checked, not its shape: it is judged as the take's top-card group, see oracle.rules.two_step).
     """
+    if isinstance(action, Discard):  # the common cases first, with nothing to report
+        if is_valid(action.card):
+            return
+    elif type(action) in _NOTHING_TO_SHAPE:
+        return
     problems = Problems()
 
     def cards_ok(path: str, cards: tuple[int, ...]) -> None:
