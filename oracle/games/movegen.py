@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from oracle.games.movegen_direct import iter_legal
+from oracle.games.movegen_direct import iter_legal, legal_list, meld_key, take_key
 from oracle.model.actions import Action, AnswerPartner, AskPartner, Discard, Draw, Finish, Meld, MeldGroup, TakePile
 from oracle.model.interrupt import Checkpoint
 from oracle.model.state import GameState
@@ -71,16 +71,6 @@ _KIND_OF: dict[type, str] = {
 _KIND_INDEX: dict[type, int] = {t: KINDS.index(k) for t, k in _KIND_OF.items()}
 
 
-def _take_key(action: Action) -> tuple[object, ...]:
-    assert isinstance(action, TakePile)
-    return (action.with_cards, _group_key(action.melds))
-
-
-def _meld_key(action: Action) -> tuple[object, ...]:
-    assert isinstance(action, Meld)
-    return _group_key(action.groups)
-
-
 def _discard_key(action: Action) -> tuple[object, ...]:
     assert isinstance(action, Discard)
     return (action.card,)
@@ -98,7 +88,7 @@ def _no_key(action: Action) -> tuple[object, ...]:
 _DISCARDS = KINDS.index("discard")
 #: Per kind (in KINDS order), the key that orders actions of that kind (sort_key without the kind).
 _KEY_OF_KIND = tuple(
-    {"take_pile": _take_key, "meld": _meld_key, "discard": _discard_key, "answer_partner": _answer_key}.get(k, _no_key)
+    {"take_pile": take_key, "meld": meld_key, "discard": _discard_key, "answer_partner": _answer_key}.get(k, _no_key)
     for k in KINDS
 )
 
@@ -129,7 +119,12 @@ class LegalActions:
 def legal_actions(rules: CompiledRules, state: GameState, *, validate: bool = True) -> list[Action]:
     """Every legal action of the canonical space, in canonical order; InvalidStateError for a bad state (unless
     validate=False, for callers whose state came out of the oracle's own transitions, as check_action's)."""
-    return legal_actions_upto(rules, state, validate=validate).actions
+    if validate:
+        problems = state_problems(rules, state)
+        if problems:
+            raise InvalidStateError(problems)
+    listed = legal_list(rules, state)  # the direct generator's actions, each once, in the canonical order
+    return _judged_upto(rules, state, None, None).actions if listed is None else listed
 
 
 def legal_actions_upto(
@@ -152,6 +147,10 @@ def legal_actions_upto(
         problems = state_problems(rules, state)
         if problems:
             raise InvalidStateError(problems)
+    if limit is None and checkpoint is None:
+        listed = legal_list(rules, state)  # the same actions, each once, already in the canonical order
+        if listed is not None:
+            return LegalActions(listed, truncated=False)
     generated = iter_legal(rules, state, checkpoint)
     if generated is None:
         return _judged_upto(rules, state, limit, checkpoint)

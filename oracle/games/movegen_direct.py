@@ -6,38 +6,40 @@ checks at the end of an action, through oracle.games.movegen_facts), computed on
 needs from the position (the hand by rank, the side's melds by rank, whether the pile is frozen, how many cards
 taking it brings) is computed once per position. The output equals the referee's judgement of every candidate
 (``oracle.games.movegen.legal_actions_by_referee``); the tests compare the two.
+
+Two entry points give the same actions: ``iter_legal`` one at a time in generation order (for a bounded list),
+``legal_list`` the whole list already in the canonical order. The draw phase is in oracle.games.movegen_draw.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+from oracle.games.movegen_draw import draw_list, draw_phase, second_steps, take_key
 from oracle.games.movegen_facts import Group, Mover
-from oracle.games.movegen_sets import going_out_sets, minimal_sets, natural_bounds, new_meld_pool
+from oracle.games.movegen_sets import going_out_sets, minimal_sets, new_meld_pool
 from oracle.model.actions import (
     Action,
     AnswerPartner,
     AskPartner,
     Discard,
-    Draw,
     Finish,
     Meld,
     MeldGroup,
-    TakePile,
-    second_step_meld,
 )
-from oracle.model.cards import ALL_CARDS, JOKER, RANK_THREE, is_natural, is_red_three, rank_of
+from oracle.model.cards import ALL_CARDS, JOKER, RANK_THREE
 from oracle.model.interrupt import Checkpoint
 from oracle.model.state import GameState, PartnerAnswer, Phase
-from oracle.rules.draw import check_draw
-from oracle.rules.facts import frozen_reasons_for_side
-from oracle.rules.going_out import check_going_out
-from oracle.rules.play import can_go_out, check_answer, check_ask, check_finish
+from oracle.rules.play import can_go_out, check_answer, check_finish
 from oracle.rules.two_step import before_take
 from oracle.ruleset.compiled import CompiledRules
-from oracle.ruleset.sections import MustTakePile
 
-_RED_THREES = tuple(c for c in ALL_CARDS if is_red_three(c))
+__all__ = ["iter_legal", "legal_list", "meld_key", "take_key"]
+
+_ASK = AskPartner()
+_FINISH = Finish()
+_ANSWERS = (AnswerPartner(True), AnswerPartner(False))
+_DISCARDS = {c: Discard(c) for c in ALL_CARDS}  #: the Discard of each card (immutable: every list shares them)
 
 
 def iter_legal(rules: CompiledRules, state: GameState, checkpoint: Checkpoint | None = None) -> Iterator[Action] | None:
@@ -45,7 +47,7 @@ def iter_legal(rules: CompiledRules, state: GameState, checkpoint: Checkpoint | 
     for a phase this generator does not know (the caller then asks the referee). The state must be valid."""
     phase = state.phase
     if phase == Phase.DRAW:
-        return _draw_phase(Mover(rules, state), checkpoint)
+        return draw_phase(Mover(rules, state), checkpoint)
     if phase == Phase.PLAY:
         return _play_phase(Mover(rules, state), checkpoint)
     if phase == Phase.FINAL_MELDS:
@@ -53,118 +55,48 @@ def iter_legal(rules: CompiledRules, state: GameState, checkpoint: Checkpoint | 
     if phase == Phase.AWAIT_ANSWER:
         return _answers(Mover(rules, state))
     if phase == Phase.MELD_PILE_TOP:
-        return _second_steps(Mover(rules, before_take(state)), checkpoint)
+        return second_steps(Mover(rules, before_take(state)), checkpoint)
     if phase == Phase.HAND_OVER:
         return iter(())
     return None
 
 
-# --- the draw phase ----------------------------------------------------------------------------------------------
+def legal_list(rules: CompiledRules, state: GameState) -> list[Action] | None:
+    """The actions iter_legal generates, in the canonical order (oracle.games.movegen.sort_key); None for a phase
+    this generator does not know. The state must be valid."""
+    phase = state.phase
+    if phase == Phase.DRAW:
+        return draw_list(rules, state)
+    if phase == Phase.PLAY:
+        m = Mover(rules, state)
+        return [*_sorted_melds(m), *_play_rest(m)]
+    if phase == Phase.FINAL_MELDS:
+        m = Mover(rules, state)
+        return [*_sorted_melds(m), *_finish(m)]
+    if phase == Phase.MELD_PILE_TOP:
+        melds: list[Action] = list(second_steps(Mover(rules, before_take(state)), None))
+        if len(melds) > 1:
+            melds.sort(key=meld_key)
+        return melds
+    found = iter_legal(rules, state)
+    return None if found is None else list(found)  # the answers (yes before no), or nothing
 
 
-def _draw_phase(m: Mover, checkpoint: Checkpoint | None) -> Iterator[Action]:
-    takes = _takes(m, checkpoint)
-    state = m.state
-    duty = m.rules.stock_exhaustion.must_take_pile
-    if not state.stock and state.discard_pile and duty == MustTakePile.WHENEVER_ALLOWED:
-        # draw.check_must_take: declining the pile is allowed only when no way to take it is legal
-        first = next(takes, None)
-        if first is None:
-            yield Draw()
-            return
-        yield first
-    elif not check_draw(m.ctx):
-        yield Draw()
-    yield from takes
+def meld_key(action: Action) -> tuple[object, ...]:
+    """A meld action's place among the meld actions (oracle.games.movegen.sort_key without the kind)."""
+    assert isinstance(action, Meld)
+    groups = action.groups
+    if len(groups) == 1:
+        g = groups[0]
+        return ((g.cards, -1 if g.onto_rank is None else g.onto_rank),)
+    return tuple((g.cards, -1 if g.onto_rank is None else g.onto_rank) for g in groups)
 
 
-def _takes(m: Mover, checkpoint: Checkpoint | None) -> Iterator[TakePile]:
-    """The legal take-pile actions (draw.check_take_pile): the forms the freezing rules allow, each top-card group
-    that breaks no meld rule, and (a side without melds) the minimal sets of other melds that complete it."""
-    state, rules, facts = m.state, m.rules, m.facts
-    pile, pile_rules = state.discard_pile, rules.discard_pile
-    if not pile or not is_natural(pile[-1]):
-        return  # empty, or a wild card or a three on top: no way to take it
-    if pile_rules.one_card_hand_no_one_card_pile and m.size == 1 and len(pile) == 1:
-        return
-    top = pile[-1]
-    rank = rank_of(top)
-    has_meld = rank in m.meld_at
-    naturals = m.by_rank.get(rank, ())
-    if not naturals and not has_meld:
-        return  # neither a natural of its rank in hand nor a meld of it: no form can take it
-    frozen = bool(frozen_reasons_for_side(rules, state, m.ctx.side_index))
-    taken = pile[-pile_rules.take_limit :] if pile_rules.take_limit else pile
-    reds = sum(taken.count(c) for c in _RED_THREES)  # taken with the pile and laid at once (never the top card)
-    base_left = m.size + len(taken) - 1 - reds  # the hand after, before melding
-    old = m.target_shape(rank) if has_meld and rules.melds.one_meld_per_rank else None
-
-    def laid(naturals: int, wilds: int) -> int | None:
-        """The side's canastas after laying the top-card group, None if it breaks a meld rule (a natural rank:
-        the going-out flag changes nothing)."""
-        if old is None:
-            return m.canastas + facts.canasta(naturals + wilds) if facts.new_ok(rank, naturals, wilds, True) else None
-        if not facts.added_ok(old, naturals, wilds, True):
-            return None
-        return m.canastas - facts.canasta(old.size) + facts.canasta(old.size + naturals + wilds)
-
-    if not frozen and has_meld and pile_rules.unfrozen_onto_existing_meld:
-        canastas = laid(1, 0)
-        if canastas is not None and m.end_ok(base_left, canastas, took_pile=True):
-            yield TakePile()
-    jokers, twos = m.jokers, len(m.twos)
-    pool = None
-    bounds: list[int] = []
-    if m.needs_initial:  # black-three melds only where they may be laid without going out, or the take can go out
-        black_threes = not rules.threes.black_three_meld_going_out_only or base_left < 2
-        pool = new_meld_pool(m, exclude=rank, black_threes=black_threes)
-        bounds = natural_bounds(pool, m.wild_points)
-    top_points = facts.rank_points[rank]
-    for n in range(2 if frozen else 1, len(naturals) + 1):
-        for j in range(jokers + 1):
-            for t in range(twos + 1):
-                w = j + t
-                if frozen and w and not pile_rules.frozen_take_wilds:  # draw._check_freezing
-                    continue
-                if n == 1 and not frozen:  # one natural: draw._check_freezing
-                    if w and not pile_rules.unfrozen_natural_and_wild:
-                        continue
-                    if not w and has_meld and not pile_rules.unfrozen_onto_existing_meld:
-                        continue
-                canastas = laid(n + 1, w)
-                if canastas is None:
-                    continue
-                with_cards = (*naturals[:n], *m.twos[:t], *(JOKER,) * j)
-                if pool is None:
-                    if m.end_ok(base_left - n - w, canastas, took_pile=True):
-                        yield TakePile(with_cards)
-                    continue
-                base = m.group(rank, n, j, t).points + top_points
-                for extra in minimal_sets(
-                    pool, base, m.minimum, jokers - j, twos - t, checkpoint, m.wild_points, bounds
-                ):
-                    if _extras_ok(m, extra, base_left - n - w, canastas):
-                        yield TakePile(with_cards, m.cards(extra, first_two=t))
-
-
-def _second_steps(m: Mover, checkpoint: Checkpoint | None) -> Iterator[Meld]:
-    """Phase MELD_PILE_TOP: the second step of each legal take-pile, judged on the state before the take
-    (oracle.rules.two_step)."""
-    top = m.state.discard_pile[-1]
-    for take in _takes(m, checkpoint):
-        yield second_step_meld(top, take)
-
-
-def _extras_ok(m: Mover, extra: tuple[Group, ...], left: int, canastas: int) -> bool:
-    """The other melds of a take (new melds reaching the minimum) break no rule, nor does the end of the take."""
-    facts = m.facts
-    left -= sum(g.size for g in extra)
-    going_out = left <= 1
-    for g in extra:
-        if not facts.new_ok(g.rank, g.naturals, g.jokers + g.twos, going_out, left == 0):
-            return False
-        canastas += facts.canasta(g.size, g.rank == RANK_THREE)
-    return m.end_ok(left, canastas, took_pile=True)
+def _sorted_melds(m: Mover) -> list[Action]:
+    melds: list[Action] = list(_melds(m, None))
+    if len(melds) > 1:
+        melds.sort(key=meld_key)
+    return melds
 
 
 # --- the rest of the turn ------------------------------------------------------------------------------------------
@@ -172,26 +104,38 @@ def _extras_ok(m: Mover, extra: tuple[Group, ...], left: int, canastas: int) -> 
 
 def _play_phase(m: Mover, checkpoint: Checkpoint | None) -> Iterator[Action]:
     yield from _melds(m, checkpoint)
-    if m.size == 1:  # play.check_discard: the last card goes out (the canastas, the partner's answer)
-        if not check_going_out(m.ctx, m.canastas):
-            yield Discard(m.hand[0])
-    elif m.size and (m.state.turn.partner_answer != PartnerAnswer.YES or not can_go_out(m.ctx)):
+    yield from _play_rest(m)
+
+
+def _play_rest(m: Mover) -> list[Action]:
+    """The discards (ascending) and the question to the partner that are legal in phase PLAY."""
+    out: list[Action] = []
+    facts, turn = m.facts, m.state.turn
+    if m.size == 1:  # play.check_discard: the last card goes out (going_out.check_going_out: canastas, answer)
+        if m.canastas >= facts.required and not m.partner_no:
+            out.append(_DISCARDS.get(m.hand[0]) or Discard(m.hand[0]))
+    elif m.size and (turn.partner_answer != PartnerAnswer.YES or not can_go_out(m.ctx)):
         # a "yes" binds a player who can go out; one who cannot discards (play.check_discard)
-        yield from (Discard(c) for c in sorted(set(m.hand)))
-    if not check_ask(m.ctx):
-        yield AskPartner()
+        discards = _DISCARDS
+        out += [discards.get(c) or Discard(c) for c in sorted(set(m.hand))]
+    # play.check_ask's conditions: the rule set allows asking, phase PLAY, no answer yet, nothing melded, 2+ cards
+    if facts.may_ask and turn.partner_answer == PartnerAnswer.NONE and not turn.melded and m.size != 1:
+        out.append(_ASK)
+    return out
 
 
 def _final_melds_phase(m: Mover, checkpoint: Checkpoint | None) -> Iterator[Action]:
     yield from _melds(m, checkpoint)
-    if not check_finish(m.ctx):
-        yield Finish()
+    yield from _finish(m)
+
+
+def _finish(m: Mover) -> list[Action]:
+    return [] if check_finish(m.ctx) else [_FINISH]
 
 
 def _answers(m: Mover) -> Iterator[Action]:
     if not check_answer(m.ctx):
-        yield AnswerPartner(True)
-        yield AnswerPartner(False)
+        yield from _ANSWERS
 
 
 def _melds(m: Mover, checkpoint: Checkpoint | None) -> Iterator[Meld]:
@@ -237,29 +181,39 @@ def _new_melds_ok(m: Mover, groups: tuple[Group, ...]) -> bool:
 def _single_groups(m: Mover) -> Iterator[Meld]:
     """A side with melds: every single canonical group that is legal alone (new, added, or wilds onto a meld)."""
     facts = m.facts
+    size, canastas, safe = m.size, m.canastas, facts.safe_left
+    by_rank, held_twos = m.by_rank, m.twos
     for options in new_meld_pool(m):
         for g in options:
-            if _new_melds_ok(m, (g,)):
-                yield Meld(m.cards((g,)))
+            rank, n, j, t = g.rank, g.naturals, g.jokers, g.twos
+            left = size - n - j - t
+            if rank == RANK_THREE:  # the going-out flags decide a black-three meld
+                if not _new_melds_ok(m, (g,)):
+                    continue
+            # other ranks: options() judged the meld rules (the going-out flags change nothing there), and with
+            # `safe` cards left the end of the action is fine whatever the canastas
+            elif left < safe and not m.end_ok(left, canastas + facts.canasta(n + j + t), took_pile=False):
+                continue
+            yield Meld((MeldGroup((*by_rank.get(rank, ())[:n], *held_twos[:t], *(JOKER,) * j)),))
     if not m.meld_at:
         return
-    jokers, twos = m.jokers, len(m.twos)
+    jokers, twos = m.jokers, len(held_twos)
     wilds = jokers + twos
-    per_rank = m.rules.melds.one_meld_per_rank
+    per_rank = facts.per_rank
     for rank in sorted(m.meld_at):
-        held = len(m.by_rank.get(rank, ())) if per_rank else 0  # naturals join the meld where one per rank
+        naturals = by_rank.get(rank, ())
+        held = len(naturals) if per_rank else 0  # naturals join the meld where one per rank
         if not held and not wilds:
             continue
         old = m.target_shape(rank)
-        before = m.canastas - facts.canasta(old.size)
-        naturals = m.by_rank.get(rank, ())
+        before = canastas - facts.canasta(old.size)
         for n in range(held + 1):
             for w in range(0 if n else 1, wilds + 1):
-                left = m.size - n - w
+                left = size - n - w
                 if not facts.added_ok(old, n, w, m.going_out(left)):
                     continue
-                if not m.end_ok(left, before + facts.canasta(old.size + n + w), took_pile=False):
+                if left < safe and not m.end_ok(left, before + facts.canasta(old.size + n + w), took_pile=False):
                     continue
                 onto = None if n else rank  # wilds alone name the meld they join
                 for j in range(max(0, w - twos), min(jokers, w) + 1):
-                    yield Meld((MeldGroup((*naturals[:n], *m.twos[: w - j], *(JOKER,) * j), onto),))
+                    yield Meld((MeldGroup((*naturals[:n], *held_twos[: w - j], *(JOKER,) * j), onto),))

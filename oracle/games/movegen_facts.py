@@ -3,24 +3,22 @@ and memoised verdicts of the rules' own functions (meld rules by make-up, canast
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import NamedTuple
 
 from oracle.model.actions import MeldGroup
 from oracle.model.cards import JOKER, RANK_ACE, RANK_THREE, is_black_three, is_natural, is_wild, make_card, rank_of
-from oracle.model.state import GameState, PartnerAnswer, Phase, TurnState
+from oracle.model.state import Cards, GameState, PartnerAnswer, Phase, SideState, TurnStart
 from oracle.rules.context import Ctx, make_ctx
-from oracle.rules.going_out import check_keep_cards, check_melding_out
 from oracle.rules.meld_play import NEW_MELD_ONLY
 from oracle.rules.melds import MeldShape, is_canasta, meld_rule_breaks
-from oracle.rules.minimum import is_minimum_waived, needs_initial_meld, side_minimum
 from oracle.ruleset.compiled import CompiledRules
+from oracle.ruleset.sections import AskPartner
 
-_MEMO_LIMIT = 200_000
+_MEMO_LIMIT = 200_000  #: verdicts kept per rule set before the memo starts again (bounds memory on odd inputs)
 _TWO, _JOKER, _OTHER = -1, -2, -3
 _BLACK_THREES = frozenset(c for c in range(1, JOKER + 1) if is_black_three(c))
 #: By card number: the rank a hand card sorts under (naturals and black threes), or _TWO, _JOKER, _OTHER.
-_KIND: tuple[int, ...] = tuple(
+KIND: tuple[int, ...] = tuple(
     _OTHER
     if c == 0
     else _JOKER
@@ -31,7 +29,7 @@ _KIND: tuple[int, ...] = tuple(
     if is_natural(c) or is_black_three(c)
     else _OTHER
     for c in range(JOKER + 1)
-)  #: verdicts kept per rule set before the memo starts again (bounds memory on odd inputs)
+)
 
 
 class Group(NamedTuple):
@@ -51,7 +49,8 @@ class Group(NamedTuple):
 
 
 class RuleFacts:
-    """Verdicts one rule set gives again and again, memoised across positions (each computed by oracle.rules)."""
+    """Verdicts one rule set gives again and again, memoised across positions (each computed by oracle.rules), and
+    the rule-set values the end-of-action checks read."""
 
     def __init__(self, rules: CompiledRules) -> None:
         self.rules = rules
@@ -60,6 +59,16 @@ class RuleFacts:
         self.two_points = points[1]
         self.wild_points = (self.joker_points, self.two_points)
         self.rank_points = {r: points[make_card(r, 0)] for r in range(RANK_THREE, RANK_ACE + 1)}
+        going_out = rules.going_out
+        self.required = going_out.canastas_required  #: canastas going out needs
+        self.keep = going_out.min_hand_after_meld_without_canastas  #: cards a meld keeps until then
+        self.meld_out = going_out.discard_optional  #: going out by melding the last card (may_meld_out)
+        self.concealed_with_final_discard = going_out.concealed_with_final_discard
+        self.may_ask = going_out.ask_partner != AskPartner.NONE
+        self.waiver = rules.initial_meld.waived_for_concealed_going_out
+        self.per_rank = rules.melds.one_meld_per_rank
+        #: Fewest cards a meld may leave for the end-of-action checks to pass whatever the canastas and the answer.
+        self.safe_left = max(2, self.keep)
         self._new: dict[tuple[int, int, int, bool, bool], bool] = {}
         self._added: dict[tuple[int, int, int, int, int, bool], bool] = {}
         sizes = range(rules.deck_size + 1)  # by size (melds.is_canasta), natural melds and black-three melds
@@ -67,6 +76,7 @@ class RuleFacts:
         self._black_canasta = [is_canasta(MeldShape(RANK_THREE, n, n, 0, True), rules) for n in sizes]
         self._options: dict[tuple[int, int, int, int, int], tuple[Group, ...]] = {}
         self._wilds: dict[tuple[int, int, int], tuple[int, ...]] = {}
+        self._sides: dict[tuple[Cards, ...], tuple[dict[int, int], int]] = {}
 
     def new_ok(self, rank: int, naturals: int, wilds: int, going_out: bool, last_cards: bool = True) -> bool:
         """A new meld of this make-up breaks no meld rule (melds.meld_rule_breaks; `last_cards`: no card is left)."""
@@ -97,17 +107,17 @@ class RuleFacts:
             self._added[key] = ok
         return ok
 
-    def options(self, rank: int, naturals: range, jokers: int, twos: int) -> tuple[Group, ...]:
-        """The groups of `rank` with n in `naturals` and wilds within the budgets that a new meld may be (judged as
-        if going out, as the canonical space is: oracle.rules.candidates), ascending by points."""
-        key = (rank, naturals.start, naturals.stop, jokers, twos)
+    def options(self, rank: int, low: int, high: int, jokers: int, twos: int) -> tuple[Group, ...]:
+        """The groups of `rank` with low <= n <= high naturals and wilds within the budgets that a new meld may be
+        (judged as if going out, as the canonical space is: oracle.rules.candidates), ascending by points."""
+        key = (rank, low, high, jokers, twos)
         found = self._options.get(key)
         if found is None:
             if len(self._options) > _MEMO_LIMIT:
                 self._options.clear()
             out = []
             rank_points = self.rank_points.get(rank, 0)
-            for n in naturals:
+            for n in range(low, high + 1):
                 for j in range(jokers + 1):
                     for t in range(twos + 1):
                         if (n or j or t) and self.new_ok(rank, n, j + t, True):
@@ -135,6 +145,28 @@ class RuleFacts:
             return table[size]
         return is_canasta(MeldShape(0, size, size, 0, black_threes), self.rules)
 
+    def side_melds(self, melds: tuple[Cards, ...]) -> tuple[dict[int, int], int]:
+        """A side's melds: natural rank -> index of the side's meld of it (meld_index_of_rank; the dict is shared,
+        never to be changed), and the canastas among them (melds.canasta_count); a valid state's melds."""
+        found = self._sides.get(melds)
+        if found is None:
+            if len(self._sides) > _MEMO_LIMIT:
+                self._sides.clear()
+            meld_at: dict[int, int] = {}
+            canastas = 0
+            for i, meld in enumerate(melds):
+                black = False
+                for card in meld:
+                    kind = KIND[card]
+                    if kind >= 0:  # the first card that is not wild names the meld's rank
+                        black = card in _BLACK_THREES
+                        if not black and kind not in meld_at:
+                            meld_at[kind] = i
+                        break
+                canastas += self.canasta(len(meld), black)  # a valid state's melds are well formed (state_check)
+            found = self._sides[melds] = (meld_at, canastas)
+        return found
+
 
 _FACTS: dict[int, RuleFacts] = {}
 
@@ -152,55 +184,78 @@ def rule_facts(rules: CompiledRules) -> RuleFacts:
 class Mover:
     """The player to move in one position: hand by rank, the side's melds by rank, and the end-of-action checks."""
 
+    __slots__ = (
+        "_ctx",
+        "_targets",
+        "by_rank",
+        "canastas",
+        "facts",
+        "final_melds",
+        "hand",
+        "jokers",
+        "meld_at",
+        "minimum",
+        "needs_initial",
+        "partner_no",
+        "rules",
+        "seat",
+        "side",
+        "side_index",
+        "side_melds",
+        "size",
+        "state",
+        "twos",
+        "wild_points",
+    )
+
     def __init__(self, rules: CompiledRules, state: GameState) -> None:
         self.rules = rules
         self.state = state
-        self.facts = rule_facts(rules)
-        self.ctx: Ctx = make_ctx(rules, state)
-        self.hand = state.seats[self.ctx.seat].hand
-        self.size = len(self.hand)
-        by_rank: dict[int, list[int]] = {}
+        facts = self.facts = rule_facts(rules)
+        self._ctx: Ctx | None = None
+        seat = self.seat = state.seat_to_move
+        self.side_index = seat % rules.sides  # facts.side_of
+        hand = self.hand = state.seats[seat].hand
+        self.size = len(hand)
+        by_rank: dict[int, list[int]] = {}  # a sorted hand gives the ranks in ascending order
         twos: list[int] = []
         jokers = 0
-        for card in sorted(self.hand):
-            kind = _KIND[card]
+        kinds = KIND
+        for card in sorted(hand):
+            kind = kinds[card]
             if kind >= 0:
-                if kind in by_rank:
-                    by_rank[kind].append(card)
-                else:
+                same = by_rank.get(kind)
+                if same is None:
                     by_rank[kind] = [card]
+                else:
+                    same.append(card)
             elif kind == _TWO:
                 twos.append(card)
             elif kind == _JOKER:
                 jokers += 1
-        self.by_rank = {r: tuple(c) for r, c in by_rank.items()}  #: naturals (and black threes) by rank, ascending
-        self.twos = tuple(twos)
+        self.by_rank = by_rank  #: naturals (and black threes) by rank, ascending, the ranks ascending
+        self.twos = twos
         self.jokers = jokers
-        side = self.ctx.side
-        self.side_melds = side.melds
-        self.meld_at: dict[int, int] = {}  #: natural rank -> index of the side's meld of it (meld_index_of_rank)
-        facts = self.facts
-        canastas = 0
-        meld_at = self.meld_at
-        for i, meld in enumerate(side.melds):
-            black = False
-            for card in meld:
-                kind = _KIND[card]
-                if kind >= 0:  # the first card that is not wild names the meld's rank
-                    black = card in _BLACK_THREES
-                    if not black and kind not in meld_at:
-                        meld_at[kind] = i
-                    break
-            canastas += facts.canasta(len(meld), black)  # a valid state's melds are well formed (state_check)
-        self.canastas = canastas  #: the side's canastas now (melds.canasta_count)
+        side: SideState = state.sides[self.side_index]
+        self.side = side
+        melds = self.side_melds = side.melds
+        #: natural rank -> index of the side's meld of it (meld_index_of_rank), and the side's canastas now
+        self.meld_at, self.canastas = facts.side_melds(melds)
         self._targets: dict[int, MeldShape] = {}
         self.wild_points = facts.wild_points  #: a joker's and a two's points
-        self.needs_initial = needs_initial_meld(side)
-        self.minimum = side_minimum(rules, side) if self.needs_initial else 0  #: read only for an initial meld
+        self.needs_initial = not melds  # minimum.needs_initial_meld
+        #: minimum.side_minimum, read only for an initial meld
+        self.minimum = rules.minimum_initial_meld(side.running_total)[0] if not melds else 0
         self.final_melds = state.phase == Phase.FINAL_MELDS
         self.partner_no = state.turn.partner_answer == PartnerAnswer.NO
-        self._ends: dict[tuple[int, int, bool], bool] = {}
-        self._waived: dict[tuple[bool, bool, int, bool], bool] = {}
+
+    @property
+    def ctx(self) -> Ctx:
+        """The rules' judging context (made on first use)."""
+        ctx = self._ctx
+        if ctx is None:
+            ctx = self._ctx = make_ctx(self.rules, self.state)
+        return ctx
 
     def group(self, rank: int, naturals: int, jokers: int, twos: int, *, onto: bool = False) -> Group:
         """A Group with its points."""
@@ -213,9 +268,11 @@ class Mover:
         `first_two`-th, then the jokers (oracle.rules.candidates)."""
         out = []
         k = first_two
+        by_rank, twos = self.by_rank, self.twos
         for g in groups:
-            cards = (*self.by_rank.get(g.rank, ())[: g.naturals], *self.twos[k : k + g.twos], *(JOKER,) * g.jokers)
-            k += g.twos
+            t = g.twos
+            cards = (*by_rank.get(g.rank, ())[: g.naturals], *twos[k : k + t], *(JOKER,) * g.jokers)
+            k += t
             out.append(MeldGroup(cards, g.rank if g.onto else None))
         return tuple(out)
 
@@ -235,29 +292,24 @@ class Mover:
         return not left or (left == 1 and not self.final_melds)
 
     def end_ok(self, left: int, canastas: int, *, took_pile: bool) -> bool:
-        """The checks after laying: cards kept until the canastas, going out by melding, and (a meld action) the
-        partner's "no" with one card left (play.check_meld)."""
-        key = (left, canastas, took_pile)
-        ok = self._ends.get(key)
-        if ok is None:
-            ctx = self.ctx
-            ok = not check_keep_cards(ctx, left, canastas)
-            if ok and not left:
-                ok = not check_melding_out(ctx, canastas, took_pile=took_pile)
-            if ok and left == 1 and not took_pile and self.partner_no:
-                ok = False  # GO_OUT_PARTNER_SAID_NO, one card left
-            self._ends[key] = ok
-        return ok
+        """The checks after laying: cards kept until the canastas (going_out.check_keep_cards), going out by
+        melding (going_out.check_melding_out), and (a meld action) the partner's "no" with one card left
+        (play.check_meld); the same conditions as those functions, without writing their violations."""
+        facts = self.facts
+        if canastas < facts.required and left < facts.keep:
+            return False  # MUST_KEEP_CARDS
+        if not left:  # GO_OUT_WITHOUT_CANASTAS, GO_OUT_PARTNER_SAID_NO, GO_OUT_NEEDS_DISCARD
+            return canastas >= facts.required and not self.partner_no and facts.meld_out
+        return not (left == 1 and not took_pile and self.partner_no)  # GO_OUT_PARTNER_SAID_NO, one card left
 
     def waived(self, made_canasta: bool, going_out: bool, canastas: int, final_discard: bool = False) -> bool:
-        """The minimum is waived for this meld action of new melds only (minimum.is_minimum_waived)."""
-        key = (made_canasta, going_out, canastas, final_discard)
-        found = self._waived.get(key)
-        if found is None:
-            turn: TurnState = self.state.turn
-            after = replace(turn, melded=True, made_canasta=turn.made_canasta or made_canasta)
-            found = is_minimum_waived(
-                self.ctx, after, going_out=going_out, canastas=canastas, final_discard=final_discard
-            )
-            self._waived[key] = found
-        return found
+        """The minimum is waived for this meld action of new melds only: minimum.is_minimum_waived with the turn
+        after it (melded, the canasta made), going_out.is_concealed; the same conditions as those functions."""
+        facts = self.facts
+        turn = self.state.turn
+        if not (facts.waiver and turn.start == TurnStart.DREW and going_out and canastas >= facts.required):
+            return False
+        if final_discard and not facts.concealed_with_final_discard:
+            return False
+        melded_before = self.state.seats[self.seat].melded_before
+        return not melded_before and not turn.added_to_existing and (turn.made_canasta or made_canasta)

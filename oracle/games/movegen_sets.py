@@ -23,25 +23,27 @@ def new_meld_pool(m: Mover, *, exclude: int = -1, black_threes: bool = True) -> 
     """
     rules = m.rules
     threes = rules.threes
+    facts = m.facts
     jokers, twos = m.jokers, len(m.twos)
     pool: list[tuple[Group, ...]] = []
-    blacks = len(m.by_rank.get(RANK_THREE, ()))
+    by_rank = m.by_rank
+    blacks = len(by_rank.get(RANK_THREE, ()))
     if black_threes and blacks >= threes.black_three_meld_min:
         wild_j, wild_t = (jokers, twos) if threes.black_three_meld_wilds else (0, 0)
-        sizes = range(threes.black_three_meld_min, min(threes.black_three_meld_max, blacks) + 1)
-        options = m.facts.options(RANK_THREE, sizes, wild_j, wild_t)
+        most = min(threes.black_three_meld_max, blacks)
+        options = facts.options(RANK_THREE, threes.black_three_meld_min, most, wild_j, wild_t)
         if options:
             pool.append(options)
-    per_rank = rules.melds.one_meld_per_rank
-    options_of = m.facts.options
-    for rank, cards in sorted(m.by_rank.items()):
-        if rank == RANK_THREE or rank == exclude or (per_rank and rank in m.meld_at):
+    skip = m.meld_at if facts.per_rank else ()
+    options_of = facts.options
+    for rank, cards in by_rank.items():  # ascending (Mover)
+        if rank == RANK_THREE or rank == exclude or rank in skip:
             continue
-        options = options_of(rank, range(1, len(cards) + 1), jokers, twos)
+        options = options_of(rank, 1, len(cards), jokers, twos)
         if options:
             pool.append(options)
     if rules.melds.wild_only_melds:
-        options = m.facts.options(WILD_MELD_RANK, range(1), jokers, twos)
+        options = facts.options(WILD_MELD_RANK, 0, 0, jokers, twos)
         if options:
             pool.append(options)
     return pool
