@@ -200,42 +200,56 @@ def _side_meld_problems(
     return tuple(out)
 
 
+# Enum members as module constants: reading Phase.PLAY costs a slow class-attribute lookup on every use.
+_DRAW, _PLAY, _AWAIT, _FINAL, _OVER, _PILE_TOP = (
+    Phase.DRAW,
+    Phase.PLAY,
+    Phase.AWAIT_ANSWER,
+    Phase.FINAL_MELDS,
+    Phase.HAND_OVER,
+    Phase.MELD_PILE_TOP,
+)
+_NO_END, _WENT_OUT = HandEnd.NONE, HandEnd.WENT_OUT
+_NOT_STARTED, _TOOK_PILE = TurnStart.NONE, TurnStart.TOOK_PILE
+_NO_ANSWER, _PENDING = PartnerAnswer.NONE, PartnerAnswer.PENDING
+
+
 def _check_turn(rules: CompiledRules, state: GameState, add: Add) -> None:
     a = add
-    turn = state.turn
+    turn, phase, hand_end = state.turn, state.phase, state.hand_end
     if not 0 <= state.seat_to_move < rules.seats:
         a("seat_to_move", f"{state.seat_to_move} is not a seat (0..{rules.seats - 1})")
         return
     if not 0 <= state.pile_upcards <= len(state.discard_pile):
         a("pile_upcards", f"{state.pile_upcards} upcards but the pile holds {len(state.discard_pile)} cards")
-    else:
+    elif state.pile_upcards:
         upcards = state.discard_pile[: state.pile_upcards]
         if all(is_valid(card) for card in upcards):  # a bad card number is reported where it is
             _check_upcards(rules, upcards, a)
     mover_side = state.sides[side_of(rules, state.seat_to_move)]
-    if state.phase == Phase.HAND_OVER:
-        if state.hand_end == HandEnd.NONE:
+    empty_turn = turn == _EMPTY_TURN
+    if phase == _OVER:
+        if hand_end == _NO_END:
             a("hand_end", "the hand is over but no reason is given")
-        if turn != _EMPTY_TURN:
+        if not empty_turn:
             a("turn", "the hand is over; turn fields must be empty")
     else:
-        if state.hand_end != HandEnd.NONE:
-            a("hand_end", f"is {state.hand_end.name} but the phase is {state.phase.name}")
-        if not all(seat.hand for seat in state.seats):
-            for i, seat in enumerate(state.seats):
-                if not seat.hand:
-                    a(f"seats[{i}].hand", "is empty but the hand is not over (an empty hand means the player went out)")
-    if state.phase in (Phase.DRAW, Phase.MELD_PILE_TOP) and turn != _EMPTY_TURN:
+        if hand_end != _NO_END:
+            a("hand_end", f"is {hand_end.name} but the phase is {phase.name}")
+        for i, seat in enumerate(state.seats):
+            if not seat.hand:
+                a(f"seats[{i}].hand", "is empty but the hand is not over (an empty hand means the player went out)")
+    if (phase == _DRAW or phase == _PILE_TOP) and not empty_turn:
         a("turn", "the player has not drawn yet, so nothing can have happened this turn")
-    if state.phase == Phase.MELD_PILE_TOP and not state.discard_pile:
+    if phase == _PILE_TOP and not state.discard_pile:
         a("phase", "MELD_PILE_TOP follows the first step of taking the pile, but the pile is empty")
-    if state.phase in (Phase.PLAY, Phase.AWAIT_ANSWER, Phase.FINAL_MELDS) and turn.start == TurnStart.NONE:
-        a("turn.start", f"phase {state.phase.name} comes after drawing or taking the pile")
-    if (state.phase == Phase.AWAIT_ANSWER) != (turn.partner_answer == PartnerAnswer.PENDING):
-        a("turn.partner_answer", f"is {turn.partner_answer.name} in phase {state.phase.name}")
-    if turn.partner_answer != PartnerAnswer.NONE and rules.going_out.ask_partner == AskPartner.NONE:
+    if (phase == _PLAY or phase == _AWAIT or phase == _FINAL) and turn.start == _NOT_STARTED:
+        a("turn.start", f"phase {phase.name} comes after drawing or taking the pile")
+    if (phase == _AWAIT) != (turn.partner_answer == _PENDING):
+        a("turn.partner_answer", f"is {turn.partner_answer.name} in phase {phase.name}")
+    if turn.partner_answer != _NO_ANSWER and rules.going_out.ask_partner == AskPartner.NONE:
         a("turn.partner_answer", f"rule set '{rules.id}' has no partner to ask")
-    if state.phase == Phase.FINAL_MELDS:
+    if phase == _FINAL:
         if state.stock:
             a("phase", "FINAL_MELDS follows a last-card red three, but the stock is not empty")
         if rules.stock_exhaustion.last_red_three != LastRedThree.MAY_MELD_THEN_ENDS:
@@ -243,15 +257,18 @@ def _check_turn(rules: CompiledRules, state: GameState, add: Add) -> None:
     if turn.melds_before_turn > len(mover_side.melds) or turn.melds_before_turn < 0:
         a("turn.melds_before_turn", f"{turn.melds_before_turn}, but the side has {len(mover_side.melds)} melds")
     report_turn_history(rules, state, a)
-    if (turn.melded or turn.start == TurnStart.TOOK_PILE or turn.added_to_existing) and not mover_side.melds:
-        a("turn", "the player melded this turn but the side has no melds")
-    if turn.made_canasta and not canasta_count(rules, shapes_of(_valid_melds(mover_side.melds))):
-        a("turn.made_canasta", "the side has no canasta")
-    if not all(side.melds for side in state.sides):
-        for i, seat in enumerate(state.seats):
-            if seat.melded_before and not state.sides[side_of(rules, i)].melds:
-                a(f"seats[{i}].melded_before", "the player melded earlier but the side has no melds")
-    if state.hand_end == HandEnd.WENT_OUT:
+    if not empty_turn:
+        if (turn.melded or turn.start == _TOOK_PILE or turn.added_to_existing) and not mover_side.melds:
+            a("turn", "the player melded this turn but the side has no melds")
+        if turn.made_canasta and not canasta_count(rules, shapes_of(_valid_melds(mover_side.melds))):
+            a("turn.made_canasta", "the side has no canasta")
+    for side in state.sides:
+        if not side.melds:
+            for i, seat in enumerate(state.seats):
+                if seat.melded_before and not state.sides[side_of(rules, i)].melds:
+                    a(f"seats[{i}].melded_before", "the player melded earlier but the side has no melds")
+            break
+    if hand_end == _WENT_OUT:
         if not 0 <= state.went_out_seat < rules.seats:
             a("went_out_seat", f"{state.went_out_seat} is not a seat")
             return

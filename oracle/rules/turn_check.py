@@ -13,7 +13,7 @@ from oracle.ruleset.sections import AskPartner
 
 Add = Callable[[str, str], None]  # (path under the state, what is wrong)
 
-_IN_TURN = (Phase.PLAY, Phase.AWAIT_ANSWER, Phase.FINAL_MELDS)
+_IN_TURN = frozenset({Phase.PLAY, Phase.AWAIT_ANSWER, Phase.FINAL_MELDS})
 
 
 def report_turn_history(rules: CompiledRules, state: GameState, add: Add) -> None:
