@@ -3,18 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from oracle.games.claims import ClaimedState, adopt, differences
 from oracle.games.deal import deal
 from oracle.games.match import Standing, after_hand, deck_order, start_standing
 from oracle.games.record import GameRecord, HandRecord, check_record_shape, shaped_actions
+from oracle.games.replay_report import (
+    CHECKPOINT,
+    HAND_SCORE,
+    ILLEGAL,
+    RUNNING_TOTAL,
+    WINNER,
+    ActionReport,
+    Disagreement,
+    HandReport,
+    Mismatch,
+    ReplayReport,
+)
 from oracle.model.actions import Action, AnswerPartner, format_action
 from oracle.model.errors import FieldProblem, InvalidInputError
 from oracle.model.events import Event, HandEnded
 from oracle.model.interrupt import Checkpoint
-from oracle.model.score import SideScore
-from oracle.model.state import GameState, HandEnd, Phase
+from oracle.model.state import GameState, Phase
 from oracle.rules.context import make_ctx
 from oracle.rules.facts import partner_seats
 from oracle.rules.referee import Verdict, action_violations, apply_action, check_action
@@ -23,6 +33,11 @@ from oracle.rules.violations import Violation
 from oracle.ruleset.compiled import CompiledRules
 
 __all__ = [
+    "CHECKPOINT",
+    "HAND_SCORE",
+    "ILLEGAL",
+    "RUNNING_TOTAL",
+    "WINNER",
     "ActionReport",
     "Disagreement",
     "GameRecord",
@@ -33,82 +48,6 @@ __all__ = [
     "check_record_shape",
     "replay",
 ]
-
-ILLEGAL = "illegal action"
-CHECKPOINT = "checkpoint"
-HAND_SCORE = "hand score"
-RUNNING_TOTAL = "running total"
-WINNER = "winner"
-
-
-@dataclass(frozen=True, slots=True)
-class ActionReport:
-    """One judged action."""
-
-    hand: int
-    index: int
-    seat: int
-    notation: str
-    legal: bool
-    violations: tuple[Violation, ...]
-    events: tuple[Event, ...]
-    uncertain: bool = False  #: judged from a state forced past an illegal action, not confirmed since
-
-
-@dataclass(frozen=True, slots=True)
-class Disagreement:
-    """One point where the record and the oracle differ."""
-
-    hand: int
-    index: int  #: the action's index; a checkpoint's `after`; -1 for a claim about a hand or the game
-    seat: int  #: the acting seat; the seat to move at a checkpoint; the side of a claim
-    kind: str  #: ILLEGAL, CHECKPOINT, HAND_SCORE, RUNNING_TOTAL or WINNER
-    field: str  #: the action's notation, or the state field that differs
-    claimed: str
-    computed: str
-    violations: tuple[Violation, ...] = ()
-    uncertain: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class HandReport:
-    """One hand as replayed."""
-
-    hand: int
-    end: HandEnd
-    scores: tuple[SideScore, ...]
-    totals: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Mismatch:
-    """A claim that differs from our computation."""
-
-    hand: int
-    side: int
-    what: str
-    claimed: int
-    computed: int
-
-
-@dataclass
-class ReplayReport:
-    """Everything a replay found."""
-
-    actions: list[ActionReport] = field(default_factory=list)
-    first_illegal: ActionReport | None = None
-    hands: list[HandReport] = field(default_factory=list)
-    mismatches: list[Mismatch] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-    standing: Standing | None = None
-    judged: int = 0  #: actions judged (kept in `actions` only when asked)
-    disagreements: list[Disagreement] = field(default_factory=list)
-    uncertain: int = 0  #: actions judged from an uncertain state
-
-    @property
-    def ok(self) -> bool:
-        """No disagreement (illegal action, differing checkpoint or claim) and no problem with the record."""
-        return not self.disagreements and not self.problems
 
 
 def _force(rules: CompiledRules, state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]] | None:
@@ -157,6 +96,8 @@ class _Run:
         self.standing = start_standing(rules)
         self.uncertain = False
         self.stopped = False
+        #: nothing kept or called back per action: play_plain's inline path applies
+        self.plain = not (keep_actions or validate or progress is not None or checkpoint is not None)
 
     def disagree(
         self,
@@ -266,6 +207,8 @@ class _Run:
 
     def play_hand(self, h: int, hand: HandRecord, state: GameState, shaped: list[bool]) -> HandEnded | None:
         """Every action and checkpoint of one hand; the hand's end, if it ended."""
+        if not hand.checkpoints and self.plain:
+            return self.play_plain(h, hand.actions, state, shaped)
         claims = list(hand.checkpoints)
         actions = hand.actions
         count = len(actions)
@@ -282,6 +225,42 @@ class _Run:
                 self.report.problems.append(f"hand {h}: {count - i} action(s) after the hand ended")
                 break
             state, events = self.judge(h, i, actions[i], state, shaped[i])
+            if self.stopped:
+                return None
+            for event in events:
+                if isinstance(event, HandEnded):
+                    ended = event
+                    break
+        return ended
+
+    def play_plain(self, h: int, actions: tuple[Action, ...], state: GameState, shaped: list[bool]) -> HandEnded | None:
+        """play_hand for a hand without checkpoints in a replay that keeps no entries and calls nothing back: a
+        legal well-shaped action is judged and applied inline (as judge would); anything else goes to judge."""
+        rules = self.rules
+        report = self.report
+        ended: HandEnded | None = None
+        hand_over = Phase.HAND_OVER
+        pile_top = Phase.MELD_PILE_TOP
+        for i, action in enumerate(actions):
+            phase = state.phase
+            if phase == hand_over:
+                report.problems.append(f"hand {h}: {len(actions) - i} action(s) after the hand ended")
+                break
+            events: tuple[Event, ...]
+            if shaped[i] and phase != pile_top:
+                ctx = make_ctx(rules, state)
+                if not action_violations(ctx, action):
+                    applied = apply_action(ctx, action)
+                    report.judged += 1
+                    if self.uncertain:
+                        report.uncertain += 1
+                    state = applied.next_state
+                    for event in applied.events:
+                        if isinstance(event, HandEnded):
+                            ended = event
+                            break
+                    continue
+            state, events = self.judge(h, i, action, state, shaped[i])
             if self.stopped:
                 return None
             for event in events:
