@@ -35,8 +35,8 @@ class MalformedMeld(ValueError):
     """Cards that cannot be a meld under any rule set (mixed ranks, a red three, empty)."""
 
 
-# Lookup tables by card number (0 unused): the rank group a card melds in (-1 for wilds, -2 for red threes).
-_MELD_KEY: tuple[int, ...] = (-3, *(-1 if is_wild(c) else -2 if is_red_three(c) else rank_of(c) for c in range(1, 54)))
+#: By card number (0 unused): the rank group a card melds in (-1 for wilds, -2 for red threes).
+MELD_KEY: tuple[int, ...] = (-3, *(-1 if is_wild(c) else -2 if is_red_three(c) else rank_of(c) for c in range(1, 54)))
 
 
 def meld_shape(cards: Sequence[int]) -> MeldShape:
@@ -56,18 +56,47 @@ def _tuple_shape(cards: tuple[int, ...]) -> MeldShape:
 def _classify(cards: Sequence[int]) -> MeldShape:
     if not cards:
         raise MalformedMeld("a meld needs cards")
+    counted = rank_and_wilds(cards)
+    if counted is None:
+        _raise_malformed(cards)
+        raise AssertionError("unreachable")  # pragma: no cover - _raise_malformed always raises
+    rank, wilds = counted
+    black = rank == RANK_THREE
+    return MeldShape(WILD_MELD_RANK if rank == -1 else rank, len(cards), len(cards) - wilds, wilds, black)
+
+
+def rank_and_wilds(cards: Iterable[int]) -> tuple[int, int] | None:
+    """The rank of the naturals (-1 when there is none) and the number of wild cards of cards that are card
+    numbers (1..53); None when they are no meld (mixed ranks, a red three)."""
     rank = -1
     wilds = 0
     for card in cards:
-        key = _MELD_KEY[card]
+        key = MELD_KEY[card]
         if key == -1:
             wilds += 1
         elif key >= 0 and (rank == -1 or key == rank):
             rank = key
         else:
-            _raise_malformed(cards)
-    black = rank == RANK_THREE
-    return MeldShape(WILD_MELD_RANK if rank == -1 else rank, len(cards), len(cards) - wilds, wilds, black)
+            return None
+    return rank, wilds
+
+
+def is_plain_meld(rules: CompiledRules, rank: int, size: int, wilds: int) -> bool:
+    """A meld of natural rank `rank` (not black threes, not all wild) that breaks no meld rule of `rules`: the
+    common case meld_rule_breaks answers with nothing, decided without building its shape."""
+    m = rules.melds
+    return (
+        rank >= 0
+        and rank != RANK_THREE
+        and size >= m.min_size
+        and size - wilds >= m.min_naturals
+        and wilds <= m.max_wilds
+        and m.wild_ratio == _ANY_RATIO
+        and not m.max_size
+    )
+
+
+_ANY_RATIO = WildRatio.ANY
 
 
 def _raise_malformed(cards: Sequence[int]) -> None:
@@ -131,7 +160,7 @@ def meld_rule_breaks(
         shape.size >= m.min_size
         and shape.naturals >= m.min_naturals
         and shape.wilds <= m.max_wilds
-        and m.wild_ratio == WildRatio.ANY
+        and m.wild_ratio == _ANY_RATIO
         and not m.max_size
     ):
         return breaks  # the common case: nothing to explain

@@ -4,14 +4,21 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from functools import lru_cache
 
 from oracle.model.cards import ALL_CARDS, format_card, is_red_three, is_valid
 from oracle.model.errors import FieldProblem
 from oracle.model.state import GameState, HandEnd, PartnerAnswer, Phase, TurnStart, TurnState
 from oracle.rules import rules_memo
 from oracle.rules.facts import side_of
-from oracle.rules.melds import MalformedMeld, MeldShape, canasta_count, meld_rule_breaks, meld_shape, shapes_of
+from oracle.rules.melds import (
+    MalformedMeld,
+    canasta_count,
+    is_plain_meld,
+    meld_rule_breaks,
+    meld_shape,
+    rank_and_wilds,
+    shapes_of,
+)
 from oracle.rules.turn_check import report_turn_history
 from oracle.rules.upcards import is_covered_kind, must_cover
 from oracle.ruleset.compiled import CompiledRules
@@ -141,16 +148,7 @@ def _check_conservation(rules: CompiledRules, located: list[tuple[str, int]], ad
             )
 
 
-@lru_cache(maxsize=1 << 16)
-def _shape_of(meld: tuple[int, ...]) -> MeldShape | str | None:
-    """A meld's shape, remembered across states (the same melds come back in every state of a hand): None when
-    it holds a card number that is no card, the reason when its cards cannot be one meld."""
-    if not all(is_valid(c) for c in meld):
-        return None
-    try:
-        return meld_shape(meld)
-    except MalformedMeld as exc:
-        return str(exc)
+_CARDS = frozenset(ALL_CARDS)
 
 
 def _check_melds(rules: CompiledRules, state: GameState, add: Add) -> None:
@@ -177,19 +175,37 @@ def _check_melds(rules: CompiledRules, state: GameState, add: Add) -> None:
             add(f"sides[{i}].melds[{j}]", what)
 
 
+def _plain_melds(rules: CompiledRules, melds: tuple[tuple[int, ...], ...]) -> bool:
+    """Every meld is plain (melds.is_plain_meld: natural rank, no meld rule broken) and, where the rule set has one
+    meld per rank, no rank twice: the common case, decided without shaping each meld."""
+    ranks: set[int] = set()
+    plain, counted_of = is_plain_meld, rank_and_wilds
+    for meld in melds:
+        if not _CARDS.issuperset(meld):
+            return False
+        counted = counted_of(meld)
+        if counted is None or not plain(rules, counted[0], len(meld), counted[1]):
+            return False
+        ranks.add(counted[0])
+    return len(ranks) == len(melds) or not rules.melds.one_meld_per_rank
+
+
 def _side_meld_problems(
     rules: CompiledRules, melds: tuple[tuple[int, ...], ...], going_out: bool
 ) -> tuple[tuple[int, str], ...]:
     """What is wrong with one side's melds (meld index, reason), in order; the same melds judge alike under the
     same rules, so the result is remembered per rule set (a hand's melds come back in every state of it)."""
+    if _plain_melds(rules, melds):
+        return ()
     out: list[tuple[int, str]] = []
     ranks: dict[int, int] = {}
     for j, meld in enumerate(melds):
-        shape = _shape_of(tuple(meld))  # tuple() of a tuple is the tuple itself
-        if shape is None:  # a bad card number, reported where it is
+        if not _CARDS.issuperset(meld):  # a bad card number, reported where it is
             continue
-        if isinstance(shape, str):
-            out.append((j, shape))
+        try:
+            shape = meld_shape(tuple(meld))  # tuple() of a tuple is the tuple itself; a tuple's shape is remembered
+        except MalformedMeld as exc:
+            out.append((j, str(exc)))
             continue
         for broken in meld_rule_breaks(shape, rules, going_out=going_out):
             out.append((j, f"{broken.why} (rule-set field {broken.field})"))
@@ -284,7 +300,7 @@ def _check_turn(rules: CompiledRules, state: GameState, add: Add) -> None:
 
 def _valid_melds(melds: tuple[tuple[int, ...], ...]) -> list[tuple[int, ...]]:
     """The melds whose card numbers are all cards (the others are reported card by card, never shaped)."""
-    return [meld for meld in melds if all(is_valid(card) for card in meld)]
+    return [meld for meld in melds if _CARDS.issuperset(meld)]
 
 
 def _check_upcards(rules: CompiledRules, upcards: tuple[int, ...], add: Add) -> None:
