@@ -3,8 +3,6 @@ servicer and by the in-process conformance target; malformed input raises, so bo
 
 from __future__ import annotations
 
-from google.rpc import code_pb2, error_details_pb2, status_pb2
-
 from oracle.api.v1 import game_pb2, oracle_pb2, record_pb2
 from oracle.games.adjudicate import Adjudication, adjudicate
 from oracle.games.deal import deal
@@ -20,21 +18,17 @@ from oracle.model.state import GameState
 from oracle.model.view import PlayerView
 from oracle.rules import referee
 from oracle.rules.scoring import score_hand
-from oracle.rules.state_check import InvalidStateError, validate_state
+from oracle.rules.state_check import validate_state
 from oracle.rules.view import acting_seat_seen, complete, judge_view, score_view
 from oracle.ruleset.compiled import CompiledRules
-from oracle.ruleset.loader import LoadedRuleSet, RuleBook, SpecError, UnknownRuleSetError
+from oracle.ruleset.loader import LoadedRuleSet, RuleBook
 from oracle.service.bounded import (
-    bad_request,
-    bounded_status,
-    fit_status,
     listed_problems,
-    precondition_failure,
-    shorten,
 )
 from oracle.service.convert_game import (
     action_from_proto,
     action_to_proto,
+    state_from_message,
     state_from_proto,
     state_to_proto,
     verdict_to_proto,
@@ -53,50 +47,13 @@ from oracle.service.sizes import (
     check_state,
     check_table,
 )
+from oracle.service.statuses import bad_request_status, failed_precondition_status, not_found_status, status_of
+from oracle.service.wire import Pieces
+from oracle.service.wire_action import decode_action
+from oracle.service.wire_state import decode_state, state_within
 
 _ANSWER_MARGIN = 64 * 1024  #: bytes of a ListLegalActions answer kept for everything but its actions
 _ENTRY_OVERHEAD = 6  #: bytes a repeated message field adds to each entry (tag and length)
-
-
-def bad_request_status(problems: list[FieldProblem], limits: Limits = DEFAULT_LIMITS) -> status_pb2.Status:
-    """INVALID_ARGUMENT with a google.rpc.BadRequest naming each field (grouped, capped, within the trailer size)."""
-    return bounded_status(code_pb2.INVALID_ARGUMENT, "", problems, bad_request, limits)
-
-
-def failed_precondition_status(problems: list[FieldProblem], limits: Limits = DEFAULT_LIMITS) -> status_pb2.Status:
-    """FAILED_PRECONDITION for a state that cannot be judged, with a google.rpc.PreconditionFailure."""
-    return bounded_status(
-        code_pb2.FAILED_PRECONDITION, "the state is inconsistent: ", problems, precondition_failure, limits
-    )
-
-
-def not_found_status(exc: UnknownRuleSetError, limits: Limits = DEFAULT_LIMITS) -> status_pb2.Status:
-    """NOT_FOUND for an unknown rule set, with a ResourceInfo detail (the id cut to limits.max_value_chars)."""
-    name = shorten(exc.rule_set_id, limits.max_value_chars)
-    message = f"unknown rule set '{name}'; known: {', '.join(exc.known)}"
-    status = status_pb2.Status(code=code_pb2.NOT_FOUND, message=message)
-    status.details.add().Pack(
-        error_details_pb2.ResourceInfo(resource_type="oracle.api.v1.RuleSet", resource_name=name, description=message)
-    )
-    return fit_status(status, limits)
-
-
-def status_of(exc: Exception, limits: Limits = DEFAULT_LIMITS) -> status_pb2.Status | None:
-    """The google.rpc.Status for an expected error (malformed input, unknown rule set, bad state); None for a bug.
-
-    Every status fits limits.max_status_bytes of trailers, so a default client always reads it.
-    """
-    if isinstance(exc, InvalidInputError):
-        return bad_request_status(exc.problems, limits)
-    if isinstance(exc, UnknownRuleSetError):
-        return not_found_status(exc, limits)
-    if isinstance(exc, InvalidStateError):
-        return failed_precondition_status(exc.problems, limits)
-    if isinstance(exc, SpecError):
-        return bad_request_status(
-            [FieldProblem(f"{p.origin}.{p.field}" if p.field else p.origin, p.message) for p in exc.problems], limits
-        )
-    return None
 
 
 def parsed_action(text: str, path: str) -> Action:
@@ -126,6 +83,17 @@ def adjudication_to_proto(result: Adjudication, notation: str, limits: Limits) -
     return response
 
 
+__all__ = [
+    "OracleApi",
+    "adjudication_to_proto",
+    "bad_request_status",
+    "failed_precondition_status",
+    "not_found_status",
+    "parsed_action",
+    "status_of",
+]
+
+
 class OracleApi:
     """Every unary RPC of oracle.api.v1.OracleService as a method of the same name over a RuleBook.
 
@@ -142,6 +110,9 @@ class OracleApi:
 
     def rule_set(self, ref: oracle_pb2.RuleSetRef, path: str = "rule_set") -> LoadedRuleSet:
         """The rule set a request names (by id or inline), its sizes checked first."""
+        rule_set_id = ref.id
+        if rule_set_id and len(rule_set_id) <= self.limits.max_id_chars:  # an id within its limit: the common case
+            return self.book.get(rule_set_id)
         check = self.sizes()
         check_rule_set_ref(check, ref, path)
         check.done()
@@ -151,15 +122,37 @@ class OracleApi:
             raise InvalidInputError([FieldProblem(f"{path}.id", "is empty: name a rule set, e.g. 'classic-4p'")])
         return self.book.get(ref.id)
 
-    def state(self, msg: game_pb2.GameState, rules: CompiledRules, path: str = "state") -> GameState:
-        """The domain state of a request's state, its sizes checked against the rule set's deck first."""
+    def state(
+        self, msg: game_pb2.GameState, rules: CompiledRules, path: str = "state", pieces: Pieces | None = None
+    ) -> GameState:
+        """The domain state of a request's state, its sizes checked against the rule set's deck first.
+
+        Read from the message's bytes and counted on the domain state (decode_state, state_within); the message is
+        read field by field only when its bytes are unusual or its sizes are not within the limits, where the size
+        check names every problem as before. `pieces` records the bytes of the seats and sides read (for
+        verdict_to_proto to copy into a next state).
+        """
+        try:
+            state: GameState | None = decode_state(msg.SerializeToString(), pieces)
+        except (ValueError, IndexError):
+            state = None
+        if state is not None and state_within(state, rules.deck_size, self.limits.max_seats):
+            return state
         check = self.sizes()
         check_state(check, msg, path, rules.deck_size, f"rule set '{rules.id}'")
         check.done()
-        return state_from_proto(msg, path)
+        return state if state is not None else state_from_message(msg, path)
 
     def action(self, msg: game_pb2.Action, rules: CompiledRules, path: str = "action") -> Action:
-        """The domain action of a request's action, its sizes checked against the rule set's deck first."""
+        """The domain action of a request's action, its sizes checked against the rule set's deck first (read from the
+        message's bytes when they are usual and within the limits: decode_action)."""
+        try:
+            action, groups, named = decode_action(msg.SerializeToString())
+        except (ValueError, IndexError):
+            pass
+        else:
+            if groups <= rules.deck_size and named <= rules.deck_size:
+                return action
         check = self.sizes()
         check_action(check, msg, path, rules.deck_size, f"rule set '{rules.id}'")
         check.done()
@@ -278,9 +271,11 @@ class OracleApi:
             action = self.requested_action(request.action, request.HasField("action"), request.action_text, rules)
             response = view_verdict_to_proto(judge_view(rules, view, action), self.limits.max_violations)
         else:
-            state = self.state(request.state, rules)
+            pieces: Pieces = {}
+            state = self.state(request.state, rules, pieces=pieces)
             action = self.requested_action(request.action, request.HasField("action"), request.action_text, rules)
-            response = verdict_to_proto(referee.check_action(rules, state, action), self.limits.max_violations)
+            verdict = referee.check_action(rules, state, action)
+            return verdict_to_proto(verdict, self.limits.max_violations, format_action(action), pieces)
         response.notation = format_action(action)
         return response
 

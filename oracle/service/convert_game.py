@@ -30,6 +30,10 @@ from oracle.ruleset.compiled import CompiledRules
 from oracle.service.bounded import bounded_violations
 from oracle.service.convert_table import scores_to_proto, table_to_proto
 from oracle.service.limits import DEFAULT_LIMITS
+from oracle.service.wire import Pieces
+from oracle.service.wire_state import decode_state
+from oracle.service.wire_verdict import verdict_bytes
+from oracle.service.wire_write import encode_state
 
 E = TypeVar("E", bound=IntEnum)
 
@@ -96,8 +100,17 @@ def state_from_proto(msg: game_pb2.GameState, prefix: str = "state") -> GameStat
     """The domain state of a GameState message (PHASE_UNSPECIFIED is refused).
 
     The request path of every card list is not built here: card numbers are not judged until validate_state,
-    which names them. (This is the hot path of every request that carries a state.)
+    which names them. (This is the hot path of every request that carries a state: read from the message's
+    bytes by decode_state, and through the message only when those bytes are unusual or wrong.)
     """
+    try:
+        return decode_state(msg.SerializeToString())
+    except (ValueError, IndexError):
+        return state_from_message(msg, prefix)
+
+
+def state_from_message(msg: game_pb2.GameState, prefix: str = "state") -> GameState:
+    """state_from_proto through the message API, field by field (every problem named with its path)."""
     problems = Problems()
     if msg.phase == 0:
         problems.add(f"{prefix}.phase", "is PHASE_UNSPECIFIED: say where in the turn the player to move is")
@@ -164,6 +177,16 @@ def state_to_proto(state: GameState) -> game_pb2.GameState:
 
 def fill_state(msg: game_pb2.GameState, state: GameState) -> None:
     """Write a domain state into an empty GameState message in place (no copy of a message built apart)."""
+    try:
+        data = encode_state(state)
+    except (ValueError, TypeError):
+        fill_state_fields(msg, state)
+    else:
+        msg.MergeFromString(data)
+
+
+def fill_state_fields(msg: game_pb2.GameState, state: GameState) -> None:
+    """fill_state through the message API, field by field (raising as the runtime does for a value out of range)."""
     msg.stock.extend(_wire(state.stock))
     msg.discard_pile.extend(_wire(state.discard_pile))
     msg.pile_upcards = state.pile_upcards
@@ -290,9 +313,28 @@ def event_to_proto(event: Event) -> game_pb2.Event:
 
 
 def verdict_to_proto(
+    verdict: Verdict,
+    max_violations: int = DEFAULT_LIMITS.max_violations,
+    notation: str = "",
+    pieces: Pieces | None = None,
+) -> oracle_pb2.CheckActionResponse:
+    """The CheckActionResponse of a verdict (at most `max_violations` violations: see bounded_violations), with
+    `notation` when given. Written as bytes and parsed once (verdict_bytes, copying the bytes of the seats and sides
+    in `pieces`, read from the request); through the message API field by field only for a value the bytes do
+    not carry."""
+    try:
+        return oracle_pb2.CheckActionResponse.FromString(verdict_bytes(verdict, max_violations, notation, pieces))
+    except (ValueError, TypeError):
+        response = verdict_fields(verdict, max_violations)
+        if notation:
+            response.notation = notation
+        return response
+
+
+def verdict_fields(
     verdict: Verdict, max_violations: int = DEFAULT_LIMITS.max_violations
 ) -> oracle_pb2.CheckActionResponse:
-    """The CheckActionResponse of a verdict (at most `max_violations` violations: see bounded_violations)."""
+    """verdict_to_proto through the message API, field by field."""
     response = oracle_pb2.CheckActionResponse(legal=verdict.legal)
     for v in bounded_violations(verdict.violations, max_violations):
         entry = response.violations.add(code=v.code, field=v.field, explanation=v.explanation)
@@ -300,5 +342,5 @@ def verdict_to_proto(
             entry.cite.add(source=source, section=section)
     response.events.extend(event_to_proto(e) for e in verdict.events)
     if verdict.next_state is not None:
-        fill_state(response.next_state, verdict.next_state)
+        fill_state_fields(response.next_state, verdict.next_state)
     return response

@@ -1,0 +1,114 @@
+"""Reads an Action straight from its wire bytes, with the counts its size check needs.
+
+The hot path of CheckAction; anything unusual is WireError and action_from_proto reads the message instead.
+"""
+
+from __future__ import annotations
+
+from oracle.model.actions import (
+    Action,
+    AnswerPartner,
+    AskPartner,
+    Discard,
+    Draw,
+    Finish,
+    Meld,
+    MeldGroup,
+    PickUpPile,
+    TakePile,
+)
+from oracle.model.cards import JOKER, is_valid, rank_of
+from oracle.service.wire import WireError, as_int32, read_cards, read_varint
+
+_EMPTY: tuple[int, ...] = ()
+_NO_BODY: dict[int, Action] = {0x0A: Draw(), 0x2A: AskPartner(), 0x3A: Finish(), 0x42: PickUpPile()}
+
+
+def _varint_at(data: bytes, pos: int) -> tuple[int, int]:
+    value = data[pos]
+    if value & 0x80:
+        return read_varint(data, pos + 1, value)
+    return value, pos + 1
+
+
+def _group(data: bytes, pos: int, end: int) -> MeldGroup:
+    """A MeldGroup's bytes (cards, onto_rank); an onto_rank that is not a rank is WireError (the message path
+    names it)."""
+    cards = _EMPTY
+    onto = 0
+    while pos < end:
+        tag = data[pos]
+        if tag == 0x0A:
+            size, pos = _varint_at(data, pos + 1)
+            cards += read_cards(data, pos, pos + size)
+            pos += size
+        elif tag == 0x10:
+            onto, pos = _varint_at(data, pos + 1)
+            onto = as_int32(onto)
+        else:
+            raise WireError(f"MeldGroup tag {tag}")
+    if pos != end:
+        raise WireError("a field past the end of MeldGroup")
+    if not onto:
+        return MeldGroup(cards)
+    if onto == JOKER or not is_valid(onto):
+        raise WireError("onto_rank names no rank")
+    return MeldGroup(cards, rank_of(onto))
+
+
+def _groups(data: bytes, pos: int, end: int, tag_of_groups: int, cards: tuple[int, ...] | None) -> TakePile | Meld:
+    """A TakePileAction (`cards` collects `with`) or a MeldAction (`cards` None): its groups by their tag."""
+    groups = []
+    while pos < end:
+        tag = data[pos]
+        size, start = _varint_at(data, pos + 1)
+        pos = start + size
+        if tag == tag_of_groups:
+            groups.append(_group(data, start, pos))
+        elif tag == 0x0A and cards is not None:
+            cards += read_cards(data, start, pos)
+        else:
+            raise WireError(f"action tag {tag}")
+    if pos != end:
+        raise WireError("a field past the end of an action")
+    return Meld(tuple(groups)) if cards is None else TakePile(cards, tuple(groups))
+
+
+def decode_action(data: bytes) -> tuple[Action, int, int]:
+    """The domain action of an Action's canonical bytes, equal to what action_from_proto makes of the message, with
+    its group count and the cards it names in all (what sizes.check_action counts).
+
+    WireError (or IndexError for truncated bytes) for anything else: no kind or more than one field, an unknown
+    field, an onto_rank that is no rank.
+    """
+    if len(data) < 2:
+        raise WireError("no action")
+    tag = data[0]
+    size, start = _varint_at(data, 1)
+    if start + size != len(data):
+        raise WireError("not exactly one field")
+    if tag in _NO_BODY:
+        if size:
+            raise WireError("a field in an action without fields")
+        return _NO_BODY[tag], 0, 0
+    if tag == 0x22 or tag == 0x32:  # discard (card), answer_partner (yes)
+        value = 0
+        if size:
+            if data[start] != 0x08:
+                raise WireError(f"action tag {data[start]}")
+            value, pos = _varint_at(data, start + 1)
+            if pos != len(data):
+                raise WireError("a field past the end of an action")
+        return (Discard(as_int32(value)) if tag == 0x22 else AnswerPartner(value != 0)), 0, 0
+    if tag == 0x12:
+        take = _groups(data, start, len(data), 0x12, _EMPTY)
+        assert isinstance(take, TakePile)
+        return take, len(take.melds), len(take.with_cards) + sum(len(g.cards) for g in take.melds)
+    if tag == 0x1A:
+        meld = _groups(data, start, len(data), 0x0A, None)
+        assert isinstance(meld, Meld)
+        return meld, len(meld.groups), sum(len(g.cards) for g in meld.groups)
+    raise WireError(f"Action tag {tag}")
+
+
+__all__ = ["decode_action"]

@@ -1,0 +1,89 @@
+"""Writes a CheckActionResponse's wire bytes directly from a verdict (violations, events, next state, notation).
+
+convert_game.verdict_to_proto parses them once; ValueError or TypeError for a value only the message API writes
+(or refuses), and verdict_to_proto then writes the message field by field.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from oracle.api.v1 import game_pb2
+from oracle.model.events import CanastaMade, CardsDrawn, Event, HandEnded, PileTaken, RedThreeLaid
+from oracle.rules.referee import Verdict
+from oracle.rules.violations import Violation
+from oracle.service.bounded import bounded_violations
+from oracle.service.convert_table import scores_to_proto, table_to_proto
+from oracle.service.limits import DEFAULT_LIMITS
+from oracle.service.wire import Pieces, int32, length_delimited, packed_cards, text
+from oracle.service.wire_write import encode_state
+
+
+def _number(tag: bytes, value: int) -> bytes:
+    """An int32 or enum field, omitted when 0 (proto3)."""
+    return tag + int32(value) if value else b""
+
+
+def _flag(tag: bytes, value: bool) -> bytes:
+    """A bool field, omitted when false (proto3)."""
+    return tag + b"\x01" if value else b""
+
+
+def _event_bytes(event: Event) -> bytes:
+    """An Event message's bytes: its one field (the kind) and that message's fields."""
+    kind = type(event)
+    if kind is CardsDrawn:
+        drawn = cast(CardsDrawn, event)
+        return length_delimited(b"\x0a", _number(b"\x08", drawn.seat) + packed_cards(b"\x12", drawn.cards))
+    if kind is RedThreeLaid:
+        laid = cast(RedThreeLaid, event)
+        body = _number(b"\x08", laid.seat) + _number(b"\x10", laid.card) + _flag(b"\x18", laid.replaced)
+        return length_delimited(b"\x12", body)
+    if kind is PileTaken:
+        taken = cast(PileTaken, event)
+        body = _number(b"\x08", taken.seat) + _number(b"\x10", taken.top) + packed_cards(b"\x1a", taken.to_hand)
+        return length_delimited(b"\x1a", body)
+    if kind is CanastaMade:
+        made = cast(CanastaMade, event)
+        body = _number(b"\x08", made.side) + packed_cards(b"\x12", made.cards) + _flag(b"\x18", made.natural)
+        return length_delimited(b"\x22", body)
+    if kind is HandEnded:
+        ended = cast(HandEnded, event)
+        message = game_pb2.HandEnded(
+            reason=cast(game_pb2.HandEnd, int(ended.reason)),
+            table=table_to_proto(ended.table),
+            scores=scores_to_proto(ended.scores).sides,
+        )
+        return length_delimited(b"\x2a", message.SerializeToString())
+    raise TypeError(f"not an event: {event!r}")
+
+
+def _violation_bytes(violation: Violation) -> bytes:
+    """A Violation message's bytes."""
+    parts = [text(b"\x0a", violation.code), text(b"\x12", violation.field), text(b"\x1a", violation.explanation)]
+    for source, section in violation.cite:
+        parts.append(length_delimited(b"\x22", text(b"\x0a", source) + text(b"\x12", section)))
+    return b"".join(parts)
+
+
+def verdict_bytes(
+    verdict: Verdict,
+    max_violations: int = DEFAULT_LIMITS.max_violations,
+    notation: str = "",
+    pieces: Pieces | None = None,
+) -> bytes:
+    """The bytes of the CheckActionResponse verdict_fields writes (with `notation`; `pieces`: the seats and sides
+    read from the request, see encode_state); ValueError or TypeError for a value only the message API writes (or
+    refuses)."""
+    parts = [b"\x08\x01" if verdict.legal else b""]
+    for violation in bounded_violations(verdict.violations, max_violations):
+        parts.append(length_delimited(b"\x12", _violation_bytes(violation)))
+    for event in verdict.events:
+        parts.append(length_delimited(b"\x1a", _event_bytes(event)))
+    if verdict.next_state is not None:
+        parts.append(length_delimited(b"\x22", encode_state(verdict.next_state, pieces)))
+    parts.append(text(b"\x2a", notation))
+    return b"".join(parts)
+
+
+__all__ = ["verdict_bytes"]

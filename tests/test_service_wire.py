@@ -1,0 +1,278 @@
+"""The wire-format fast paths of the request path give exactly what the message-based conversions give (or refuse).
+
+decode_state / decode_action read a message's bytes; encode_state / verdict_bytes write an answer's bytes. Each
+is compared with the field-by-field conversion it stands in for, on the states of the shipped records and on
+random messages and values (odd numbers, unknown enum values, empty lists, odd encodings).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from record_states import RECORDS, record_states
+
+from oracle.api.v1 import game_pb2, oracle_pb2
+from oracle.model.actions import Action
+from oracle.model.errors import InvalidInputError
+from oracle.model.state import GameState, HandEnd, PartnerAnswer, Phase, SeatState, SideState, TurnStart, TurnState
+from oracle.rules.candidates import candidates
+from oracle.rules.referee import check_action
+from oracle.ruleset.loader import default_rule_book
+from oracle.service.api import OracleApi
+from oracle.service.convert_game import (
+    action_from_proto,
+    action_to_proto,
+    fill_state,
+    fill_state_fields,
+    state_from_message,
+    state_from_proto,
+    state_to_proto,
+    verdict_fields,
+    verdict_to_proto,
+)
+from oracle.service.sizes import SizeCheck, check_state
+from oracle.service.sizes import check_action as check_action_sizes
+from oracle.service.wire import Pieces, WireError
+from oracle.service.wire_action import decode_action
+from oracle.service.wire_state import decode_state, state_within
+from oracle.service.wire_verdict import verdict_bytes
+from oracle.service.wire_write import encode_state
+
+REFUSED = (WireError, IndexError)
+INT32 = st.integers(-(2**31), 2**31 - 1)
+SMALL = st.one_of(st.integers(0, 130), INT32)
+CARD = st.one_of(st.integers(0, 53), st.integers(0, 300), INT32)
+CARDS = st.lists(CARD, max_size=12)
+
+
+def _states() -> list[tuple[str, GameState]]:
+    found = []
+    for path in RECORDS[:6]:
+        rule_set_id, states = record_states(path)
+        found += [(rule_set_id, s) for s in states[::3]]
+    return found
+
+
+STATES = _states()
+
+
+def _fields(state: GameState) -> game_pb2.GameState:
+    msg = game_pb2.GameState()
+    fill_state_fields(msg, state)
+    return msg
+
+
+def test_record_states_read_and_written_as_the_message_api_does() -> None:
+    for _, state in STATES:
+        msg = _fields(state)
+        data = msg.SerializeToString()
+        assert decode_state(data) == state_from_message(msg) == state
+        assert game_pb2.GameState.FromString(encode_state(state)) == msg
+        assert state_to_proto(state) == msg
+
+
+def test_a_next_state_written_from_the_pieces_read_is_the_same_message() -> None:
+    book = default_rule_book()
+    rnd = random.Random(5)
+    for rule_set_id, state in STATES[::4]:
+        rules = book.get(rule_set_id).rules
+        pieces: Pieces = {}
+        read = decode_state(_fields(state).SerializeToString(), pieces)
+        assert len(pieces) == len(read.seats) + len(read.sides)
+        found = candidates(rules, read)
+        for action in rnd.sample(found, min(3, len(found))):
+            verdict = check_action(rules, read, action, validate=False)
+            if verdict.next_state is None:
+                continue
+            expected = _fields(verdict.next_state)
+            assert game_pb2.GameState.FromString(encode_state(verdict.next_state, pieces)) == expected
+            response = verdict_to_proto(verdict, 100, "x", pieces)
+            assert response.next_state == expected
+
+
+def test_verdicts_written_as_bytes_equal_the_message_api() -> None:
+    book = default_rule_book()
+    rnd = random.Random(11)
+    for rule_set_id, state in STATES[::3]:
+        rules = book.get(rule_set_id).rules
+        found = candidates(rules, state)
+        for action in rnd.sample(found, min(4, len(found))):
+            verdict = check_action(rules, state, action, validate=False)
+            for limit in (1, 2, 100):
+                expected = verdict_fields(verdict, limit)
+                expected.notation = "meld 7D 7D 7S"
+                got = oracle_pb2.CheckActionResponse.FromString(verdict_bytes(verdict, limit, "meld 7D 7D 7S"))
+                assert got == expected
+                assert got.SerializeToString() == expected.SerializeToString()
+
+
+@st.composite
+def state_messages(draw: st.DrawFn) -> game_pb2.GameState:
+    """GameState messages with any numbers in their fields (unknown enum values, negative numbers, big cards)."""
+    msg = game_pb2.GameState()
+    for _ in range(draw(st.integers(0, 4))):
+        msg.seats.add(hand=draw(CARDS), melded_before=draw(st.booleans()))
+    for _ in range(draw(st.integers(0, 3))):
+        side = msg.sides.add(red_threes=draw(CARDS), running_total=draw(SMALL))
+        side.unable_after_yes = draw(st.integers(0, 2**32 - 1))
+        for cards in draw(st.lists(CARDS, max_size=4)):
+            side.melds.add(cards=cards)
+    msg.stock.extend(draw(CARDS))
+    msg.discard_pile.extend(draw(CARDS))
+    msg.pile_upcards, msg.seat_to_move, msg.went_out_seat = draw(SMALL), draw(SMALL), draw(SMALL)
+    msg.phase = draw(st.one_of(st.integers(0, 7), INT32))
+    msg.hand_end = draw(st.one_of(st.integers(0, 4), INT32))
+    msg.went_out_concealed = draw(st.booleans())
+    if draw(st.booleans()):
+        turn = msg.turn
+        turn.start, turn.partner_answer = draw(st.one_of(st.integers(0, 3), INT32)), draw(st.integers(-2, 5))
+        turn.melded, turn.added_to_existing, turn.made_canasta = draw(st.booleans()), draw(st.booleans()), False
+        turn.melds_before_turn = draw(SMALL)
+    return msg
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(state_messages())
+def test_any_state_message_is_read_as_the_message_api_reads_it_or_refused(msg: game_pb2.GameState) -> None:
+    try:
+        expected: GameState | None = state_from_message(msg)
+    except InvalidInputError:
+        expected = None
+    try:
+        got = decode_state(msg.SerializeToString())
+    except REFUSED:
+        assert state_from_proto(msg) == expected if expected is not None else True
+        return
+    assert got == expected
+    assert state_from_proto(msg) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(state_messages(), st.integers(1, 60), st.integers(1, 4))
+def test_the_size_count_on_the_domain_state_is_the_size_check(msg: game_pb2.GameState, deck: int, seats: int) -> None:
+    try:
+        state = decode_state(msg.SerializeToString())
+    except REFUSED:
+        return
+    check = SizeCheck(OracleApi(default_rule_book()).limits)
+    check.limits = replace(check.limits, max_seats=seats)
+    check_state(check, msg, "state", deck)
+    assert state_within(state, deck, seats) == (not check.problems)
+
+
+@settings(max_examples=300, deadline=None)
+@given(state_messages())
+def test_any_state_value_is_written_as_the_message_api_writes_it_or_refused(msg: game_pb2.GameState) -> None:
+    try:
+        state = state_from_message(msg)
+    except InvalidInputError:
+        return
+    state = replace(state, sides=tuple(replace(s, running_total=s.running_total * 3) for s in state.sides))
+    try:
+        expected = _fields(state)
+    except (ValueError, TypeError):
+        with pytest.raises(WireError):
+            encode_state(state)
+        return
+    try:
+        data = encode_state(state)
+    except WireError:
+        filled = game_pb2.GameState()
+        fill_state(filled, state)
+        assert filled == expected
+        return
+    assert game_pb2.GameState.FromString(data) == expected
+
+
+ODD_BYTES = [
+    b"\x1a\x02\x05\x06\x1a\x01\x07\x38\x01",  # stock in two packed runs
+    b"\x18\x05\x38\x01",  # stock unpacked: refused
+    b"\x0a\x04\x10\x02\x10\x00\x38\x01",  # melded_before twice, the last one counts
+    b"\x38\x81\x00",  # phase in a two-byte varint
+    b"\x38\x01\x42\x02\x08\x01\x42\x02\x10\x01",  # turn twice (merged by the runtime): refused
+    b"\x12\x06\x0a\x04\x0a\x02\x09\x0a\x38\x01",  # a meld
+    b"\x12\x08\x0a\x06\x0a\x01\x09\x0a\x01\x0a\x38\x01",  # a meld in two runs
+    b"\x12\x02\x0a\x00\x38\x01",  # an empty meld
+    b"\x38\x02\x60\x01",  # an unknown field: refused
+    b"\x1a\x03\xc8\x01\x05\x38\x01",  # card 200 (two bytes)
+    b"\x28\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\x38\x01",  # pile_upcards -1
+    b"\x0a\x05\x0a\x03\x05\x06",  # a length past its message: refused
+]
+
+
+@pytest.mark.parametrize("data", ODD_BYTES)
+def test_odd_encodings_are_read_exactly_or_refused(data: bytes) -> None:
+    msg = game_pb2.GameState.FromString(data) if data != ODD_BYTES[-1] else None
+    try:
+        got = decode_state(data)
+    except REFUSED:
+        return
+    assert msg is not None
+    assert got == state_from_message(msg)
+
+
+@st.composite
+def action_messages(draw: st.DrawFn) -> game_pb2.Action:
+    """Action messages of every kind, with any numbers in them."""
+    kind = draw(st.sampled_from(["draw", "take_pile", "meld", "discard", "ask", "answer", "finish", "pick", "none"]))
+    msg = game_pb2.Action()
+    if kind == "draw":
+        msg.draw.SetInParent()
+    elif kind in ("take_pile", "meld"):
+        groups = msg.take_pile.melds if kind == "take_pile" else msg.meld.groups
+        if kind == "take_pile":
+            getattr(msg.take_pile, "with").extend(draw(CARDS))
+        else:
+            msg.meld.SetInParent()
+        for cards in draw(st.lists(CARDS, max_size=4)):
+            groups.add(cards=cards, onto_rank=draw(st.one_of(st.just(0), CARD)))
+    elif kind == "discard":
+        msg.discard.card = draw(CARD)
+    elif kind == "ask":
+        msg.ask_partner.SetInParent()
+    elif kind == "answer":
+        msg.answer_partner.yes = draw(st.booleans())
+    elif kind == "finish":
+        msg.finish.SetInParent()
+    elif kind == "pick":
+        msg.pick_up_pile.SetInParent()
+    return msg
+
+
+@settings(max_examples=400, deadline=None)
+@given(action_messages())
+def test_any_action_message_is_read_as_the_message_api_reads_it_or_refused(msg: game_pb2.Action) -> None:
+    try:
+        expected: Action | None = action_from_proto(msg)
+    except InvalidInputError:
+        expected = None
+    try:
+        action, groups, named = decode_action(msg.SerializeToString())
+    except REFUSED:
+        return
+    assert action == expected
+    for deck in (1, 3, 108):
+        check = SizeCheck(OracleApi(default_rule_book()).limits)
+        check_action_sizes(check, msg, "action", deck)
+        assert (groups <= deck and named <= deck) == (not check.problems)
+
+
+def test_record_actions_read_from_bytes() -> None:
+    book = default_rule_book()
+    for rule_set_id, state in STATES[::5]:
+        for action in candidates(book.get(rule_set_id).rules, state)[:20]:
+            assert decode_action(action_to_proto(action).SerializeToString())[0] == action
+
+
+def test_state_values_for_the_domain() -> None:
+    """The decoded enums are the domain's members, not bare numbers."""
+    state = decode_state(b"\x38\x02\x42\x04\x08\x02\x28\x01\x48\x01")
+    assert state.phase is Phase.PLAY and state.hand_end is HandEnd.WENT_OUT
+    assert state.turn == TurnState(TurnStart.TOOK_PILE, partner_answer=PartnerAnswer.PENDING)
+    assert type(state.turn.melded) is bool
+    assert decode_state(b"\x0a\x00\x12\x00\x38\x01").seats == (SeatState(()),)
+    assert decode_state(b"\x12\x00\x38\x01").sides == (SideState(),)
