@@ -81,19 +81,25 @@ def rank_and_wilds(cards: Iterable[int]) -> tuple[int, int] | None:
     return rank, wilds
 
 
-def is_plain_meld(rules: CompiledRules, rank: int, size: int, wilds: int) -> bool:
-    """A meld of natural rank `rank` (not black threes, not all wild) that breaks no meld rule of `rules`: the
-    common case meld_rule_breaks answers with nothing, decided without building its shape."""
+def plain_ranks(rules: CompiledRules, melds: Iterable[Sequence[int]]) -> list[int] | None:
+    """The ranks of `melds` (card numbers known to be cards) when every one is plain: of one natural rank, not
+    black threes, not all wild, and breaking no meld rule (the common case meld_rule_breaks answers with nothing,
+    decided without building shapes); None when any is not."""
     m = rules.melds
-    return (
-        rank >= 0
-        and rank != RANK_THREE
-        and size >= m.min_size
-        and size - wilds >= m.min_naturals
-        and wilds <= m.max_wilds
-        and m.wild_ratio == _ANY_RATIO
-        and not m.max_size
-    )
+    if m.wild_ratio != _ANY_RATIO or m.max_size:
+        return None  # rules whose meld checks need the shape
+    min_size, min_naturals, max_wilds = m.min_size, m.min_naturals, m.max_wilds
+    ranks = []
+    for meld in melds:
+        counted = rank_and_wilds(meld)
+        if counted is None:
+            return None
+        rank, wilds = counted
+        size = len(meld)
+        if rank < 0 or rank == RANK_THREE or size < min_size or size - wilds < min_naturals or wilds > max_wilds:
+            return None
+        ranks.append(rank)
+    return ranks
 
 
 _ANY_RATIO = WildRatio.ANY

@@ -13,10 +13,9 @@ from oracle.rules.facts import side_of
 from oracle.rules.melds import (
     MalformedMeld,
     canasta_count,
-    is_plain_meld,
     meld_rule_breaks,
     meld_shape,
-    rank_and_wilds,
+    plain_ranks,
     shapes_of,
 )
 from oracle.rules.turn_check import report_turn_history
@@ -176,18 +175,13 @@ def _check_melds(rules: CompiledRules, state: GameState, add: Add) -> None:
 
 
 def _plain_melds(rules: CompiledRules, melds: tuple[tuple[int, ...], ...]) -> bool:
-    """Every meld is plain (melds.is_plain_meld: natural rank, no meld rule broken) and, where the rule set has one
-    meld per rank, no rank twice: the common case, decided without shaping each meld."""
-    ranks: set[int] = set()
-    plain, counted_of = is_plain_meld, rank_and_wilds
+    """Every meld is plain (melds.plain_ranks) and, where the rule set has one meld per rank, no rank twice: the
+    common case, decided without shaping each meld."""
     for meld in melds:
         if not _CARDS.issuperset(meld):
             return False
-        counted = counted_of(meld)
-        if counted is None or not plain(rules, counted[0], len(meld), counted[1]):
-            return False
-        ranks.add(counted[0])
-    return len(ranks) == len(melds) or not rules.melds.one_meld_per_rank
+    ranks = plain_ranks(rules, melds)
+    return ranks is not None and (len(set(ranks)) == len(ranks) or not rules.melds.one_meld_per_rank)
 
 
 def _side_meld_problems(
