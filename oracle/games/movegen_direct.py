@@ -117,7 +117,7 @@ def _play_rest(m: Mover) -> list[Action]:
     elif m.size and (turn.partner_answer != PartnerAnswer.YES or not can_go_out(m.ctx)):
         # a "yes" binds a player who can go out; one who cannot discards (play.check_discard)
         discards = _DISCARDS
-        out += [discards.get(c) or Discard(c) for c in sorted(set(m.hand))]
+        out += [discards.get(c) or Discard(c) for c in dict.fromkeys(m.ordered)]  # each card once, ascending
     # play.check_ask's conditions: the rule set allows asking, phase PLAY, no answer yet, nothing melded, 2+ cards
     if facts.may_ask and turn.partner_answer == PartnerAnswer.NONE and not turn.melded and m.size != 1:
         out.append(_ASK)
@@ -200,19 +200,28 @@ def _single_groups(m: Mover) -> Iterator[Meld]:
     jokers, twos = m.jokers, len(held_twos)
     wilds = jokers + twos
     per_rank = facts.per_rank
+    if not wilds and not per_rank:
+        return  # nothing in hand can join a meld
+    final_melds = m.final_melds
     for rank in sorted(m.meld_at):
         naturals = by_rank.get(rank, ())
         held = len(naturals) if per_rank else 0  # naturals join the meld where one per rank
         if not held and not wilds:
             continue
         old = m.target_shape(rank)
-        before = canastas - facts.canasta(old.size)
+        old_size = old[1]
         for n in range(held + 1):
             for w in range(0 if n else 1, wilds + 1):
                 left = size - n - w
-                if not facts.added_ok(old, n, w, m.going_out(left)):
+                going_out = left < 2 and (not left or not final_melds)  # m.going_out(left)
+                if not facts.added_ok(old, n, w, going_out):
                     continue
-                if left < safe and not m.end_ok(left, before + facts.canasta(old.size + n + w), took_pile=False):
+                if left < safe:
+                    after = canastas - facts.canasta(old_size) + facts.canasta(old_size + n + w)
+                    if not m.end_ok(left, after, took_pile=False):
+                        continue
+                if not w:
+                    yield Meld((MeldGroup(tuple(naturals[:n])),))
                     continue
                 onto = None if n else rank  # wilds alone name the meld they join
                 for j in range(max(0, w - twos), min(jokers, w) + 1):

@@ -137,7 +137,7 @@ def takes_of(m: Mover, checkpoint: Checkpoint | None) -> Iterator[TakePile]:
             return m.canastas + facts.canasta(naturals + wilds) if facts.new_ok(rank, naturals, wilds, True) else None
         if not facts.added_ok(old, naturals, wilds, True):
             return None
-        return m.canastas - facts.canasta(old.size) + facts.canasta(old.size + naturals + wilds)
+        return m.canastas - facts.canasta(old[1]) + facts.canasta(old[1] + naturals + wilds)
 
     if not frozen and has_meld and pile_rules.unfrozen_onto_existing_meld:
         canastas = laid(1, 0)

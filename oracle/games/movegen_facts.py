@@ -6,7 +6,17 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from oracle.model.actions import MeldGroup
-from oracle.model.cards import JOKER, RANK_ACE, RANK_THREE, is_black_three, is_natural, is_wild, make_card, rank_of
+from oracle.model.cards import (
+    JOKER,
+    RANK_ACE,
+    RANK_JOKER,
+    RANK_THREE,
+    is_black_three,
+    is_natural,
+    is_wild,
+    make_card,
+    rank_of,
+)
 from oracle.model.state import Cards, GameState, PartnerAnswer, Phase, SideState, TurnStart
 from oracle.rules.context import Ctx, make_ctx
 from oracle.rules.meld_play import NEW_MELD_ONLY
@@ -14,6 +24,8 @@ from oracle.rules.melds import MeldShape, is_canasta, meld_rule_breaks
 from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.sections import AskPartner
 
+#: A side's meld of a natural rank: rank, cards, naturals, wilds (the fields of melds.MeldShape that matter).
+Target = tuple[int, int, int, int]
 _MEMO_LIMIT = 200_000  #: verdicts kept per rule set before the memo starts again (bounds memory on odd inputs)
 _TWO, _JOKER, _OTHER = -1, -2, -3
 _BLACK_THREES = frozenset(c for c in range(1, JOKER + 1) if is_black_three(c))
@@ -70,13 +82,33 @@ class RuleFacts:
         #: Fewest cards a meld may leave for the end-of-action checks to pass whatever the canastas and the answer.
         self.safe_left = max(2, self.keep)
         self._new: dict[tuple[int, int, int, bool, bool], bool] = {}
-        self._added: dict[tuple[int, int, int, int, int, bool], bool] = {}
+        self._added: dict[tuple[Target, int, int, bool], bool] = {}
+        self._targets: dict[Cards, Target] = {}
         sizes = range(rules.deck_size + 1)  # by size (melds.is_canasta), natural melds and black-three melds
         self._canasta = [is_canasta(MeldShape(RANK_ACE, n, n, 0, False), rules) for n in sizes]
         self._black_canasta = [is_canasta(MeldShape(RANK_THREE, n, n, 0, True), rules) for n in sizes]
         self._options: dict[tuple[int, int, int, int, int], tuple[Group, ...]] = {}
         self._wilds: dict[tuple[int, int, int], tuple[int, ...]] = {}
         self._sides: dict[tuple[Cards, ...], tuple[dict[int, int], int]] = {}
+        self.most_naturals = 4 * rules.deck.packs  #: naturals of one rank in the deck
+        self.most_wilds = rules.deck.jokers + 4 * rules.deck.packs  #: wild cards in the deck
+        #: By rank: fewest_cards(rank) once known, else -1.
+        self.fewest: list[int] = [-1] * (RANK_JOKER + 1)
+
+    def fewest_cards(self, rank: int) -> int:
+        """The fewest cards (naturals, at least one, and wilds) of a new meld of `rank` (judged as if going out),
+        among the make-ups the deck allows (most_naturals, most_wilds); more than the deck when there is none. A
+        hand within the deck's counts with fewer naturals and wilds than this has no option of that rank."""
+        found = self.fewest[rank]
+        if found < 0:
+            sizes = [
+                n + w
+                for n in range(1, self.most_naturals + 1)
+                for w in range(self.most_wilds + 1)
+                if self.new_ok(rank, n, w, True)
+            ]
+            found = self.fewest[rank] = min(sizes, default=self.rules.deck_size + 1)
+        return found
 
     def new_ok(self, rank: int, naturals: int, wilds: int, going_out: bool, last_cards: bool = True) -> bool:
         """A new meld of this make-up breaks no meld rule (melds.meld_rule_breaks; `last_cards`: no card is left)."""
@@ -89,23 +121,36 @@ class RuleFacts:
             ok = self._new[key] = not meld_rule_breaks(shape, self.rules, going_out=going_out, last_cards=last_cards)
         return ok
 
-    def added_ok(self, old: MeldShape, naturals: int, wilds: int, going_out: bool) -> bool:
-        """Adding to a meld of shape `old` breaks no rule check_laid applies to an addition: the meld rules but
+    def added_ok(self, old: Target, naturals: int, wilds: int, going_out: bool) -> bool:
+        """Adding to a meld of make-up `old` breaks no rule check_laid applies to an addition: the meld rules but
         those of new melds only (meld_play.NEW_MELD_ONLY), and wilds turning a natural canasta mixed."""
-        key = (old.rank, old.size, old.naturals, old.wilds, naturals * 1000 + wilds, going_out)
+        key = (old, naturals, wilds, going_out)
         ok = self._added.get(key)
         if ok is None:
             if len(self._added) > _MEMO_LIMIT:
                 self._added.clear()
             rules = self.rules
-            after = MeldShape(old.rank, old.size + naturals + wilds, old.naturals + naturals, old.wilds + wilds, False)
+            rank, size, old_naturals, old_wilds = old
+            before = MeldShape(rank, size, old_naturals, old_wilds, False)
+            after = MeldShape(rank, size + naturals + wilds, old_naturals + naturals, old_wilds + wilds, False)
             breaks = meld_rule_breaks(after, rules, going_out=going_out)
-            mixed = is_canasta(old, rules) and old.wilds == 0 and after.wilds > 0  # meld_play: turning mixed
+            mixed = is_canasta(before, rules) and old_wilds == 0 and after.wilds > 0  # meld_play: turning mixed
             ok = all(b.field in NEW_MELD_ONLY for b in breaks) and not (
                 mixed and not rules.canastas.wild_may_join_natural
             )
             self._added[key] = ok
         return ok
+
+    def target(self, meld: Cards, rank: int) -> Target:
+        """The make-up of a side's meld of the natural rank `rank` (melds.meld_shape of a valid state's meld)."""
+        found = self._targets.get(meld)
+        if found is None:
+            if len(self._targets) > _MEMO_LIMIT:
+                self._targets.clear()
+            count = meld.count
+            wilds = count(1) + count(2) + count(3) + count(4) + count(JOKER)
+            found = self._targets[meld] = (rank, len(meld), len(meld) - wilds, wilds)
+        return found
 
     def options(self, rank: int, low: int, high: int, jokers: int, twos: int) -> tuple[Group, ...]:
         """The groups of `rank` with low <= n <= high naturals and wilds within the budgets that a new meld may be
@@ -186,7 +231,6 @@ class Mover:
 
     __slots__ = (
         "_ctx",
-        "_targets",
         "by_rank",
         "canastas",
         "facts",
@@ -196,6 +240,7 @@ class Mover:
         "meld_at",
         "minimum",
         "needs_initial",
+        "ordered",
         "partner_no",
         "rules",
         "seat",
@@ -221,7 +266,8 @@ class Mover:
         twos: list[int] = []
         jokers = 0
         kinds = KIND
-        for card in sorted(hand):
+        ordered = self.ordered = sorted(hand)  #: the hand, ascending
+        for card in ordered:
             kind = kinds[card]
             if kind >= 0:
                 same = by_rank.get(kind)
@@ -241,7 +287,6 @@ class Mover:
         melds = self.side_melds = side.melds
         #: natural rank -> index of the side's meld of it (meld_index_of_rank), and the side's canastas now
         self.meld_at, self.canastas = facts.side_melds(melds)
-        self._targets: dict[int, MeldShape] = {}
         self.wild_points = facts.wild_points  #: a joker's and a two's points
         self.needs_initial = not melds  # minimum.needs_initial_meld
         #: minimum.side_minimum, read only for an initial meld
@@ -276,15 +321,9 @@ class Mover:
             out.append(MeldGroup(cards, g.rank if g.onto else None))
         return tuple(out)
 
-    def target_shape(self, rank: int) -> MeldShape:
-        """Shape of the side's meld of `rank` (one the side has)."""
-        shape = self._targets.get(rank)
-        if shape is None:
-            meld = self.side_melds[self.meld_at[rank]]
-            count = meld.count  # a valid state's meld of a natural rank: its naturals and wilds (melds.meld_shape)
-            wilds = count(1) + count(2) + count(3) + count(4) + count(JOKER)
-            shape = self._targets[rank] = MeldShape(rank, len(meld), len(meld) - wilds, wilds, False)
-        return shape
+    def target_shape(self, rank: int) -> Target:
+        """The make-up of the side's meld of `rank` (one the side has): rank, size, naturals, wilds."""
+        return self.facts.target(self.side_melds[self.meld_at[rank]], rank)
 
     def going_out(self, left: int) -> bool:
         """A meld action leaving `left` cards goes out (play._meld: one card left to discard, none after a last

@@ -36,10 +36,19 @@ def new_meld_pool(m: Mover, *, exclude: int = -1, black_threes: bool = True) -> 
             pool.append(options)
     skip = m.meld_at if facts.per_rank else ()
     options_of = facts.options
+    wilds = jokers + twos
+    fewest = facts.fewest
+    counted = wilds <= facts.most_wilds  # within the deck's counts (fewest_cards)
     for rank, cards in by_rank.items():  # ascending (Mover)
         if rank == RANK_THREE or rank == exclude or rank in skip:
             continue
-        options = options_of(rank, 1, len(cards), jokers, twos)
+        held = len(cards)
+        least = fewest[rank]
+        if least < 0:
+            least = facts.fewest_cards(rank)
+        if held + wilds < least and counted and held <= facts.most_naturals:
+            continue  # too few cards for any meld of the rank
+        options = options_of(rank, 1, held, jokers, twos)
         if options:
             pool.append(options)
     if rules.melds.wild_only_melds:
@@ -53,8 +62,12 @@ def natural_bounds(pool: list[tuple[Group, ...]], wild_points: tuple[int, int]) 
     """From each pool entry on, the sum of the entries' best points without their wilds (`wild_points`: a joker's
     and a two's points)."""
     joker_points, two_points = wild_points
-    best = [max(g.points - g.jokers * joker_points - g.twos * two_points for g in options) for options in pool]
-    return [sum(best[k:]) for k in range(len(pool) + 1)]
+    bounds = [0] * (len(pool) + 1)
+    total = 0
+    for k in range(len(pool) - 1, -1, -1):
+        total += max(g.points - g.jokers * joker_points - g.twos * two_points for g in pool[k])
+        bounds[k] = total
+    return bounds
 
 
 def minimal_sets(
@@ -115,11 +128,14 @@ def going_out_sets(m: Mover, checkpoint: Checkpoint | None) -> Iterator[tuple[Gr
     """The canonical sets of new melds that meld all the hand but at most one card (the highest of a rank, the
     highest two, or a joker), each rank's cards in one group and the wilds spread over the groups, leaving out
     spreads that cannot meet the canastas the end of the action or the waived minimum needs."""
-    counts = {r: len(c) for r, c in m.by_rank.items()}
     wilds = m.jokers + len(m.twos)
-    blocked = [r for r, n in counts.items() if not _feasible(m, r, n, wilds)]
-    if len(blocked) > 1:
-        return  # whatever card is left over, a rank that cannot be a meld in full stays
+    blocked: list[int] = []
+    for r, cards in m.by_rank.items():
+        if not _feasible(m, r, len(cards), wilds):
+            if blocked:
+                return  # whatever card is left over, a rank that cannot be a meld in full stays
+            blocked.append(r)
+    counts = {r: len(c) for r, c in m.by_rank.items()}
     leftovers: list[Leftover] = [None, *sorted(counts), "two", "joker"]
     if blocked:
         leftovers = [blocked[0]]  # only leaving out one card of that rank can work
@@ -129,12 +145,18 @@ def going_out_sets(m: Mover, checkpoint: Checkpoint | None) -> Iterator[tuple[Gr
 
 def _feasible(m: Mover, rank: int, naturals: int, wilds: int) -> tuple[int, ...]:
     """The wild counts up to `wilds` with which all `naturals` cards of `rank` make a new meld of the space."""
-    threes = m.rules.threes
+    facts = m.facts
     if rank == RANK_THREE:
+        threes = m.rules.threes
         if not threes.black_three_meld_min <= naturals <= threes.black_three_meld_max:
             return ()
-        return m.facts.wild_counts(RANK_THREE, naturals, wilds if threes.black_three_meld_wilds else 0)
-    return m.facts.wild_counts(rank, naturals, wilds)
+        return facts.wild_counts(RANK_THREE, naturals, wilds if threes.black_three_meld_wilds else 0)
+    least = facts.fewest[rank]
+    if least < 0:
+        least = facts.fewest_cards(rank)
+    if naturals + wilds < least and 0 < naturals <= facts.most_naturals and wilds <= facts.most_wilds:
+        return ()  # too few cards for any meld of the rank
+    return facts.wild_counts(rank, naturals, wilds)
 
 
 def _canastas_needed(m: Mover, cards_left: int, points: int, most: int) -> int | None:
