@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from oracle.api.v1 import oracle_pb2
 from oracle.games.live import LiveGame, OutOfTurnError
-from oracle.model.actions import format_action
 from oracle.model.errors import FieldProblem, InvalidInputError
 from oracle.model.interrupt import StopSignal
-from oracle.rules.referee import Verdict
 from oracle.service.api import OracleApi
-from oracle.service.convert_game import state_to_proto, verdict_to_proto
+from oracle.service.convert_game import fill_state, verdict_to_proto
+from oracle.service.referee_answer import fill_verdict, notation
 
 
 def referee_step(
@@ -35,20 +34,22 @@ def referee_step(
         elif kind == "deal":
             state = game.deal(api.referee_deck(request.deal, game.rules))
             response.verdict.legal = True
-            response.state.CopyFrom(state_to_proto(state))
+            fill_state(response.state, state)
         elif kind in ("action", "action_text"):
             if kind == "action":
                 action = api.action(request.action, game.rules)
             else:
                 action = api.action_text(request.action_text, game.rules)
             verdict = game.act(action)
-            if not full_state and verdict.next_state is not None:  # (not dataclasses.replace: 4x the cost)
-                verdict = Verdict(verdict.legal, verdict.violations, verdict.events, None)
-            response.verdict.CopyFrom(verdict_to_proto(verdict, api.limits.max_violations))
-            response.verdict.notation = format_action(action)
+            answer = response.verdict
+            if full_state:  # the verdict with its next state
+                answer.CopyFrom(verdict_to_proto(verdict, api.limits.max_violations))
+            else:  # without it (the events say what changed), written in place
+                fill_verdict(answer, verdict.legal, verdict.violations, verdict.events, api.limits.max_violations)
+            answer.notation = notation(action)
             assert game.state is not None
             if full_state:
-                response.state.CopyFrom(state_to_proto(game.state))
+                fill_state(response.state, game.state)
         else:
             raise InvalidInputError([FieldProblem("kind", "empty message: set start, deal, action or action_text")])
     except OutOfTurnError as exc:

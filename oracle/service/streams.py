@@ -15,6 +15,7 @@ that keeps writing for longer may still meet its library's bug.
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import AsyncIterator
 from typing import Any, TypeVar
 
@@ -36,15 +37,116 @@ class IdleTimeout(Exception):
     """The client sent nothing for longer than the stream's idle limit."""
 
 
+class _IdleWatch:
+    """One stream task's idle timer, moved lazily: each wait for a message notes when it began, and the timer, when
+    it fires, cancels the task only if the wait going on began `idle` seconds before its own time (re-arming itself
+    for that wait's deadline otherwise). A message costs a clock read, not a timer set and cancelled; the task is
+    cancelled exactly as asyncio.timeout would have (same moment, same uncancel bookkeeping)."""
+
+    __slots__ = ("_handle", "_loop", "_task", "_when", "began", "cancelling", "fired", "idle", "waiting")
+
+    def __init__(self, task: asyncio.Task[Any]) -> None:
+        self._task = weakref.ref(task)
+        self._loop = task.get_loop()
+        self._handle: asyncio.TimerHandle | None = None
+        self._when = 0.0
+        self.began = 0.0
+        self.idle = 0.0
+        self.waiting = False
+        self.fired = False
+        self.cancelling = 0
+
+    def begin(self, task: asyncio.Task[Any], idle: float) -> None:
+        """A wait for a message begins now; `idle` seconds of it time the task out."""
+        self.began = self._loop.time()
+        self.idle = idle
+        self.cancelling = task.cancelling()
+        self.waiting = True
+        deadline = self.began + idle
+        if self._handle is None:
+            self._arm(deadline)
+        elif self._when > deadline:  # a shorter limit than the timer's wait had: the timer comes forward
+            self._handle.cancel()
+            self._arm(deadline)
+
+    def _arm(self, when: float) -> None:
+        self._when = when
+        self._handle = self._loop.call_at(when, self._due)
+
+    def _due(self) -> None:
+        self._handle = None
+        if not self.waiting:
+            return  # the next wait arms the timer again
+        deadline = self.began + self.idle
+        if deadline > self._when:
+            self._arm(deadline)  # the wait going on began later than the one this timer was set for
+            return
+        task = self._task()
+        if task is not None:
+            self.fired = True
+            task.cancel()
+
+    def end(self) -> bool:
+        """The wait is over; whether the timer cancelled the task and no one else did (it timed out)."""
+        self.waiting = False
+        if not self.fired:
+            return False
+        self.fired = False
+        task = self._task()
+        return task is not None and task.uncancel() <= self.cancelling
+
+    def close(self) -> None:
+        """No more waits: drop the timer."""
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+
+
+_WATCHES: weakref.WeakKeyDictionary[asyncio.Task[Any], _IdleWatch] = weakref.WeakKeyDictionary()
+"""The idle watch of each stream task waiting in next_request (gone with its task)."""
+
+
 async def next_request(requests: AsyncIterator[Request], idle_seconds: float) -> Request | None:
     """The client's next message; None once it half-closed; IdleTimeout after `idle_seconds` of silence."""
+    task = asyncio.current_task()
+    if task is None or not idle_seconds > 0:
+        return await _next_request_timed(requests, idle_seconds)
+    watch = _WATCHES.get(task)
+    if watch is None:
+        watch = _WATCHES[task] = _IdleWatch(task)
+    watch.begin(task, idle_seconds)
     try:
-        async with asyncio.timeout(idle_seconds):  # a timer on this task: no task per message, as wait_for makes
+        return await anext(requests)
+    except StopAsyncIteration:
+        _forget(task)
+        return None
+    except asyncio.CancelledError:
+        timed_out = watch.end()
+        _forget(task)  # the stream ends either way
+        if timed_out:
+            raise IdleTimeout(f"no message for {idle_seconds:g} s") from None
+        raise
+    finally:
+        watch.end()
+
+
+async def _next_request_timed(requests: AsyncIterator[Request], idle_seconds: float) -> Request | None:
+    """next_request with a timer of its own (outside a task, or a limit that is already past)."""
+    try:
+        async with asyncio.timeout(idle_seconds):
             return await anext(requests)
     except StopAsyncIteration:
         return None
     except TimeoutError:
         raise IdleTimeout(f"no message for {idle_seconds:g} s") from None
+
+
+def _forget(task: asyncio.Task[Any] | None) -> None:
+    """The stream task waits for no more messages: its idle timer goes."""
+    if task is not None:
+        watch = _WATCHES.pop(task, None)
+        if watch is not None:
+            watch.close()
 
 
 def set_final_status(context: Context, status: status_pb2.Status) -> None:
@@ -80,6 +182,7 @@ async def end_stream(
     The handler returns right after this. With `client_may_write` False (the
     client has been silent, e.g. past its idle limit) there is nothing to drain.
     """
+    _forget(asyncio.current_task())
     set_final_status(context, status)
     if client_may_write:
         await drain(requests)
