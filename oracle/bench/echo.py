@@ -1,5 +1,7 @@
-"""The baselines, run as a process (`python -m oracle.bench.echo [--answers FILE]`): an echo gRPC service whose
-every answer is the oracle's answer to the same message (so the same size), or a bare grpc.aio server with health."""
+"""The baselines, run as a process (`python -m oracle.bench.echo [--answers FILE [--floor]]`): an echo gRPC service
+whose every answer is the oracle's answer to the same message (so the same size); with --floor, one that also does
+the least any CheckAction must do with the wire (parse the request, read every card, serialize the answer); or a
+bare grpc.aio server with health."""
 
 from __future__ import annotations
 
@@ -47,6 +49,26 @@ class Answers:
             k += 1
 
 
+class FloorAnswers(Answers):
+    """The echo plus the wire work of a CheckAction: parse the request, read every card, serialize the answer (the
+    oracle's recorded answer, parsed once): what no implementation of the method on this transport can skip."""
+
+    def __init__(self, unary: dict[bytes, bytes], streams: list[list[bytes]]) -> None:
+        super().__init__(unary, streams)
+        from oracle.api.v1 import oracle_pb2
+
+        self._parse = oracle_pb2.CheckActionRequest.FromString
+        self._answers = {k: oracle_pb2.CheckActionResponse.FromString(v) for k, v in unary.items()}
+
+    async def answer(self, request: bytes, context: grpc.aio.ServicerContext[bytes, bytes]) -> bytes:
+        """Parse, read every card, serialize the recorded answer."""
+        from oracle.bench.measure import read_cards
+
+        read_cards(self._parse(request))
+        found = self._answers.get(request)
+        return request if found is None else found.SerializeToString()
+
+
 async def serve(answers: Answers | None) -> None:
     """Serve on 127.0.0.1 port 0 until SIGTERM, SIGINT or the end of stdin; print the port once SERVING."""
     server = grpc.aio.server()
@@ -81,12 +103,13 @@ def main() -> None:
     """Command line: --answers FILE (a pickled {"unary": {...}, "streams": [...]}) for the echo; nothing for bare."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--answers", help="The recorded answers of the oracle (echo mode).")
+    parser.add_argument("--floor", action="store_true", help="Also parse, read every card and serialize (unary).")
     args = parser.parse_args()
     answers = None
     if args.answers:
         with open(args.answers, "rb") as f:
             data = pickle.load(f)
-        answers = Answers(data["unary"], data["streams"])
+        answers = (FloorAnswers if args.floor else Answers)(data["unary"], data["streams"])
     asyncio.run(serve(answers))
 
 

@@ -169,6 +169,18 @@ def _compare(key: str, title: str, per: str, results: dict[str, list[dict[str, A
     ]
 
 
+def _floor_rows(results: dict[str, list[dict[str, Any]]]) -> list[Row]:
+    """The floor server (the echo plus parse, read every card, serialize) against the echo, in the same turns: the
+    best ratio any CheckAction on this transport could reach."""
+    floor, echo = results["floor"], results["echo"]
+    ratios = [_rate(f) / _rate(e) for f, e in zip(floor, echo, strict=True) if _rate(e) > 0]
+    title = "  floor: an echo that parses, reads every card and serializes, vs echo"
+    return [
+        over_rounds("grpc.check.floor_ratio", title, ratios, "x echo"),
+        over_rounds("grpc.check.floor_cpu", "  floor server CPU per call", [_cpu_us(a) for a in floor], "µs"),
+    ]
+
+
 def grpc_rows(
     sizes: ServerSizes, unary: list[bytes], streams: list[list[bytes]], workers: bool, progress: Progress
 ) -> list[Row]:
@@ -191,11 +203,15 @@ def grpc_rows(
                     },
                     timeout=600,
                 )
-                with Server(module_command("oracle.bench.echo", "--answers", str(answers))) as echo:
+                with (
+                    Server(module_command("oracle.bench.echo", "--answers", str(answers))) as echo,
+                    Server(module_command("oracle.bench.echo", "--answers", str(answers), "--floor")) as floor,
+                ):
                     common = {"inflight": sizes.inflight, "seconds": sizes.seconds, "window": sizes.window}
                     unary_targets = {
                         "oracle": {"op": "unary", "port": oracle.port, "method": CHECK_METHOD, "pids": [oracle.pid]},
                         "echo": {"op": "unary", "port": echo.port, "method": UNARY, "pids": [echo.pid]},
+                        "floor": {"op": "unary", "port": floor.port, "method": UNARY, "pids": [floor.pid]},
                     }
                     stream_targets = {
                         "oracle": {"op": "stream", "port": oracle.port, "method": STREAM_METHOD, "pids": [oracle.pid]},
@@ -209,6 +225,7 @@ def grpc_rows(
                 client.close()
     title = f"CheckAction over gRPC, {sizes.inflight} in flight, vs echo"
     rows = _compare("grpc.check", title, "call", unary_results)
+    rows += _floor_rows(unary_results)
     rows += _compare("grpc.stream", "RefereeGame, one stream per game, vs echo stream", "message", stream_results)
     if recorded["errors"]:
         rows.append(missing("grpc.record", "  oracle errors while recording answers", "", f"{recorded['errors']}"))
