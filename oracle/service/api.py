@@ -49,7 +49,7 @@ from oracle.service.sizes import (
 )
 from oracle.service.statuses import bad_request_status, failed_precondition_status, not_found_status, status_of
 from oracle.service.wire import Pieces
-from oracle.service.wire_action import decode_action
+from oracle.service.wire_action import decode_action, notation
 from oracle.service.wire_state import decode_state, state_within
 
 _ANSWER_MARGIN = 64 * 1024  #: bytes of a ListLegalActions answer kept for everything but its actions
@@ -275,7 +275,7 @@ class OracleApi:
             state = self.state(request.state, rules, pieces=pieces)
             action = self.requested_action(request.action, request.HasField("action"), request.action_text, rules)
             verdict = referee.check_action(rules, state, action)
-            return verdict_to_proto(verdict, self.limits.max_violations, format_action(action), pieces)
+            return verdict_to_proto(verdict, self.limits.max_violations, notation(action), pieces)
         response.notation = format_action(action)
         return response
 

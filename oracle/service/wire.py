@@ -66,6 +66,8 @@ def varint(value: int) -> bytes:
     """A non-negative varint, or a negative int as the runtime writes an int32 (ten bytes, two's complement)."""
     if 0 <= value < 128:
         return _SMALL[value]
+    if 0 < value < 0x4000:
+        return bytes(((value & 0x7F) | 0x80, value >> 7))
     if value < 0:
         value += 1 << 64
     out = bytearray()

@@ -5,6 +5,8 @@ The hot path of CheckAction; anything unusual is WireError and action_from_proto
 
 from __future__ import annotations
 
+from typing import cast
+
 from oracle.model.actions import (
     Action,
     AnswerPartner,
@@ -16,11 +18,15 @@ from oracle.model.actions import (
     MeldGroup,
     PickUpPile,
     TakePile,
+    format_action,
 )
 from oracle.model.cards import JOKER, is_valid, rank_of
 from oracle.service.wire import WireError, as_int32, read_cards, read_varint
 
 _EMPTY: tuple[int, ...] = ()
+#: The notation of the actions that have one form (format_action's, looked up by type) and of each discard.
+_FIXED_NOTATION: dict[type, str] = {type(a): format_action(a) for a in (Draw(), AskPartner(), Finish(), PickUpPile())}
+_DISCARD_NOTATION = (None, *(format_action(Discard(card)) for card in range(1, JOKER + 1)))
 _NO_BODY: dict[int, Action] = {0x0A: Draw(), 0x2A: AskPartner(), 0x3A: Finish(), 0x42: PickUpPile()}
 
 
@@ -111,4 +117,17 @@ def decode_action(data: bytes) -> tuple[Action, int, int]:
     raise WireError(f"Action tag {tag}")
 
 
-__all__ = ["decode_action"]
+def notation(action: Action) -> str:
+    """format_action(action), the one-form actions and the discards from a table made by format_action."""
+    kind = type(action)
+    text = _FIXED_NOTATION.get(kind)
+    if text is not None:
+        return text
+    if kind is Discard:
+        card = cast(Discard, action).card
+        if 1 <= card <= JOKER:
+            return cast(str, _DISCARD_NOTATION[card])
+    return format_action(action)
+
+
+__all__ = ["decode_action", "notation"]

@@ -76,8 +76,9 @@ def verdict_bytes(
     read from the request, see encode_state); ValueError or TypeError for a value only the message API writes (or
     refuses)."""
     parts = [b"\x08\x01" if verdict.legal else b""]
-    for violation in bounded_violations(verdict.violations, max_violations):
-        parts.append(length_delimited(b"\x12", _violation_bytes(violation)))
+    if verdict.violations:
+        for violation in bounded_violations(verdict.violations, max_violations):
+            parts.append(length_delimited(b"\x12", _violation_bytes(violation)))
     for event in verdict.events:
         parts.append(length_delimited(b"\x1a", _event_bytes(event)))
     if verdict.next_state is not None:
