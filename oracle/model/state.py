@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-from oracle.model.cards import is_black_three, is_wild, rank_of
+from oracle.model.cards import JOKER, RANK_THREE, is_black_three, rank_of
 
 Cards = tuple[int, ...]
 
@@ -172,8 +172,8 @@ def index_of_rank(melds: Sequence[Cards], rank: int) -> int | None:
     not a black three), or None."""
     for i, meld in enumerate(melds):
         for card in meld:
-            if not is_wild(card):
-                if rank_of(card) == rank and not is_black_three(card):
+            if card != JOKER and card > 4:  # the first natural card (cards.is_wild, inlined: this runs per meld)
+                if rank_of(card) == rank and (rank != RANK_THREE or not is_black_three(card)):
                     return i
                 break
     return None

@@ -3,7 +3,7 @@ to score."""
 
 from __future__ import annotations
 
-from oracle.model.cards import is_black_three, is_red_three, is_wild
+from oracle.model.cards import ALL_CARDS, is_black_three, is_red_three, is_wild
 from oracle.model.state import GameState, HandEnd
 from oracle.model.table import HandTable, SideTable, WentOut
 from oracle.ruleset.compiled import CompiledRules
@@ -25,15 +25,21 @@ def pile_freezers(rules: CompiledRules, state: GameState) -> list[tuple[str, str
     reasons: list[tuple[str, str]] = []
     pile = state.discard_pile
     upcards = pile[: state.pile_upcards]
-    if pile_rules.frozen_by_upcard and any(is_wild(c) or is_red_three(c) for c in upcards):
+    discarded = pile[state.pile_upcards :]
+    if pile_rules.frozen_by_upcard and not _WILD_OR_RED_THREE.isdisjoint(upcards):
         reasons.append(("discard_pile.frozen_by_upcard", "the pile started with a wild card or red three"))
-    if pile_rules.frozen_by_wild and any(is_wild(c) for c in pile[state.pile_upcards :]):
+    if pile_rules.frozen_by_wild and not _WILDS.isdisjoint(discarded):
         reasons.append(("discard_pile.frozen_by_wild", "a wild card was discarded into it"))
-    elif pile_rules.frozen_by_wild and not pile_rules.frozen_by_upcard and any(is_wild(c) for c in upcards):
+    elif pile_rules.frozen_by_wild and not pile_rules.frozen_by_upcard and not _WILDS.isdisjoint(upcards):
         reasons.append(("discard_pile.frozen_by_wild", "it holds a wild card"))
-    if pile_rules.frozen_by_black_three and any(is_black_three(c) for c in pile[state.pile_upcards :]):
+    if pile_rules.frozen_by_black_three and not _BLACK_THREES.isdisjoint(discarded):
         reasons.append(("discard_pile.frozen_by_black_three", "a black three was discarded into it"))
     return reasons
+
+
+_WILDS = frozenset(c for c in ALL_CARDS if is_wild(c))
+_WILD_OR_RED_THREE = frozenset(c for c in ALL_CARDS if is_wild(c) or is_red_three(c))
+_BLACK_THREES = frozenset(c for c in ALL_CARDS if is_black_three(c))
 
 
 def frozen_reasons_for_side(rules: CompiledRules, state: GameState, side: int) -> list[tuple[str, str]]:
