@@ -3,6 +3,8 @@ verdict_to_proto's message, and its notation is format_action's, for every event
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from oracle.api.v1 import oracle_pb2
@@ -100,11 +102,23 @@ def test_the_notation_is_format_actions_for_every_kind_of_action() -> None:
         Meld((MeldGroup((5, 6), onto_rank=1),)),
         TakePile((9, 10), (MeldGroup((1, 2, 3)),)),
         TakePile((), ()),
+        TakePile((53,), ()),
+        TakePile((), (MeldGroup((53, 52), onto_rank=12), MeldGroup((4, 8, 12)))),
+        Meld((MeldGroup((1, 2, 3)), MeldGroup((53,), onto_rank=0), MeldGroup((), onto_rank=-1))),
+        Meld(()),
     ]
     actions += [Discard(card) for card in range(1, 54)]
     for _ in range(2):  # the second time from what was remembered
         for action in actions:
             assert notation(action) == format_action(action)
-        for card in (0, 54, -1):
-            with pytest.raises(ValueError):
-                notation(Discard(card))
+        for bad in (
+            *(Discard(card) for card in (0, 54, -1)),
+            Meld((MeldGroup((1, 99)),)),
+            Meld((MeldGroup((1,), onto_rank=13),)),
+            TakePile((0,), ()),
+            TakePile((), (MeldGroup((5, 60)),)),
+        ):
+            with pytest.raises((ValueError, IndexError)) as raised:
+                format_action(bad)
+            with pytest.raises(raised.type, match=re.escape(str(raised.value))):
+                notation(bad)
