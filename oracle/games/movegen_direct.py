@@ -17,17 +17,17 @@ from collections.abc import Iterator
 
 from oracle.games.movegen_draw import draw_list, draw_phase, second_steps, take_key
 from oracle.games.movegen_facts import Group, Mover
+from oracle.games.movegen_fast import ASK, DISCARDS, play_without_wilds
 from oracle.games.movegen_sets import going_out_sets, minimal_sets, new_meld_pool
 from oracle.model.actions import (
     Action,
     AnswerPartner,
-    AskPartner,
     Discard,
     Finish,
     Meld,
     MeldGroup,
 )
-from oracle.model.cards import ALL_CARDS, JOKER, RANK_THREE
+from oracle.model.cards import JOKER, RANK_THREE
 from oracle.model.interrupt import Checkpoint
 from oracle.model.state import GameState, PartnerAnswer, Phase
 from oracle.rules.play import can_go_out, check_answer, check_finish
@@ -36,10 +36,8 @@ from oracle.ruleset.compiled import CompiledRules
 
 __all__ = ["iter_legal", "legal_list", "meld_key", "take_key"]
 
-_ASK = AskPartner()
 _FINISH = Finish()
 _ANSWERS = (AnswerPartner(True), AnswerPartner(False))
-_DISCARDS = {c: Discard(c) for c in ALL_CARDS}  #: the Discard of each card (immutable: every list shares them)
 
 
 def iter_legal(rules: CompiledRules, state: GameState, checkpoint: Checkpoint | None = None) -> Iterator[Action] | None:
@@ -68,6 +66,9 @@ def legal_list(rules: CompiledRules, state: GameState) -> list[Action] | None:
     if phase == Phase.DRAW:
         return draw_list(rules, state)
     if phase == Phase.PLAY:
+        fast = play_without_wilds(rules, state)
+        if fast is not None:
+            return fast
         m = Mover(rules, state)
         return [*_sorted_melds(m), *_play_rest(m)]
     if phase == Phase.FINAL_MELDS:
@@ -113,14 +114,14 @@ def _play_rest(m: Mover) -> list[Action]:
     facts, turn = m.facts, m.state.turn
     if m.size == 1:  # play.check_discard: the last card goes out (going_out.check_going_out: canastas, answer)
         if m.canastas >= facts.required and not m.partner_no:
-            out.append(_DISCARDS.get(m.hand[0]) or Discard(m.hand[0]))
+            out.append(DISCARDS.get(m.hand[0]) or Discard(m.hand[0]))
     elif m.size and (turn.partner_answer != PartnerAnswer.YES or not can_go_out(m.ctx)):
         # a "yes" binds a player who can go out; one who cannot discards (play.check_discard)
-        discards = _DISCARDS
+        discards = DISCARDS
         out += [discards.get(c) or Discard(c) for c in dict.fromkeys(m.ordered)]  # each card once, ascending
     # play.check_ask's conditions: the rule set allows asking, phase PLAY, no answer yet, nothing melded, 2+ cards
     if facts.may_ask and turn.partner_answer == PartnerAnswer.NONE and not turn.melded and m.size != 1:
-        out.append(_ASK)
+        out.append(ASK)
     return out
 
 

@@ -1,11 +1,14 @@
-"""Direct legal-move generation in the draw phase: drawing, the take-pile forms that can be legal, and the second
-steps of a two-step take (oracle.rules.draw, oracle.rules.two_step), judged as oracle.games.movegen_direct says."""
+"""Direct legal-move generation in the draw phase: drawing, the take-pile forms that can be legal, second steps.
+
+The second steps are those of a two-step take (oracle.rules.two_step); each form is judged as
+oracle.games.movegen_direct says (oracle.rules.draw's rules, through oracle.games.movegen_facts).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from oracle.games.movegen_facts import Group, Mover, rule_facts
+from oracle.games.movegen_facts import KIND, Group, Mover, rule_facts
 from oracle.games.movegen_sets import minimal_sets, natural_bounds, new_meld_pool
 from oracle.model.actions import Action, Draw, Meld, TakePile, second_step_meld
 from oracle.model.cards import ALL_CARDS, JOKER, RANK_THREE, is_black_three, is_natural, is_red_three, rank_of
@@ -75,9 +78,8 @@ def no_take(rules: CompiledRules, state: GameState) -> bool:
     hand = state.seats[state.seat_to_move].hand
     held = hand.count(first) + hand.count(first + 1) + hand.count(first + 2) + hand.count(first + 3)
     rank = rank_of(top)
-    facts = rule_facts(rules)
     side = state.sides[state.seat_to_move % rules.sides]
-    has_meld = rank in facts.side_melds(side.melds)[0]
+    has_meld = _has_meld(side.melds, rank)
     if not held:
         return not has_meld
     frozen = pile_frozen(rules, state, side)
@@ -85,7 +87,20 @@ def no_take(rules: CompiledRules, state: GameState) -> bool:
         return True  # a frozen pile is taken with two naturals at least
     if has_meld or _has_wild(hand):
         return False
+    facts = rule_facts(rules)
     return not any(facts.new_ok(rank, n + 1, 0, True) for n in range(2 if frozen else 1, held + 1))
+
+
+def _has_meld(melds: tuple[Cards, ...], rank: int) -> bool:
+    """The side has a meld of the natural rank (oracle.model.state.meld_index_of_rank is not None)."""
+    for meld in melds:
+        for card in meld:
+            kind = KIND[card]
+            if kind >= 0:  # the first card that is not wild names the meld's rank
+                if kind == rank and card not in _BLACK_THREES:
+                    return True
+                break
+    return False
 
 
 def _has_wild(cards: Cards) -> bool:

@@ -62,7 +62,12 @@ class Group(NamedTuple):
 
 class RuleFacts:
     """Verdicts one rule set gives again and again, memoised across positions (each computed by oracle.rules), and
-    the rule-set values the end-of-action checks read."""
+    the rule-set values the end-of-action checks read.
+
+    The meld verdicts are memoised by make-up, not by rank: melds.meld_rule_breaks judges every rank alike but
+    black threes (the rank only names the meld in the explanation), which tests/test_movegen_facts.py checks for
+    every shipped rule set.
+    """
 
     def __init__(self, rules: CompiledRules) -> None:
         self.rules = rules
@@ -82,14 +87,12 @@ class RuleFacts:
         #: Fewest cards a meld may leave for the end-of-action checks to pass whatever the canastas and the answer.
         self.safe_left = max(2, self.keep)
         self._new: dict[tuple[int, int, int, bool, bool], bool] = {}
-        self._added: dict[tuple[Target, int, int, bool], bool] = {}
-        self._targets: dict[Cards, Target] = {}
+        self._added: dict[tuple[int, int, int, bool, bool], bool] = {}
         sizes = range(rules.deck_size + 1)  # by size (melds.is_canasta), natural melds and black-three melds
-        self._canasta = [is_canasta(MeldShape(RANK_ACE, n, n, 0, False), rules) for n in sizes]
-        self._black_canasta = [is_canasta(MeldShape(RANK_THREE, n, n, 0, True), rules) for n in sizes]
+        self.canasta_table = [is_canasta(MeldShape(RANK_ACE, n, n, 0, False), rules) for n in sizes]
+        self.black_canasta_table = [is_canasta(MeldShape(RANK_THREE, n, n, 0, True), rules) for n in sizes]
         self._options: dict[tuple[int, int, int, int, int], tuple[Group, ...]] = {}
         self._wilds: dict[tuple[int, int, int], tuple[int, ...]] = {}
-        self._sides: dict[tuple[Cards, ...], tuple[dict[int, int], int]] = {}
         self.most_naturals = 4 * rules.deck.packs  #: naturals of one rank in the deck
         self.most_wilds = rules.deck.jokers + 4 * rules.deck.packs  #: wild cards in the deck
         #: By rank: fewest_cards(rank) once known, else -1.
@@ -112,7 +115,7 @@ class RuleFacts:
 
     def new_ok(self, rank: int, naturals: int, wilds: int, going_out: bool, last_cards: bool = True) -> bool:
         """A new meld of this make-up breaks no meld rule (melds.meld_rule_breaks; `last_cards`: no card is left)."""
-        key = (rank, naturals, wilds, going_out, last_cards)
+        key = (rank == RANK_THREE, naturals, wilds, going_out, last_cards)  # other ranks are judged alike
         ok = self._new.get(key)
         if ok is None:
             if len(self._new) > _MEMO_LIMIT:
@@ -124,33 +127,24 @@ class RuleFacts:
     def added_ok(self, old: Target, naturals: int, wilds: int, going_out: bool) -> bool:
         """Adding to a meld of make-up `old` breaks no rule check_laid applies to an addition: the meld rules but
         those of new melds only (meld_play.NEW_MELD_ONLY), and wilds turning a natural canasta mixed."""
-        key = (old, naturals, wilds, going_out)
+        rank, size, old_naturals, old_wilds = old
+        mixed = wilds > 0 and not old_wilds and self.canasta(size)  # meld_play: a natural canasta turning mixed
+        # by the make-up after it (natural ranks are judged alike: RuleFacts' docstring)
+        key = (size + naturals + wilds, old_naturals + naturals, old_wilds + wilds, going_out, mixed)
         ok = self._added.get(key)
         if ok is None:
             if len(self._added) > _MEMO_LIMIT:
                 self._added.clear()
             rules = self.rules
-            rank, size, old_naturals, old_wilds = old
             before = MeldShape(rank, size, old_naturals, old_wilds, False)
             after = MeldShape(rank, size + naturals + wilds, old_naturals + naturals, old_wilds + wilds, False)
             breaks = meld_rule_breaks(after, rules, going_out=going_out)
-            mixed = is_canasta(before, rules) and old_wilds == 0 and after.wilds > 0  # meld_play: turning mixed
+            mixed = is_canasta(before, rules) and old_wilds == 0 and after.wilds > 0
             ok = all(b.field in NEW_MELD_ONLY for b in breaks) and not (
                 mixed and not rules.canastas.wild_may_join_natural
             )
             self._added[key] = ok
         return ok
-
-    def target(self, meld: Cards, rank: int) -> Target:
-        """The make-up of a side's meld of the natural rank `rank` (melds.meld_shape of a valid state's meld)."""
-        found = self._targets.get(meld)
-        if found is None:
-            if len(self._targets) > _MEMO_LIMIT:
-                self._targets.clear()
-            count = meld.count
-            wilds = count(1) + count(2) + count(3) + count(4) + count(JOKER)
-            found = self._targets[meld] = (rank, len(meld), len(meld) - wilds, wilds)
-        return found
 
     def options(self, rank: int, low: int, high: int, jokers: int, twos: int) -> tuple[Group, ...]:
         """The groups of `rank` with low <= n <= high naturals and wilds within the budgets that a new meld may be
@@ -185,32 +179,47 @@ class RuleFacts:
 
     def canasta(self, size: int, black_threes: bool = False) -> bool:
         """A meld of `size` cards is a canasta (melds.is_canasta)."""
-        table = self._black_canasta if black_threes else self._canasta
+        table = self.black_canasta_table if black_threes else self.canasta_table
         if size < len(table):
             return table[size]
         return is_canasta(MeldShape(0, size, size, 0, black_threes), self.rules)
 
-    def side_melds(self, melds: tuple[Cards, ...]) -> tuple[dict[int, int], int]:
-        """A side's melds: natural rank -> index of the side's meld of it (meld_index_of_rank; the dict is shared,
-        never to be changed), and the canastas among them (melds.canasta_count); a valid state's melds."""
-        found = self._sides.get(melds)
-        if found is None:
-            if len(self._sides) > _MEMO_LIMIT:
-                self._sides.clear()
-            meld_at: dict[int, int] = {}
-            canastas = 0
-            for i, meld in enumerate(melds):
-                black = False
-                for card in meld:
-                    kind = KIND[card]
-                    if kind >= 0:  # the first card that is not wild names the meld's rank
-                        black = card in _BLACK_THREES
-                        if not black and kind not in meld_at:
-                            meld_at[kind] = i
-                        break
-                canastas += self.canasta(len(meld), black)  # a valid state's melds are well formed (state_check)
-            found = self._sides[melds] = (meld_at, canastas)
-        return found
+
+def side_melds(facts: RuleFacts, melds: tuple[Cards, ...]) -> tuple[dict[int, int], int]:
+    """A side's melds (a valid state's): natural rank -> index of the side's meld of it (meld_index_of_rank), and
+    the canastas among them (melds.canasta_count)."""
+    meld_at: dict[int, int] = {}
+    canastas = 0
+    kinds = KIND
+    table, black_table = facts.canasta_table, facts.black_canasta_table
+    i = 0
+    for meld in melds:
+        rank = -1  # a wild-only meld, unless a card names the rank
+        black = False
+        for card in meld:
+            kind = kinds[card]
+            if kind >= 0:  # the first card that is not wild names the meld's rank
+                rank = kind
+                black = card in _BLACK_THREES
+                break
+        size = len(meld)  # a valid state's melds are well formed (state_check)
+        if black:
+            canastas += black_table[size] if size < len(black_table) else facts.canasta(size, True)
+        else:
+            if rank >= 0 and rank not in meld_at:
+                meld_at[rank] = i
+            canastas += table[size] if size < len(table) else facts.canasta(size)
+        i += 1
+    return meld_at, canastas
+
+
+def end_ok(facts: RuleFacts, left: int, canastas: int, partner_no: bool, took_pile: bool) -> bool:
+    """Mover.end_ok for a side with `canastas` after laying and a partner who said no (`partner_no`) or not."""
+    if canastas < facts.required and left < facts.keep:
+        return False  # MUST_KEEP_CARDS
+    if not left:  # GO_OUT_WITHOUT_CANASTAS, GO_OUT_PARTNER_SAID_NO, GO_OUT_NEEDS_DISCARD
+        return canastas >= facts.required and not partner_no and facts.meld_out
+    return not (left == 1 and not took_pile and partner_no)  # GO_OUT_PARTNER_SAID_NO, one card left
 
 
 _FACTS: dict[int, RuleFacts] = {}
@@ -286,7 +295,7 @@ class Mover:
         self.side = side
         melds = self.side_melds = side.melds
         #: natural rank -> index of the side's meld of it (meld_index_of_rank), and the side's canastas now
-        self.meld_at, self.canastas = facts.side_melds(melds)
+        self.meld_at, self.canastas = side_melds(facts, melds)
         self.wild_points = facts.wild_points  #: a joker's and a two's points
         self.needs_initial = not melds  # minimum.needs_initial_meld
         #: minimum.side_minimum, read only for an initial meld
@@ -323,7 +332,10 @@ class Mover:
 
     def target_shape(self, rank: int) -> Target:
         """The make-up of the side's meld of `rank` (one the side has): rank, size, naturals, wilds."""
-        return self.facts.target(self.side_melds[self.meld_at[rank]], rank)
+        meld = self.side_melds[self.meld_at[rank]]
+        count = meld.count  # a valid state's meld of a natural rank: its naturals and wilds (melds.meld_shape)
+        wilds = count(1) + count(2) + count(3) + count(4) + count(JOKER)
+        return (rank, len(meld), len(meld) - wilds, wilds)
 
     def going_out(self, left: int) -> bool:
         """A meld action leaving `left` cards goes out (play._meld: one card left to discard, none after a last
@@ -334,12 +346,7 @@ class Mover:
         """The checks after laying: cards kept until the canastas (going_out.check_keep_cards), going out by
         melding (going_out.check_melding_out), and (a meld action) the partner's "no" with one card left
         (play.check_meld); the same conditions as those functions, without writing their violations."""
-        facts = self.facts
-        if canastas < facts.required and left < facts.keep:
-            return False  # MUST_KEEP_CARDS
-        if not left:  # GO_OUT_WITHOUT_CANASTAS, GO_OUT_PARTNER_SAID_NO, GO_OUT_NEEDS_DISCARD
-            return canastas >= facts.required and not self.partner_no and facts.meld_out
-        return not (left == 1 and not took_pile and self.partner_no)  # GO_OUT_PARTNER_SAID_NO, one card left
+        return end_ok(self.facts, left, canastas, self.partner_no, took_pile)
 
     def waived(self, made_canasta: bool, going_out: bool, canastas: int, final_discard: bool = False) -> bool:
         """The minimum is waived for this meld action of new melds only: minimum.is_minimum_waived with the turn

@@ -1,0 +1,94 @@
+"""Legal moves of the commonest position in one pass: phase PLAY, a side with melds, no wild card in hand.
+
+There the legal melds are single groups of naturals whose canonical order is the order they are found in. The
+general generator (oracle.games.movegen_direct) decides every other position; the tests compare both with the
+referee.
+"""
+
+from __future__ import annotations
+
+from oracle.games.movegen_facts import KIND, end_ok, rule_facts, side_melds
+from oracle.model.actions import Action, AskPartner, Discard, Meld, MeldGroup
+from oracle.model.cards import ALL_CARDS, JOKER, RANK_FOUR, is_black_three, is_wild
+from oracle.model.state import GameState, PartnerAnswer
+from oracle.ruleset.compiled import CompiledRules
+
+ASK = AskPartner()  #: the one AskPartner action (immutable: every list shares it)
+DISCARDS = {c: Discard(c) for c in ALL_CARDS}  #: the Discard of each card (immutable: every list shares them)
+_BLACK_THREES = tuple(c for c in ALL_CARDS if is_black_three(c))
+_HIGHEST_TWO = max(c for c in ALL_CARDS if is_wild(c) and c != JOKER)
+
+
+def play_without_wilds(rules: CompiledRules, state: GameState) -> list[Action] | None:
+    """The legal actions, in canonical order, of phase PLAY for a mover holding two cards or more and no wild card
+    whose side has melds and whose partner has not said yes; None for any other position.
+
+    The melds are what movegen_direct's single groups come to without wilds: a new meld of the lowest n naturals
+    of a rank (of a rank the side has no meld of, where one meld per rank), or n naturals added to the side's meld
+    of their rank; a black-three meld sends the position to the general generator. Ranks come in ascending order
+    and n ascending, which is the canonical order of single-group melds ((cards, onto) ascending).
+    """
+    seat = state.seat_to_move
+    hand = state.seats[seat].hand
+    size = len(hand)
+    turn = state.turn
+    answer = turn.partner_answer
+    if size < 2 or answer == PartnerAnswer.YES:
+        return None
+    melds = state.sides[seat % rules.sides].melds
+    if not melds:
+        return None
+    ordered = sorted(hand)
+    if ordered[0] <= _HIGHEST_TWO or ordered[-1] >= JOKER:
+        return None  # a wild card (oracle.model.cards.is_wild), or a card number that is no card
+    facts = rule_facts(rules)
+    threes = rules.threes
+    if sum(ordered.count(c) for c in _BLACK_THREES) >= threes.black_three_meld_min:
+        return None  # a black-three meld may be in reach
+    meld_at, canastas = side_melds(facts, melds)
+    per_rank, safe, fewest = facts.per_rank, facts.safe_left, facts.fewest
+    partner_no = answer == PartnerAnswer.NO
+    out: list[Action] = []
+    i = 0
+    while i < size:  # the runs of one rank in the sorted hand
+        card = ordered[i]
+        rank = KIND[card]
+        last = card + 3 - ((card - 1) & 3)  # the rank's last card number (cards 4r+1 .. 4r+4)
+        j = i + 1
+        while j < size and ordered[j] <= last:
+            j += 1
+        if rank < RANK_FOUR:  # black threes (too few for a meld) and red threes
+            i = j
+            continue
+        held = j - i
+        if per_rank and rank in meld_at:  # naturals join the side's meld of their rank
+            meld = melds[meld_at[rank]]
+            count = meld.count  # a valid state's meld of a natural rank: its naturals and wilds (melds.meld_shape)
+            wilds = count(1) + count(2) + count(3) + count(4) + count(JOKER)
+            old_size = len(meld)
+            old = (rank, old_size, old_size - wilds, wilds)
+            before = canastas - facts.canasta(old_size)
+            for n in range(1, held + 1):
+                left = size - n
+                if not facts.added_ok(old, n, 0, left < 2):  # going out: one card left or none (phase PLAY)
+                    continue
+                if left < safe and not end_ok(facts, left, before + facts.canasta(old_size + n), partner_no, False):
+                    continue
+                out.append(Meld((MeldGroup(tuple(ordered[i : i + n])),)))
+        else:
+            least = fewest[rank]
+            if least < 0:
+                least = facts.fewest_cards(rank)
+            if held >= least or held > facts.most_naturals:
+                for group in facts.options(rank, 1, held, 0, 0):  # ascending by points: n ascending
+                    n = group.naturals
+                    left = size - n
+                    if left < safe and not end_ok(facts, left, canastas + facts.canasta(n), partner_no, False):
+                        continue
+                    out.append(Meld((MeldGroup(tuple(ordered[i : i + n])),)))
+        i = j
+    discards = DISCARDS
+    out += [discards.get(c) or Discard(c) for c in dict.fromkeys(ordered)]  # each card once, ascending
+    if facts.may_ask and answer == PartnerAnswer.NONE and not turn.melded:  # play.check_ask's conditions
+        out.append(ASK)
+    return out
