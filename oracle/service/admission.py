@@ -4,6 +4,7 @@ once), and none at all once the server is closing (UNAVAILABLE); health is exemp
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
 
 import grpc
 
@@ -31,17 +32,18 @@ class Admission:
         self.closed = False
         self._last_activity = 0.0  #: loop time a call last started or ended
 
-    async def admit(self, call: Call) -> None:
-        """Count the call in, or refuse it when the server is closing or the call's kind is at its limit."""
+    def admit(self, call: Call) -> Awaitable[None] | None:
+        """Count the call in, or refuse it (the abort to await) when the server is closing or the call's kind is at
+        its limit."""
         if call.service in EXEMPT:
-            return
+            return None
         if self.closed:
-            await call.context.abort(
+            return call.context.abort(
                 grpc.StatusCode.UNAVAILABLE, "the server is shutting down: send the call to another server"
             )
         if call.streaming:
             if self.streams >= self.max_streams:
-                await call.context.abort(
+                return call.context.abort(
                     grpc.StatusCode.RESOURCE_EXHAUSTED,
                     f"server busy: {self.streams} streams open, the limit (--max-streams {self.max_streams});"
                     " retry later",
@@ -49,7 +51,7 @@ class Admission:
             self.streams += 1
         else:
             if self.calls >= self.max_calls:
-                await call.context.abort(
+                return call.context.abort(
                     grpc.StatusCode.RESOURCE_EXHAUSTED,
                     f"server busy: {self.calls} calls in progress, the limit (--max-calls {self.max_calls});"
                     " retry later",
@@ -58,6 +60,7 @@ class Admission:
         # Only admitted calls count as activity: calls refused while closing must not hold the server open (under
         # steady load they never stop coming, and the whole grace period would pass before the server stops).
         self._last_activity = asyncio.get_running_loop().time()
+        return None
 
     def finish(self, call: Call, code: grpc.StatusCode) -> None:
         """Count the call out."""

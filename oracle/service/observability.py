@@ -24,34 +24,57 @@ if TYPE_CHECKING:  # prometheus_client is imported when metrics are served or re
     from prometheus_client.metrics_core import Metric
 
 log = logging.getLogger(__name__)
+_json_string: Callable[[str], str] = json.encoder.encode_basestring_ascii
+"""A string as json.dumps writes it (quoted, escaped, ASCII only)."""
+
+
+def _json_value(value: object) -> str:
+    return _json_string(value) if isinstance(value, str) else json.dumps(value)
+
+
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
 
 
 class RequestLog:
-    """A call layer writing one JSON line per finished call: method, code, duration, sizes, peer; never a payload."""
+    """A call layer writing one JSON line per finished call: method, code, duration, sizes, peer; never a payload.
+
+    The line is what json.dumps gives for the record, written without building the record (strings encoded as
+    json.dumps encodes them; the time's date and whole seconds formatted once per second).
+    """
 
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
         self._failed = False
+        self._second = -1  #: the Unix second `_stamp` writes
+        self._stamp = ""  #: that second in UTC, "YYYY-MM-DDTHH:MM:SS"
 
-    async def admit(self, call: Call) -> None:
+    def admit(self, call: Call) -> None:
         """Nothing to check."""
+
+    def _now(self) -> str:
+        """Now in UTC as datetime.now(UTC).isoformat(timespec="milliseconds") writes it (microseconds rounded as
+        datetime rounds them, then cut to milliseconds)."""
+        now = time.time()
+        second = int(now)
+        micro = round((now - second) * 1e6)
+        if micro >= 1_000_000:
+            second, micro = second + 1, micro - 1_000_000
+        if second != self._second:
+            self._second = second
+            self._stamp = datetime.datetime.fromtimestamp(second, datetime.UTC).strftime("%Y-%m-%dT%H:%M:%S")
+        return f"{self._stamp}.{micro // 1000:03d}+00:00"
 
     def finish(self, call: Call, code: grpc.StatusCode) -> None:
         """Write the call's line (a failing log is reported once and never fails the call)."""
-        record = {
-            "time": datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds"),
-            "method": call.method,
-            "code": code.name,
-            "duration_ms": round((time.monotonic() - call.started) * 1000, 3),
-            "request_bytes": call.request_bytes,
-            "response_bytes": call.response_bytes,
-            "requests": call.requests,
-            "responses": call.responses,
-            "peer": call.peer,
-        }
+        took = round((time.monotonic() - call.started) * 1000, 3)
+        line = (
+            f'{{"time": "{self._now()}", "method": {_json_string(call.method)}, "code": {_json_string(code.name)},'
+            f' "duration_ms": {took!r}, "request_bytes": {call.request_bytes},'
+            f' "response_bytes": {call.response_bytes}, "requests": {call.requests},'
+            f' "responses": {call.responses}, "peer": {_json_value(call.peer)}}}\n'
+        )
         try:
-            self._stream.write(json.dumps(record) + "\n")
+            self._stream.write(line)
             self._stream.flush()
         except (OSError, ValueError) as exc:  # ValueError: the stream was closed
             if not self._failed:
@@ -94,7 +117,7 @@ class Metrics:
         with self._lock:
             self._watched.append((name, documentation, read))
 
-    async def admit(self, call: Call) -> None:
+    def admit(self, call: Call) -> None:
         """Count the call as in flight."""
         key = (call.service, call.name)
         with self._lock:
@@ -102,15 +125,18 @@ class Metrics:
 
     def finish(self, call: Call, code: grpc.StatusCode) -> None:
         """Count the call and its code; observe its duration."""
-        key = (call.service, call.name)
         took = time.monotonic() - call.started
+        key = (call.service, call.name)
+        counted = (call.service, call.name, code.name)
+        bucket = bisect.bisect_left(LATENCY_BUCKETS, took)  # the first bucket whose bound is >= took
         with self._lock:
             self._in_flight[key] -= 1
-            counted = (call.service, call.name, code.name)
             self._calls[counted] = self._calls.get(counted, 0) + 1
-            buckets, total = self._latency.setdefault(key, ([0] * (len(LATENCY_BUCKETS) + 1), [0.0]))
-            buckets[bisect.bisect_left(LATENCY_BUCKETS, took)] += 1  # the first bucket whose bound is >= took
-            total[0] += took
+            latency = self._latency.get(key)
+            if latency is None:
+                latency = self._latency[key] = ([0] * (len(LATENCY_BUCKETS) + 1), [0.0])
+            latency[0][bucket] += 1
+            latency[1][0] += took
 
     def families(self) -> list[Metric]:
         """The metric families of this moment (what a scrape reads)."""

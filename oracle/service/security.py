@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hmac
+from collections.abc import Awaitable
 from pathlib import Path
 
 import grpc
@@ -46,13 +47,14 @@ class TokenCheck:
     def __init__(self, token: str) -> None:
         self._token = token.encode("ascii")
 
-    async def admit(self, call: Call) -> None:
-        """Compare the presented token in constant time; abort with UNAUTHENTICATED when it is missing or wrong."""
+    def admit(self, call: Call) -> Awaitable[None] | None:
+        """Compare the presented token in constant time; refuse the call (the abort to await) with UNAUTHENTICATED
+        when it is missing or wrong."""
         if call.service in EXEMPT:
-            return
+            return None
         values = [v for k, v in call.context.invocation_metadata() or () if k == AUTHORIZATION]
         if not values:
-            await call.context.abort(
+            return call.context.abort(
                 grpc.StatusCode.UNAUTHENTICATED,
                 "missing bearer token: send the metadata 'authorization: Bearer <token>'",
             )
@@ -60,11 +62,12 @@ class TokenCheck:
         presented = value if isinstance(value, bytes) else value.encode("utf-8", "replace")
         scheme, _, token = presented.partition(b" ")
         if len(values) > 1 or scheme.lower() != b"bearer":
-            await call.context.abort(
+            return call.context.abort(
                 grpc.StatusCode.UNAUTHENTICATED, "the authorization metadata must be one 'Bearer <token>'"
             )
         if not hmac.compare_digest(token.strip(), self._token):
-            await call.context.abort(grpc.StatusCode.UNAUTHENTICATED, "wrong bearer token")
+            return call.context.abort(grpc.StatusCode.UNAUTHENTICATED, "wrong bearer token")
+        return None
 
     def finish(self, call: Call, code: grpc.StatusCode) -> None:
         """Nothing to release."""

@@ -4,6 +4,11 @@ The asyncio loop only moves bytes: every call's work (converting, judging,
 the inline rule-set lint) runs in a WorkerPool thread with a StopSignal
 carrying the call's deadline, so replay and legal-move listing stop with
 DEADLINE_EXCEEDED once it passes, and with CANCELLED when the caller leaves.
+Small calls of bounded work (CheckAction, ValidateState, ScoreHand,
+GetMinimumInitialMeld with a rule set named by id and a request of at most
+INLINE_REQUEST_BYTES) are the exception: they run on the loop while they
+stay fast (oracle.service.workers.InlineFirst with a pause), which saves the
+thread hop that would cost more than their work.
 RefereeGame streams have a message limit and an idle limit (Limits) and end
 through oracle.service.streams, so a client still writing reads the status;
 their messages after the start are small bounded work (one action), judged
@@ -30,7 +35,14 @@ from oracle.ruleset.loader import RuleBook
 from oracle.service.decoding import Undecodable
 from oracle.service.limits import DEFAULT_LIMITS, Limits
 from oracle.service.streams import IdleTimeout, end_stream, next_request
-from oracle.service.workers import DEFAULT_LONG_WORKERS, DEFAULT_WORKERS, InlineFirst, WorkerPool
+from oracle.service.workers import (
+    DEFAULT_LONG_WORKERS,
+    DEFAULT_WORKERS,
+    INLINE_PAUSE_SECONDS,
+    INLINE_REQUEST_BYTES,
+    InlineFirst,
+    WorkerPool,
+)
 
 if TYPE_CHECKING:  # the rules engine is imported when the first call needs it, or by warm_up (see OracleServicer)
     from oracle.games.live import LiveGame
@@ -38,6 +50,12 @@ if TYPE_CHECKING:  # the rules engine is imported when the first call needs it, 
 
 log = logging.getLogger(__name__)
 Response = TypeVar("Response", bound=Message)
+_SmallRequest = (
+    oracle_pb2.CheckActionRequest
+    | oracle_pb2.ValidateStateRequest
+    | oracle_pb2.ScoreHandRequest
+    | oracle_pb2.GetMinimumInitialMeldRequest
+)
 Context = grpc.aio.ServicerContext[Any, Any]
 INLINE_MESSAGE_BYTES = 1024
 """A RefereeGame message (after its start) up to this size is judged on the event loop (InlineFirst): an action
@@ -89,6 +107,7 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         self._loading = threading.Lock()
         self.workers = WorkerPool(workers)
         self.long_workers = WorkerPool(long_workers)
+        self._small = InlineFirst(self.workers, pause_seconds=INLINE_PAUSE_SECONDS)  #: small calls, on the loop
 
     @property
     def _api(self) -> OracleApi:
@@ -132,6 +151,23 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         await context.abort_with_status(rpc_status.to_status(status))
         raise AssertionError("abort_with_status returned")  # pragma: no cover
 
+    async def _answer_small(self, context: Context, request: _SmallRequest, work: Callable[[], Response]) -> Response:
+        """`work` on the loop if the request is small (its rule set named by id, at most INLINE_REQUEST_BYTES) and
+        the engine is loaded, while such calls stay fast (InlineFirst); else in the pool, as `_answer`."""
+        small = (
+            self._engine is not None
+            and request.rule_set.WhichOneof("ref") != "inline"
+            and request.ByteSize() <= INLINE_REQUEST_BYTES
+        )
+        if not self._small.on_loop(small):
+            return await self._answer(context, lambda stop: work())
+        try:
+            return self._small.run_here(work)  # (no StopSignal: the loop runs it to the end, as it runs everything)
+        except Exception as exc:
+            status = status_for(exc, self._limits)
+        await context.abort_with_status(rpc_status.to_status(status))
+        raise AssertionError("abort_with_status returned")  # pragma: no cover
+
     async def ListRuleSets(
         self, request: oracle_pb2.ListRuleSetsRequest, context: Context
     ) -> oracle_pb2.ListRuleSetsResponse:
@@ -146,25 +182,25 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
 
     async def ScoreHand(self, request: oracle_pb2.ScoreHandRequest, context: Context) -> oracle_pb2.ScoreHandResponse:
         """Itemised score per side."""
-        return await self._answer(context, lambda stop: self._api.ScoreHand(request))
+        return await self._answer_small(context, request, lambda: self._api.ScoreHand(request))
 
     async def GetMinimumInitialMeld(
         self, request: oracle_pb2.GetMinimumInitialMeldRequest, context: Context
     ) -> oracle_pb2.GetMinimumInitialMeldResponse:
         """The minimum for a running total."""
-        return await self._answer(context, lambda stop: self._api.GetMinimumInitialMeld(request))
+        return await self._answer_small(context, request, lambda: self._api.GetMinimumInitialMeld(request))
 
     async def ValidateState(
         self, request: oracle_pb2.ValidateStateRequest, context: Context
     ) -> oracle_pb2.ValidateStateResponse:
         """Every inconsistency of a state."""
-        return await self._answer(context, lambda stop: self._api.ValidateState(request))
+        return await self._answer_small(context, request, lambda: self._api.ValidateState(request))
 
     async def CheckAction(
         self, request: oracle_pb2.CheckActionRequest, context: Context
     ) -> oracle_pb2.CheckActionResponse:
         """The verdict on one action."""
-        return await self._answer(context, lambda stop: self._api.CheckAction(request))
+        return await self._answer_small(context, request, lambda: self._api.CheckAction(request))
 
     async def DealHand(self, request: oracle_pb2.DealHandRequest, context: Context) -> oracle_pb2.DealHandResponse:
         """A new hand from a seed or a deck order."""

@@ -13,11 +13,29 @@ bounded work (one action), cheaper to judge on the loop itself than the two
 thread hops a pool costs per message, until one of them holds the loop for
 longer than a couple of milliseconds; from then on that stream's work goes
 to the pool too.
+
+Small unary calls are the other exception (one `InlineFirst` per server with
+a pause, see OracleServicer): a CheckAction, ValidateState, ScoreHand or
+GetMinimumInitialMeld whose request names its rule set by id (an inline rule
+set is linted, which is long work) and is at most INLINE_REQUEST_BYTES long
+is one action judged in one state of a real game's size: tens to hundreds of
+microseconds, less than the thread hop and the loop wake-up it would cost.
+Such a call runs on the loop unless a small call was slow (more than
+INLINE_SLOW_SECONDS of CPU) within the last INLINE_PAUSE_SECONDS; then small
+calls go to the pool until the pause is over. So the loop runs at most one
+slow piece of rule work per pause, and that piece is bounded by the size of
+its request; health checks and the other calls are answered between calls
+as before. Work on the loop runs until it ends: a call's deadline or its
+cancellation cannot stop it midway, which for such short work changes
+nothing (a call whose client left gets no answer either way). Until the
+rules engine has loaded (see OracleServicer.warm_up) every call goes to the
+pool, so the loop never waits for the engine.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import threading
 import time
 from collections.abc import Callable
@@ -41,6 +59,34 @@ INLINE_SLOW_SECONDS = 0.002
 """How much CPU one piece of a stream's work may take on the event loop: a stream whose message took more sends the
 rest of its work to the pool (an action of a shipped game takes tens of microseconds, a deal a few hundred). CPU
 time of the loop's thread, not wall time, which on a loaded machine counts the time the process was preempted."""
+
+INLINE_REQUEST_BYTES = 1024
+"""The largest request of a small unary call that may run on the event loop: a CheckAction of a real game's state
+is about 200 bytes; a larger request, whatever it holds, goes to the worker pool."""
+
+INLINE_PAUSE_SECONDS = 1.0
+"""After a small unary call proved slow on the loop, how long small calls go to the pool before the loop takes them
+again (at most one slow piece per pause holds the loop)."""
+
+
+class _CollectorClock:
+    """Seconds each thread spent collecting garbage (a gc callback): a collection that happens to run during a
+    piece of work on the loop (a full one can take milliseconds) is not that work's cost."""
+
+    def __init__(self) -> None:
+        self.spent: dict[int, float] = {}  #: thread ident -> seconds collecting
+        self._began = 0.0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+        else:  # "stop" (collections never overlap: the collecting thread holds the GIL)
+            ident = threading.get_ident()
+            self.spent[ident] = self.spent.get(ident, 0.0) + time.perf_counter() - self._began
+
+
+_COLLECTING = _CollectorClock()
 
 
 class WorkerPool:
@@ -108,28 +154,61 @@ class WorkerPool:
 
 
 class InlineFirst:
-    """One stream's pieces of work: each small one runs on the event loop itself (no thread hop, no loop round
-    trip), until one takes more than `slow_seconds` of CPU; from then on, and for work not marked small, `pool` runs it.
+    """Pieces of work of one stream (or of one kind of small call): each small one runs on the event loop itself (no
+    thread hop, no loop round trip), until one takes more than `slow_seconds` of CPU; from then on, and for work not
+    marked small, `pool` runs it. With `pause_seconds`, small work returns to the loop that long after the slow piece
+    (a server's small unary calls); without, never (a stream's messages).
 
-    Only small and bounded work may be marked small (one stream message: one action or one deal, of a size the
-    caller checked), so the loop is held for at most one such piece per stream before the stream moves off it.
+    Only small and bounded work may be marked small (one stream message or one small call: one action or one deal,
+    of a size the caller checked), so the loop is held for at most one such piece per stream, or per pause, before
+    that work moves off it.
     """
 
-    def __init__(self, pool: WorkerPool, slow_seconds: float = INLINE_SLOW_SECONDS) -> None:
+    def __init__(
+        self, pool: WorkerPool, slow_seconds: float = INLINE_SLOW_SECONDS, pause_seconds: float | None = None
+    ) -> None:
         self._pool = pool
         self._slow = slow_seconds
-        self.inline = True  #: small work still runs on the loop (no piece has been slow yet)
+        self._pause = pause_seconds
+        self._resume = 0.0  #: (with a pause) the monotonic time from which small work may run on the loop again
+        self.inline = True  #: small work runs on the loop now (no piece has been slow, or the pause is over)
+
+    def on_loop(self, small: bool) -> bool:
+        """Whether a piece of work marked `small` runs on the loop now (if so, run it with `run_here`)."""
+        if small and not self.inline and self._pause is not None and time.monotonic() >= self._resume:
+            self.inline = True
+        return small and self.inline
+
+    def run_here(self, work: Callable[[], Result]) -> Result:
+        """`work()` on the loop, now; if it took more than `slow_seconds` of CPU, small work goes to the pool."""
+        # The work's own CPU: a loaded machine preempting the loop is not its cost, nor is a garbage collection. (The
+        # wall time is read first: CPU time never exceeds it, so only work that took long asks the clock of CPU time.)
+        ident = threading.get_ident()
+        collected = _COLLECTING.spent.get(ident, 0.0)
+        began, cpu = time.perf_counter(), time.thread_time()
+        try:
+            return work()
+        finally:
+            if time.perf_counter() - began > self._slow:
+                took = time.thread_time() - cpu - (_COLLECTING.spent.get(ident, 0.0) - collected)
+                if took > self._slow:
+                    self.inline = False
+                    if self._pause is not None:
+                        self._resume = time.monotonic() + self._pause
 
     async def run(self, work: Callable[[StopSignal], Result], stop: StopSignal, *, small: bool) -> Result:
         """`work(stop)`: on the loop if `small` and no piece was slow, else in the pool (see WorkerPool.run)."""
-        if not (small and self.inline):
+        if not self.on_loop(small):
             return await self._pool.run(work, stop)
-        began = time.thread_time()  # the work's own CPU: a loaded machine preempting the loop is not its cost
-        try:
-            return work(stop)
-        finally:
-            if time.thread_time() - began > self._slow:
-                self.inline = False
+        return self.run_here(lambda: work(stop))
 
 
-__all__ = ["DEFAULT_LONG_WORKERS", "DEFAULT_WORKERS", "INLINE_SLOW_SECONDS", "InlineFirst", "WorkerPool"]
+__all__ = [
+    "DEFAULT_LONG_WORKERS",
+    "DEFAULT_WORKERS",
+    "INLINE_PAUSE_SECONDS",
+    "INLINE_REQUEST_BYTES",
+    "INLINE_SLOW_SECONDS",
+    "InlineFirst",
+    "WorkerPool",
+]
