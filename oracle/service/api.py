@@ -186,9 +186,10 @@ class OracleApi:
         request: oracle_pb2.CheckActionRequest | oracle_pb2.ListLegalActionsRequest | oracle_pb2.AdjudicateRequest,
     ) -> bool:
         """Whether a request gives a player's view (refusing a request that gives a state too)."""
-        if request.HasField("view") and request.HasField("state"):
+        given = request.HasField("view")
+        if given and request.HasField("state"):
             raise InvalidInputError([FieldProblem("view", "set state or view, not both")])
-        return request.HasField("view")
+        return given
 
     def referee_start(self, start: oracle_pb2.RefereeStart) -> LiveGame:
         """A RefereeGame stream's game from its start message (a first dealer that is no seat: INVALID_ARGUMENT)."""

@@ -18,6 +18,9 @@ from oracle.service.limits import DEFAULT_LIMITS
 from oracle.service.wire import Pieces, int32, length_delimited, packed_cards, text
 from oracle.service.wire_write import encode_state
 
+_MAX_RULES = 4096  #: the bytes around a violation's explanation kept by (code, field, citations)
+_RULES: dict[tuple[str, str, tuple[tuple[str, str], ...]], tuple[bytes, bytes]] = {}
+
 
 def _number(tag: bytes, value: int) -> bytes:
     """An int32 or enum field, omitted when 0 (proto3)."""
@@ -58,12 +61,25 @@ def _event_bytes(event: Event) -> bytes:
     raise TypeError(f"not an event: {event!r}")
 
 
+def _rule_bytes(code: str, field: str, cite: tuple[tuple[str, str], ...]) -> tuple[bytes, bytes]:
+    """What a violation of one rule writes around its explanation: the code and field before it, the citations
+    after it (kept for each rule, up to _MAX_RULES of them: a rule book has few)."""
+    key = (code, field, cite)
+    found = _RULES.get(key)
+    if found is None:
+        citations = b"".join(
+            length_delimited(b"\x22", text(b"\x0a", source) + text(b"\x12", section)) for source, section in cite
+        )
+        found = (text(b"\x0a", code) + text(b"\x12", field), citations)
+        if len(_RULES) < _MAX_RULES:
+            _RULES[key] = found
+    return found
+
+
 def _violation_bytes(violation: Violation) -> bytes:
-    """A Violation message's bytes."""
-    parts = [text(b"\x0a", violation.code), text(b"\x12", violation.field), text(b"\x1a", violation.explanation)]
-    for source, section in violation.cite:
-        parts.append(length_delimited(b"\x22", text(b"\x0a", source) + text(b"\x12", section)))
-    return b"".join(parts)
+    """A Violation field's bytes (tag, length, message)."""
+    before, after = _rule_bytes(violation.code, violation.field, violation.cite)
+    return length_delimited(b"\x12", before + text(b"\x1a", violation.explanation) + after)
 
 
 def verdict_bytes(
@@ -78,7 +94,7 @@ def verdict_bytes(
     parts = [b"\x08\x01" if verdict.legal else b""]
     if verdict.violations:
         for violation in bounded_violations(verdict.violations, max_violations):
-            parts.append(length_delimited(b"\x12", _violation_bytes(violation)))
+            parts.append(_violation_bytes(violation))
     for event in verdict.events:
         parts.append(length_delimited(b"\x1a", _event_bytes(event)))
     if verdict.next_state is not None:
