@@ -26,15 +26,18 @@ import re
 from dataclasses import dataclass
 
 from oracle.model.cards import ALL_CARDS, RANKS, NotationError, card_token_problem, format_cards
+from oracle.model.fast_init import fast_init
 
 Cards = tuple[int, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Draw:
     """Draw from the stock (stock empty: decline the pile, which ends the hand)."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class MeldGroup:
     """Cards laid together as one meld or added to the side's meld of their rank."""
@@ -43,6 +46,7 @@ class MeldGroup:
     onto_rank: int | None = None  #: rank index (0..12) a group of wild cards only joins
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TakePile:
     """Take the discard pile."""
@@ -51,12 +55,14 @@ class TakePile:
     melds: tuple[MeldGroup, ...] = ()  #: other melds laid at the same time
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PickUpPile:
     """The first step of a two-step take of the pile: the next action melds the pile's top card (see
     oracle.rules.two_step)."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Meld:
     """Lay melds and add to the side's melds."""
@@ -64,6 +70,7 @@ class Meld:
     groups: tuple[MeldGroup, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Discard:
     """Discard a card, ending the turn."""
@@ -71,11 +78,13 @@ class Discard:
     card: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class AskPartner:
     """Ask the partner "may I go out?"."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class AnswerPartner:
     """The partner's answer."""
@@ -83,6 +92,7 @@ class AnswerPartner:
     yes: bool
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Finish:
     """End the hand after melding on a last-card red three."""

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from oracle.model.fast_init import fast_init
 from oracle.model.score import SideScore
 from oracle.model.state import Cards, HandEnd
 from oracle.model.table import HandTable
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardsDrawn:
     """Cards drawn from the stock into a hand (red threes excluded)."""
@@ -17,6 +19,7 @@ class CardsDrawn:
     cards: Cards
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RedThreeLaid:
     """A red three laid in front of a side; `replaced` when a replacement was drawn."""
@@ -26,6 +29,7 @@ class RedThreeLaid:
     replaced: bool
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PileTaken:
     """The pile taken: its top card melded, the rest into the hand."""
@@ -35,6 +39,7 @@ class PileTaken:
     to_hand: Cards
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CanastaMade:
     """A meld completed into a canasta, or a natural canasta turned mixed."""
@@ -44,6 +49,7 @@ class CanastaMade:
     natural: bool
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HandEnded:
     """The hand is over: why, the table and its score."""

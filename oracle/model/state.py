@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 
 from oracle.model.cards import JOKER, RANK_THREE, is_black_three, rank_of
+from oracle.model.fast_init import fast_init
 
 Cards = tuple[int, ...]
 
@@ -48,6 +49,7 @@ class HandEnd(IntEnum):
     LAST_RED_THREE = 3
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TurnState:
     """What the player to move has done this turn."""
@@ -81,6 +83,7 @@ class TurnState:
 EMPTY_TURN = TurnState()  #: a turn in which nothing has happened yet (every draw phase has it)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SeatState:
     """One player's hand and history."""
@@ -89,6 +92,7 @@ class SeatState:
     melded_before: bool = False  #: melded in an earlier turn of this hand
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SideState:
     """One side's melds, red threes and running total."""
@@ -114,6 +118,7 @@ class SideState:
         )
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GameState:
     """A hand in play: everything the rules need, nothing derivable."""

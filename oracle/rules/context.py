@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from oracle.model.cards import format_cards, is_red_three
+from oracle.model.cards import ALL_CARDS, format_cards, is_red_three
 from oracle.model.events import CanastaMade, CardsDrawn, Event, HandEnded, RedThreeLaid
+from oracle.model.fast_init import fast_init
 from oracle.model.state import EMPTY_TURN, Cards, GameState, HandEnd, Phase, SeatState, SideState, TurnStart
 from oracle.rules.facts import end_table, side_of
 from oracle.rules.melds import meld_shape
@@ -16,6 +17,7 @@ from oracle.rules.violations import Code, Violation, violation
 from oracle.ruleset.compiled import CompiledRules
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Applied:
     """The result of applying a legal action: the next state and what happened."""
@@ -113,6 +115,9 @@ def with_side(state: GameState, index: int, side: SideState) -> tuple[SideState,
     return (*state.sides[:index], side, *state.sides[index + 1 :])
 
 
+_RED_THREES = frozenset(c for c in ALL_CARDS if is_red_three(c))
+
+
 @dataclass
 class Drawn:
     """The result of drawing from the stock with red threes laid and replaced."""
@@ -126,6 +131,11 @@ class Drawn:
 
 def draw_from_stock(rules: CompiledRules, seat: int, hand: Cards, stock: Cards, count: int) -> Drawn:
     """Draw `count` cards (top first); each red three is laid and, per the rule set, replaced from the stock."""
+    if 0 < count <= len(stock):
+        top = stock[len(stock) - count :]
+        if _RED_THREES.isdisjoint(top):  # the common case: the cards go to the hand as they are
+            drawn_cards = top[::-1]
+            return Drawn(hand + drawn_cards, stock[: len(stock) - count], (), [CardsDrawn(seat, drawn_cards)], False)
     stock_list = list(stock)
     new_hand = list(hand)
     reds: list[int] = []

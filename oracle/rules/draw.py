@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from oracle.model.actions import MeldGroup, TakePile
 from oracle.model.cards import describe_rank, format_cards, is_black_three, is_natural, is_red_three, is_wild, rank_of
 from oracle.model.events import Event, PileTaken, RedThreeLaid
+from oracle.model.fast_init import fast_init
 from oracle.model.state import Cards, HandEnd, Phase, SeatState, TurnStart, TurnState, meld_index_of_rank
 from oracle.rules.candidates import take_pile_candidates
 from oracle.rules.context import (
@@ -97,6 +98,7 @@ def candidate_text(action: TakePile) -> str:
 # --- taking the pile -----------------------------------------------------------------------------------------------
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class _Take:
     """What taking the pile would do (computed alike by the check and by applying it)."""

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from oracle.model.actions import MeldGroup
 from oracle.model.cards import describe_rank, format_cards, is_wild
 from oracle.model.errors import Problems
+from oracle.model.fast_init import fast_init
 from oracle.model.state import Cards, SideState, index_of_rank
 from oracle.rules.melds import MalformedMeld, MeldShape, is_canasta, meld_rule_breaks, meld_shape
 from oracle.rules.violations import Code, Violation, violation
@@ -18,6 +19,7 @@ from oracle.ruleset.compiled import CompiledRules
 NEW_MELD_ONLY = frozenset({"melds.min_size", "melds.min_naturals"})
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Placement:
     """Where one group went: a new meld, onto a meld of the side, or nowhere (no meld of its onto_rank)."""

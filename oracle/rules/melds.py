@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from oracle.model.cards import RANK_JOKER, RANK_THREE, describe_rank, format_cards, is_red_three, is_wild, rank_of
+from oracle.model.fast_init import fast_init
 from oracle.rules.violations import RULES, Code, Violation, violation
 from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.sections import WildRatio
@@ -15,6 +16,7 @@ from oracle.ruleset.sections import WildRatio
 WILD_MELD_RANK = RANK_JOKER
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class MeldShape:
     """The make-up of a group of cards that is at least shaped like a meld."""

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from oracle.model.actions import AnswerPartner, Discard, Meld
 from oracle.model.events import Event
+from oracle.model.fast_init import fast_init
 from oracle.model.state import EMPTY_TURN, Cards, HandEnd, PartnerAnswer, Phase, SeatState, TurnStart, TurnState
 from oracle.rules.context import (
     Applied,
@@ -38,6 +39,7 @@ from oracle.ruleset.sections import AskPartner
 # --- melding -------------------------------------------------------------------------------------------------------
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class _Melding:
     """What a meld action would do (computed alike by the check and by applying it)."""

@@ -20,6 +20,7 @@ from oracle.model.actions import (
 from oracle.model.cards import is_valid
 from oracle.model.errors import Problems
 from oracle.model.events import Event
+from oracle.model.fast_init import fast_init
 from oracle.model.state import GameState, Phase
 from oracle.rules.context import Applied, Ctx, make_ctx
 from oracle.rules.draw import apply_draw, apply_take_pile, check_draw, check_take_pile
@@ -43,6 +44,7 @@ from oracle.rules.violations import Code, Violation
 from oracle.ruleset.compiled import CompiledRules
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """The answer to "may the player to move do this?"."""
