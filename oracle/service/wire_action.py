@@ -108,13 +108,20 @@ def decode_action(data: bytes) -> tuple[Action, int, int]:
         return (Discard(as_int32(value)) if tag == 0x22 else AnswerPartner(value != 0)), 0, 0
     if tag == 0x12:
         take = _groups(data, start, len(data), 0x12, _EMPTY)
-        assert isinstance(take, TakePile)
-        return take, len(take.melds), len(take.with_cards) + sum(len(g.cards) for g in take.melds)
+        return (take, *action_counts(take))
     if tag == 0x1A:
         meld = _groups(data, start, len(data), 0x0A, None)
-        assert isinstance(meld, Meld)
-        return meld, len(meld.groups), sum(len(g.cards) for g in meld.groups)
+        return (meld, *action_counts(meld))
     raise WireError(f"Action tag {tag}")
+
+
+def action_counts(action: Action) -> tuple[int, int]:
+    """The groups of an action and the cards it names in all (what sizes.check_action counts on its message)."""
+    if isinstance(action, TakePile):
+        return len(action.melds), len(action.with_cards) + sum(len(g.cards) for g in action.melds)
+    if isinstance(action, Meld):
+        return len(action.groups), sum(len(g.cards) for g in action.groups)
+    return 0, 0
 
 
 def notation(action: Action) -> str:
@@ -130,4 +137,4 @@ def notation(action: Action) -> str:
     return format_action(action)
 
 
-__all__ = ["decode_action", "notation"]
+__all__ = ["action_counts", "decode_action", "notation"]
