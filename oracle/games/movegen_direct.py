@@ -37,6 +37,10 @@ from oracle.ruleset.compiled import CompiledRules
 __all__ = ["iter_legal", "legal_list", "meld_key", "take_key"]
 
 _FINISH = Finish()
+# Enum members read once (reading one off its class costs more than comparing it)
+_DRAW, _PLAY, _FINAL_MELDS, _AWAIT_ANSWER = Phase.DRAW, Phase.PLAY, Phase.FINAL_MELDS, Phase.AWAIT_ANSWER
+_MELD_PILE_TOP, _HAND_OVER = Phase.MELD_PILE_TOP, Phase.HAND_OVER
+_YES, _NO_ANSWER = PartnerAnswer.YES, PartnerAnswer.NONE
 _ANSWERS = (AnswerPartner(True), AnswerPartner(False))
 
 
@@ -44,17 +48,17 @@ def iter_legal(rules: CompiledRules, state: GameState, checkpoint: Checkpoint | 
     """The legal actions of the canonical space, each once, in generation order (not the canonical order); None
     for a phase this generator does not know (the caller then asks the referee). The state must be valid."""
     phase = state.phase
-    if phase == Phase.DRAW:
+    if phase == _DRAW:
         return draw_phase(Mover(rules, state), checkpoint)
-    if phase == Phase.PLAY:
+    if phase == _PLAY:
         return _play_phase(Mover(rules, state), checkpoint)
-    if phase == Phase.FINAL_MELDS:
+    if phase == _FINAL_MELDS:
         return _final_melds_phase(Mover(rules, state), checkpoint)
-    if phase == Phase.AWAIT_ANSWER:
+    if phase == _AWAIT_ANSWER:
         return _answers(Mover(rules, state))
-    if phase == Phase.MELD_PILE_TOP:
+    if phase == _MELD_PILE_TOP:
         return second_steps(Mover(rules, before_take(state)), checkpoint)
-    if phase == Phase.HAND_OVER:
+    if phase == _HAND_OVER:
         return iter(())
     return None
 
@@ -63,18 +67,18 @@ def legal_list(rules: CompiledRules, state: GameState) -> list[Action] | None:
     """The actions iter_legal generates, in the canonical order (oracle.games.movegen.sort_key); None for a phase
     this generator does not know. The state must be valid."""
     phase = state.phase
-    if phase == Phase.DRAW:
+    if phase == _DRAW:
         return draw_list(rules, state)
-    if phase == Phase.PLAY:
+    if phase == _PLAY:
         fast = play_without_wilds(rules, state)
         if fast is not None:
             return fast
         m = Mover(rules, state)
         return [*_sorted_melds(m), *_play_rest(m)]
-    if phase == Phase.FINAL_MELDS:
+    if phase == _FINAL_MELDS:
         m = Mover(rules, state)
         return [*_sorted_melds(m), *_finish(m)]
-    if phase == Phase.MELD_PILE_TOP:
+    if phase == _MELD_PILE_TOP:
         melds: list[Action] = list(second_steps(Mover(rules, before_take(state)), None))
         if len(melds) > 1:
             melds.sort(key=meld_key)
@@ -115,12 +119,12 @@ def _play_rest(m: Mover) -> list[Action]:
     if m.size == 1:  # play.check_discard: the last card goes out (going_out.check_going_out: canastas, answer)
         if m.canastas >= facts.required and not m.partner_no:
             out.append(DISCARDS.get(m.hand[0]) or Discard(m.hand[0]))
-    elif m.size and (turn.partner_answer != PartnerAnswer.YES or not can_go_out(m.ctx)):
+    elif m.size and (turn.partner_answer != _YES or not can_go_out(m.ctx)):
         # a "yes" binds a player who can go out; one who cannot discards (play.check_discard)
         discards = DISCARDS
         out += [discards.get(c) or Discard(c) for c in dict.fromkeys(m.ordered)]  # each card once, ascending
     # play.check_ask's conditions: the rule set allows asking, phase PLAY, no answer yet, nothing melded, 2+ cards
-    if facts.may_ask and turn.partner_answer == PartnerAnswer.NONE and not turn.melded and m.size != 1:
+    if facts.may_ask and turn.partner_answer == _NO_ANSWER and not turn.melded and m.size != 1:
         out.append(ASK)
     return out
 

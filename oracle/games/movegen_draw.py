@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from oracle.games.movegen_facts import KIND, Group, Mover, rule_facts
 from oracle.games.movegen_sets import minimal_sets, natural_bounds, new_meld_pool
 from oracle.model.actions import Action, Draw, Meld, TakePile, second_step_meld
-from oracle.model.cards import ALL_CARDS, JOKER, RANK_THREE, is_black_three, is_natural, is_red_three, rank_of
+from oracle.model.cards import ALL_CARDS, JOKER, RANK_THREE, is_black_three, is_natural, is_red_three, is_wild, rank_of
 from oracle.model.interrupt import Checkpoint
 from oracle.model.state import Cards, GameState, SideState
 from oracle.rules.draw import check_draw
@@ -19,8 +19,13 @@ from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.sections import MustTakePile
 
 DRAW = Draw()  #: the one Draw action (immutable: every list shares it)
+_WHENEVER_ALLOWED = MustTakePile.WHENEVER_ALLOWED
 _RED_THREES = tuple(c for c in ALL_CARDS if is_red_three(c))
-_BLACK_THREES = tuple(c for c in ALL_CARDS if is_black_three(c))
+_RED_THREE, _OTHER_RED_THREE = _RED_THREES
+_BLACK_THREE, _OTHER_BLACK_THREE = (c for c in ALL_CARDS if is_black_three(c))
+_FIRST_NATURAL = min(c for c in ALL_CARDS if is_natural(c))
+_LAST_NATURAL = max(c for c in ALL_CARDS if is_natural(c))
+_HIGHEST_TWO = max(c for c in ALL_CARDS if is_wild(c) and c != JOKER)
 
 
 def draw_phase(m: Mover, checkpoint: Checkpoint | None) -> Iterator[Action]:
@@ -28,7 +33,7 @@ def draw_phase(m: Mover, checkpoint: Checkpoint | None) -> Iterator[Action]:
     takes = takes_of(m, checkpoint)
     state = m.state
     duty = m.rules.stock_exhaustion.must_take_pile
-    if not state.stock and state.discard_pile and duty == MustTakePile.WHENEVER_ALLOWED:
+    if not state.stock and state.discard_pile and duty == _WHENEVER_ALLOWED:
         # draw.check_must_take: declining the pile is allowed only when no way to take it is legal
         first = next(takes, None)
         if first is None:
@@ -49,7 +54,7 @@ def draw_list(rules: CompiledRules, state: GameState) -> list[Action]:
     if len(takes) > 1:
         takes.sort(key=take_key)
     duty = rules.stock_exhaustion.must_take_pile
-    if not state.stock and state.discard_pile and duty == MustTakePile.WHENEVER_ALLOWED:
+    if not state.stock and state.discard_pile and duty == _WHENEVER_ALLOWED:
         return takes or [DRAW]  # draw.check_must_take, as in draw_phase
     if state.stock or not check_draw(m.ctx):
         return [DRAW, *takes]
@@ -71,14 +76,17 @@ def no_take(rules: CompiledRules, state: GameState) -> bool:
     no meld of it; the pile is frozen and the mover holds fewer than two; or the side has no meld of the rank, the
     mover holds no wild card and no count of naturals makes a new meld with the top card."""
     pile = state.discard_pile
-    if not pile or not is_natural(pile[-1]):
+    if not pile:
         return True
     top = pile[-1]
+    if not _FIRST_NATURAL <= top <= _LAST_NATURAL:  # oracle.model.cards.is_natural
+        return True
     first = top - ((top - 1) & 3)  # the rank's first card number (oracle.model.cards.make_card)
-    hand = state.seats[state.seat_to_move].hand
+    seat = state.seat_to_move
+    hand = state.seats[seat].hand
     held = hand.count(first) + hand.count(first + 1) + hand.count(first + 2) + hand.count(first + 3)
-    rank = rank_of(top)
-    side = state.sides[state.seat_to_move % rules.sides]
+    rank = (top - 1) >> 2  # oracle.model.cards.rank_of
+    side = state.sides[seat % rules.sides]
     has_meld = _has_meld(side.melds, rank)
     if not held:
         return not has_meld
@@ -92,12 +100,12 @@ def no_take(rules: CompiledRules, state: GameState) -> bool:
 
 
 def _has_meld(melds: tuple[Cards, ...], rank: int) -> bool:
-    """The side has a meld of the natural rank (oracle.model.state.meld_index_of_rank is not None)."""
+    """The side has a meld of the natural `rank` (oracle.model.state.meld_index_of_rank is not None)."""
     for meld in melds:
         for card in meld:
             kind = KIND[card]
             if kind >= 0:  # the first card that is not wild names the meld's rank
-                if kind == rank and card not in _BLACK_THREES:
+                if kind == rank:
                     return True
                 break
     return False
@@ -105,7 +113,7 @@ def _has_meld(melds: tuple[Cards, ...], rank: int) -> bool:
 
 def _has_wild(cards: Cards) -> bool:
     """Some card is wild (oracle.model.cards.is_wild: a joker, or a card numbered 4 or less)."""
-    return JOKER in cards or (bool(cards) and min(cards) <= 4)
+    return JOKER in cards or (bool(cards) and min(cards) <= _HIGHEST_TWO)
 
 
 def pile_frozen(rules: CompiledRules, state: GameState, side: SideState) -> bool:
@@ -114,12 +122,16 @@ def pile_frozen(rules: CompiledRules, state: GameState, side: SideState) -> bool
     if p.frozen_until_initial_meld and not side.melds:
         return True
     pile, upcards = state.discard_pile, state.pile_upcards
+    if not upcards:  # no upcard: what the pile holds decides (up is empty)
+        if p.frozen_by_wild and _has_wild(pile):
+            return True
+        return p.frozen_by_black_three and (_BLACK_THREE in pile or _OTHER_BLACK_THREE in pile)
     up, rest = pile[:upcards], pile[upcards:]
-    if p.frozen_by_upcard and up and (_has_wild(up) or any(c in up for c in _RED_THREES)):
+    if p.frozen_by_upcard and up and (_has_wild(up) or _RED_THREE in up or _OTHER_RED_THREE in up):
         return True
     if p.frozen_by_wild and (_has_wild(rest) or (not p.frozen_by_upcard and _has_wild(up))):
         return True
-    return p.frozen_by_black_three and any(c in rest for c in _BLACK_THREES)
+    return p.frozen_by_black_three and (_BLACK_THREE in rest or _OTHER_BLACK_THREE in rest)
 
 
 def takes_of(m: Mover, checkpoint: Checkpoint | None) -> Iterator[TakePile]:

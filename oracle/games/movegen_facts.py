@@ -28,7 +28,7 @@ from oracle.ruleset.sections import AskPartner
 Target = tuple[int, int, int, int]
 _MEMO_LIMIT = 200_000  #: verdicts kept per rule set before the memo starts again (bounds memory on odd inputs)
 _TWO, _JOKER, _OTHER = -1, -2, -3
-_BLACK_THREES = frozenset(c for c in range(1, JOKER + 1) if is_black_three(c))
+_FINAL_MELDS, _NO, _DREW = Phase.FINAL_MELDS, PartnerAnswer.NO, TurnStart.DREW  # read once, compared often
 #: By card number: the rank a hand card sorts under (naturals and black threes), or _TWO, _JOKER, _OTHER.
 KIND: tuple[int, ...] = tuple(
     _OTHER
@@ -192,23 +192,19 @@ def side_melds(facts: RuleFacts, melds: tuple[Cards, ...]) -> tuple[dict[int, in
     canastas = 0
     kinds = KIND
     table, black_table = facts.canasta_table, facts.black_canasta_table
+    most = len(table)
     i = 0
     for meld in melds:
-        rank = -1  # a wild-only meld, unless a card names the rank
-        black = False
-        for card in meld:
-            kind = kinds[card]
-            if kind >= 0:  # the first card that is not wild names the meld's rank
-                rank = kind
-                black = card in _BLACK_THREES
-                break
+        rank = kinds[meld[0]] if meld else -1
+        if rank < 0:  # a wild card first: the first card that is not wild names the meld's rank
+            rank = next((kinds[c] for c in meld if kinds[c] >= 0), -1)
         size = len(meld)  # a valid state's melds are well formed (state_check)
-        if black:
-            canastas += black_table[size] if size < len(black_table) else facts.canasta(size, True)
+        if rank == RANK_THREE:  # black threes (the only threes a meld holds)
+            canastas += black_table[size] if size < most else facts.canasta(size, True)
         else:
             if rank >= 0 and rank not in meld_at:
                 meld_at[rank] = i
-            canastas += table[size] if size < len(table) else facts.canasta(size)
+            canastas += table[size] if size < most else facts.canasta(size)
         i += 1
     return meld_at, canastas
 
@@ -225,13 +221,21 @@ def end_ok(facts: RuleFacts, left: int, canastas: int, partner_no: bool, took_pi
 _FACTS: dict[int, RuleFacts] = {}
 
 
+_last: RuleFacts | None = None  #: the memo asked for last (read and replaced whole: safe across threads)
+
+
 def rule_facts(rules: CompiledRules) -> RuleFacts:
     """The memo of one rule set (by identity: a compiled rule set is immutable)."""
+    global _last
+    facts = _last
+    if facts is not None and facts.rules is rules:
+        return facts
     facts = _FACTS.get(id(rules))
     if facts is None or facts.rules is not rules:
         if len(_FACTS) >= 64:
             _FACTS.clear()
         facts = _FACTS[id(rules)] = RuleFacts(rules)
+    _last = facts
     return facts
 
 
@@ -300,8 +304,8 @@ class Mover:
         self.needs_initial = not melds  # minimum.needs_initial_meld
         #: minimum.side_minimum, read only for an initial meld
         self.minimum = rules.minimum_initial_meld(side.running_total)[0] if not melds else 0
-        self.final_melds = state.phase == Phase.FINAL_MELDS
-        self.partner_no = state.turn.partner_answer == PartnerAnswer.NO
+        self.final_melds = state.phase == _FINAL_MELDS
+        self.partner_no = state.turn.partner_answer == _NO
 
     @property
     def ctx(self) -> Ctx:
@@ -353,7 +357,7 @@ class Mover:
         after it (melded, the canasta made), going_out.is_concealed; the same conditions as those functions."""
         facts = self.facts
         turn = self.state.turn
-        if not (facts.waiver and turn.start == TurnStart.DREW and going_out and canastas >= facts.required):
+        if not (facts.waiver and turn.start == _DREW and going_out and canastas >= facts.required):
             return False
         if final_discard and not facts.concealed_with_final_discard:
             return False

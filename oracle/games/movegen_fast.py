@@ -15,7 +15,8 @@ from oracle.ruleset.compiled import CompiledRules
 
 ASK = AskPartner()  #: the one AskPartner action (immutable: every list shares it)
 DISCARDS = {c: Discard(c) for c in ALL_CARDS}  #: the Discard of each card (immutable: every list shares them)
-_BLACK_THREES = tuple(c for c in ALL_CARDS if is_black_three(c))
+_YES, _NO, _NO_ANSWER = PartnerAnswer.YES, PartnerAnswer.NO, PartnerAnswer.NONE
+_BLACK_THREE, _OTHER_BLACK_THREE = (c for c in ALL_CARDS if is_black_three(c))
 _HIGHEST_TWO = max(c for c in ALL_CARDS if is_wild(c) and c != JOKER)
 
 
@@ -33,7 +34,7 @@ def play_without_wilds(rules: CompiledRules, state: GameState) -> list[Action] |
     size = len(hand)
     turn = state.turn
     answer = turn.partner_answer
-    if size < 2 or answer == PartnerAnswer.YES:
+    if size < 2 or answer == _YES:
         return None
     melds = state.sides[seat % rules.sides].melds
     if not melds:
@@ -43,11 +44,11 @@ def play_without_wilds(rules: CompiledRules, state: GameState) -> list[Action] |
         return None  # a wild card (oracle.model.cards.is_wild), or a card number that is no card
     facts = rule_facts(rules)
     threes = rules.threes
-    if sum(ordered.count(c) for c in _BLACK_THREES) >= threes.black_three_meld_min:
+    if ordered.count(_BLACK_THREE) + ordered.count(_OTHER_BLACK_THREE) >= threes.black_three_meld_min:
         return None  # a black-three meld may be in reach
     meld_at, canastas = side_melds(facts, melds)
     per_rank, safe, fewest = facts.per_rank, facts.safe_left, facts.fewest
-    partner_no = answer == PartnerAnswer.NO
+    partner_no = answer == _NO
     out: list[Action] = []
     i = 0
     while i < size:  # the runs of one rank in the sorted hand
@@ -87,8 +88,7 @@ def play_without_wilds(rules: CompiledRules, state: GameState) -> list[Action] |
                         continue
                     out.append(Meld((MeldGroup(tuple(ordered[i : i + n])),)))
         i = j
-    discards = DISCARDS
-    out += [discards.get(c) or Discard(c) for c in dict.fromkeys(ordered)]  # each card once, ascending
-    if facts.may_ask and answer == PartnerAnswer.NONE and not turn.melded:  # play.check_ask's conditions
+    out += map(DISCARDS.__getitem__, dict.fromkeys(ordered))  # each card once, ascending (all cards here)
+    if facts.may_ask and answer == _NO_ANSWER and not turn.melded:  # play.check_ask's conditions
         out.append(ASK)
     return out
