@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from oracle.games.claims import ClaimedState, check_claim_shape
 from oracle.games.match import DeckSource
-from oracle.model.actions import Action, AnswerPartner, AskPartner, Discard, Draw, Finish, Meld, PickUpPile
+from oracle.model.actions import Action, AnswerPartner, AskPartner, Discard, Draw, Finish, Meld, PickUpPile, TakePile
 from oracle.model.cards import is_valid
 from oracle.model.errors import FieldProblem, InvalidInputError
 from oracle.model.state import GameState, Phase
@@ -44,6 +44,18 @@ _SHAPELESS = frozenset({Draw, PickUpPile, AskPartner, AnswerPartner, Finish})
 """Actions the shape layer has nothing to check in (validate_action_shape passes them whatever their fields)."""
 
 
+def _nothing_to_shape(action: Action) -> bool:
+    """Whether validate_action_shape surely finds nothing in `action`: an action without cards, a discard of a card,
+    a pile taken with cards and no melds (what it checks of these: that each card is one)."""
+    if type(action) in _SHAPELESS:
+        return True
+    if isinstance(action, Discard):
+        return is_valid(action.card)
+    if isinstance(action, TakePile) and not action.melds:
+        return all(map(is_valid, action.with_cards))
+    return False
+
+
 def _action_problems(action: Action, path: str, *, two_step: bool) -> tuple[list[FieldProblem], bool]:
     """What makes `action` malformed whatever the state, and whether it is well shaped as a whole (the shape layer
     passes it with no top-card group: the referee's own shape check of it would find nothing).
@@ -52,8 +64,8 @@ def _action_problems(action: Action, path: str, *, two_step: bool) -> tuple[list
     is judged as the take when one of its groups holds the pile's top card, which only the replay knows; so it is
     refused here only when no choice of that group would shape it (the replay checks the group that does hold it,
     as the referee does)."""
-    if type(action) in _SHAPELESS or (isinstance(action, Discard) and is_valid(action.card)):
-        return [], True  # what validate_action_shape finds in these: nothing
+    if _nothing_to_shape(action):
+        return [], True
     tops: list[int | None] = [None]
     if two_step and isinstance(action, Meld):
         tops += range(len(action.groups))
@@ -97,8 +109,8 @@ def _hand_problems(rules: CompiledRules, h: int, hand: HandRecord, shaped: list[
     two_step = hand.start is not None and hand.start.phase == Phase.MELD_PILE_TOP
     for i, action in enumerate(hand.actions):
         two_step = two_step or isinstance(action, PickUpPile)
-        if type(action) in _SHAPELESS or (isinstance(action, Discard) and is_valid(action.card)):
-            shaped.append(True)  # nothing for the shape layer to find (the common case, checked inline)
+        if _nothing_to_shape(action):
+            shaped.append(True)  # the common case: no path written, no shape layer called
             continue
         found, whole = _action_problems(action, f"{path}.actions[{i}]", two_step=two_step)
         problems.extend(found)
