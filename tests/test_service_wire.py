@@ -19,8 +19,10 @@ from oracle.api.v1 import game_pb2, oracle_pb2
 from oracle.model.actions import Action, AnswerPartner, AskPartner, Discard, Draw, Finish, PickUpPile, format_action
 from oracle.model.errors import InvalidInputError
 from oracle.model.state import GameState, HandEnd, PartnerAnswer, Phase, SeatState, SideState, TurnStart, TurnState
+from oracle.model.view import PlayerView
 from oracle.rules.candidates import candidates
 from oracle.rules.referee import check_action
+from oracle.rules.view import view_of
 from oracle.ruleset.loader import default_rule_book
 from oracle.service import wire_values
 from oracle.service.api import OracleApi
@@ -35,12 +37,14 @@ from oracle.service.convert_game import (
     verdict_fields,
     verdict_to_proto,
 )
+from oracle.service.convert_view import check_view_sizes, view_from_message, view_to_proto
 from oracle.service.sizes import SizeCheck, check_state
 from oracle.service.sizes import check_action as check_action_sizes
 from oracle.service.wire import Pieces, WireError
 from oracle.service.wire_action import decode_action, notation
 from oracle.service.wire_state import decode_state, state_within
 from oracle.service.wire_verdict import verdict_bytes
+from oracle.service.wire_view import decode_view, view_within
 from oracle.service.wire_write import encode_state
 
 REFUSED = (WireError, IndexError)
@@ -159,8 +163,7 @@ def test_the_size_count_on_the_domain_state_is_the_size_check(msg: game_pb2.Game
         state = decode_state(msg.SerializeToString())
     except REFUSED:
         return
-    check = SizeCheck(OracleApi(default_rule_book()).limits)
-    check.limits = replace(check.limits, max_seats=seats)
+    check = SizeCheck(replace(OracleApi(default_rule_book()).limits, max_seats=seats))
     check_state(check, msg, "state", deck)
     assert state_within(state, deck, seats) == (not check.problems)
 
@@ -331,3 +334,53 @@ def test_the_notation_table_is_format_action() -> None:
     for card in (0, 54, 200, -1):
         with pytest.raises(ValueError):
             notation(Discard(card))
+
+
+@st.composite
+def view_messages(draw: st.DrawFn) -> game_pb2.PlayerView:
+    """PlayerView messages with any numbers in their fields (a seat that is not one of the seats, odd enums)."""
+    state = draw(state_messages())
+    msg = game_pb2.PlayerView(
+        seat=draw(st.one_of(st.integers(-1, 5), INT32)),
+        hand=draw(CARDS),
+        sides=state.sides,
+        stock_count=draw(st.integers(0, 2**32 - 1)),
+        discard_pile=state.discard_pile,
+        pile_upcards=state.pile_upcards,
+        seat_to_move=state.seat_to_move,
+        phase=state.phase,
+        hand_end=state.hand_end,
+        went_out_seat=state.went_out_seat,
+        went_out_concealed=state.went_out_concealed,
+    )
+    if state.HasField("turn"):
+        msg.turn.CopyFrom(state.turn)
+    for _ in range(draw(st.integers(0, 5))):
+        msg.seats.add(hand_count=draw(st.integers(0, 2**32 - 1)), melded_before=draw(st.booleans()))
+    return msg
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(view_messages(), st.integers(1, 40), st.integers(1, 4))
+def test_any_view_message_is_read_and_counted_as_the_message_api_does_or_refused(
+    msg: game_pb2.PlayerView, deck: int, seats: int
+) -> None:
+    try:
+        expected: PlayerView | None = view_from_message(msg)
+    except InvalidInputError:
+        expected = None
+    try:
+        got = decode_view(msg.SerializeToString())
+    except REFUSED:
+        return
+    assert got == expected
+    check = SizeCheck(replace(OracleApi(default_rule_book()).limits, max_seats=seats))
+    check_view_sizes(check, msg, "view", deck, "x")
+    assert view_within(got, deck, seats) == (not check.problems)
+
+
+def test_record_views_read_from_bytes() -> None:
+    for _, state in STATES[::5]:
+        for seat in range(len(state.seats)):
+            view = view_of(state, seat)
+            assert decode_view(view_to_proto(view).SerializeToString()) == view

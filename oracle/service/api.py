@@ -35,7 +35,13 @@ from oracle.service.convert_game import (
 )
 from oracle.service.convert_record import deck_source, record_from_proto, report_to_proto
 from oracle.service.convert_table import scores_to_proto, table_from_proto
-from oracle.service.convert_view import check_view_sizes, unknowns_to_proto, view_from_proto, view_verdict_to_proto
+from oracle.service.convert_view import (
+    check_view_sizes,
+    unknowns_to_proto,
+    view_from_message,
+    view_from_proto,
+    view_verdict_to_proto,
+)
 from oracle.service.inline import resolve_inline
 from oracle.service.limits import DEFAULT_LIMITS, Limits
 from oracle.service.sizes import (
@@ -51,6 +57,7 @@ from oracle.service.statuses import bad_request_status, failed_precondition_stat
 from oracle.service.wire import Pieces
 from oracle.service.wire_action import action_counts, decode_action, notation
 from oracle.service.wire_state import decode_state, state_within
+from oracle.service.wire_view import decode_view, view_within
 
 _ANSWER_MARGIN = 64 * 1024  #: bytes of a ListLegalActions answer kept for everything but its actions
 _ENTRY_OVERHEAD = 6  #: bytes a repeated message field adds to each entry (tag and length)
@@ -178,11 +185,18 @@ class OracleApi:
         return self.action_text(text, rules, f"{path}_text") if text else self.action(message, rules, path)
 
     def view(self, msg: game_pb2.PlayerView, rules: CompiledRules, path: str = "view") -> PlayerView:
-        """The domain view of a request's player view, its sizes checked against the rule set's deck first."""
+        """The domain view of a request's player view, its sizes checked against the rule set's deck first (read from
+        its bytes and counted on the domain view when those are usual and within the limits, as state() does)."""
+        try:
+            view: PlayerView | None = decode_view(msg.SerializeToString())
+        except (ValueError, IndexError):
+            view = None
+        if view is not None and view_within(view, rules.deck_size, self.limits.max_seats):
+            return view
         check = self.sizes()
         check_view_sizes(check, msg, path, rules.deck_size, f"rule set '{rules.id}'")
         check.done()
-        return view_from_proto(msg, path)
+        return view if view is not None else view_from_message(msg, path)
 
     @staticmethod
     def state_or_view(

@@ -12,6 +12,7 @@ from oracle.rules.view import ViewVerdict
 from oracle.service.bounded import bounded_violations
 from oracle.service.convert_game import _enum, _turn, _wire, event_to_proto, state_to_proto
 from oracle.service.sizes import SizeCheck, check_state
+from oracle.service.wire_view import decode_view
 
 
 def check_view_sizes(check: SizeCheck, msg: game_pb2.PlayerView, path: str, deck: int, rule_set: str) -> None:
@@ -31,7 +32,16 @@ def check_view_sizes(check: SizeCheck, msg: game_pb2.PlayerView, path: str, deck
 
 
 def view_from_proto(msg: game_pb2.PlayerView, prefix: str = "view") -> PlayerView:
-    """The domain view of a PlayerView message (PHASE_UNSPECIFIED is refused)."""
+    """The domain view of a PlayerView message (PHASE_UNSPECIFIED is refused): read from its bytes (decode_view),
+    through the message when those are unusual or wrong."""
+    try:
+        return decode_view(msg.SerializeToString())
+    except (ValueError, IndexError):
+        return view_from_message(msg, prefix)
+
+
+def view_from_message(msg: game_pb2.PlayerView, prefix: str = "view") -> PlayerView:
+    """view_from_proto through the message API, field by field (every problem named with its path)."""
     problems = Problems()
     if msg.phase == 0:
         problems.add(f"{prefix}.phase", "is PHASE_UNSPECIFIED: say where in the turn the player to move is")

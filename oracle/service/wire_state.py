@@ -26,7 +26,7 @@ _MAX_TURNS = 4096  #: TurnState values kept by their bytes (immutable values: sh
 _TURNS: dict[bytes, TurnState] = {}
 
 
-def _cards(chunk: bytes) -> tuple[int, ...]:
+def packed_run(chunk: bytes) -> tuple[int, ...]:
     """A packed card payload: its bytes are the card numbers when each is one byte (the usual case)."""
     return tuple(chunk) if chunk.isascii() else read_cards(chunk, 0, len(chunk))
 
@@ -54,7 +54,7 @@ def _seat(data: bytes, pos: int, end: int) -> SeatState:
             pos += 2
             if size & 0x80:
                 size, pos = read_varint(data, pos, size)
-            hand += _cards(data[pos : pos + size])
+            hand += packed_run(data[pos : pos + size])
             pos += size
         elif tag == 0x10:  # melded_before
             value = data[pos + 1]
@@ -78,14 +78,15 @@ def _card_list(data: bytes, pos: int, end: int) -> tuple[int, ...]:
         pos += 2
         if size & 0x80:
             size, pos = read_varint(data, pos, size)
-        cards += _cards(data[pos : pos + size])
+        cards += packed_run(data[pos : pos + size])
         pos += size
     if pos != end:
         raise WireError("a field past the end of CardList")
     return cards
 
 
-def _side(data: bytes, pos: int, end: int) -> SideState:
+def read_side(data: bytes, pos: int, end: int) -> SideState:
+    """The SideState whose bytes are data[pos:end] (the melds most often each one packed run, read whole)."""
     melds: list[tuple[int, ...]] = []
     red = _EMPTY
     total = unable = 0
@@ -108,7 +109,7 @@ def _side(data: bytes, pos: int, end: int) -> SideState:
             pos += 2
             if size & 0x80:
                 size, pos = read_varint(data, pos, size)
-            red += _cards(data[pos : pos + size])
+            red += packed_run(data[pos : pos + size])
             pos += size
         elif tag == 0x18 or tag == 0x20:  # running_total (int32), unable_after_yes (uint32)
             value = data[pos + 1]
@@ -126,7 +127,7 @@ def _side(data: bytes, pos: int, end: int) -> SideState:
     return side_state(tuple(melds), red, total, unable)
 
 
-def _turn(data: bytes, pos: int, end: int) -> TurnState:
+def read_turn(data: bytes, pos: int, end: int) -> TurnState:
     """A TurnState's bytes, the same value for the same bytes (a turn has few forms: they are kept, up to
     _MAX_TURNS of them)."""
     key = data[pos:end]
@@ -190,16 +191,16 @@ def decode_state(data: bytes, pieces: Pieces | None = None) -> GameState:
                 if pieces is not None:
                     pieces[id(seat)] = (seat, data[field:stop])
             elif tag == 0x12:
-                side = _side(data, pos, stop)
+                side = read_side(data, pos, stop)
                 sides.append(side)
                 if pieces is not None:
                     pieces[id(side)] = (side, data[field:stop])
             elif tag == 0x1A:
-                stock += _cards(data[pos:stop])
+                stock += packed_run(data[pos:stop])
             elif tag == 0x22:
-                pile += _cards(data[pos:stop])
+                pile += packed_run(data[pos:stop])
             elif tag == 0x42 and turn is None:
-                turn = _turn(data, pos, stop)
+                turn = read_turn(data, pos, stop)
             else:
                 raise WireError(f"GameState tag {tag}")
             pos = stop
@@ -258,4 +259,4 @@ def state_within(state: GameState, deck: int, max_seats: int) -> bool:
     return longest <= deck and total <= 2 * deck
 
 
-__all__ = ["decode_state", "state_within"]
+__all__ = ["decode_state", "packed_run", "read_side", "read_turn", "state_within"]
