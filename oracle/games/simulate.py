@@ -34,9 +34,22 @@ def choose(state: GameState, actions: list[Action], rng: random.Random) -> Actio
     if not actions:
         raise RuntimeError(f"no legal action for seat {state.seat_to_move} in phase {state.phase.name}")
     hand = state.seats[state.seat_to_move].hand
-    melds = [a for a in actions if isinstance(a, Meld)]
-    going_out = [m for m in melds if sum(len(g.cards) for g in m.groups) >= len(hand) - 1]
-    asks = [a for a in actions if isinstance(a, AskPartner)]
+    melds: list[Meld] = []
+    sizes: list[int] = []  #: cards laid by each meld action
+    asks: list[Action] = []
+    takes: list[Action] = []
+    for action in actions:  # one pass, in the list's order
+        kind = type(action)
+        if kind is Meld:
+            assert isinstance(action, Meld)
+            melds.append(action)
+            sizes.append(sum([len(g.cards) for g in action.groups]))
+        elif kind is AskPartner:
+            asks.append(action)
+        elif kind is TakePile:
+            takes.append(action)
+    out_at = len(hand) - 1
+    going_out = [m for m, size in zip(melds, sizes, strict=True) if size >= out_at]
     if going_out and asks and len(hand) >= 4 and rng.random() < 0.3:
         # Asked only when it can go out (a "yes" binds) and holds enough cards to play on after a "no":
         # the rule books leave a player who can do neither without a legal play.
@@ -45,14 +58,13 @@ def choose(state: GameState, actions: list[Action], rng: random.Random) -> Actio
         return rng.choice(going_out)
     if state.phase == Phase.AWAIT_ANSWER:
         return AnswerPartner(rng.random() < 0.8)
-    takes = [a for a in actions if isinstance(a, TakePile)]
     if takes and rng.random() < 0.8:
         return rng.choice(takes)
     if melds and rng.random() < 0.85:
-        largest = max(sum(len(g.cards) for g in m.groups) for m in melds)
-        return rng.choice([m for m in melds if sum(len(g.cards) for g in m.groups) == largest])
+        largest = max(sizes)
+        return rng.choice([m for m, size in zip(melds, sizes, strict=True) if size == largest])
     for kind in (Draw, Discard, Finish):
-        options = [a for a in actions if isinstance(a, kind)]
+        options = [a for a in actions if type(a) is kind]
         if options:
             return rng.choice(options)
     return rng.choice(actions)
