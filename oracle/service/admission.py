@@ -4,6 +4,7 @@ once), and none at all once the server is closing (UNAVAILABLE); health is exemp
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable
 
 import grpc
@@ -30,7 +31,9 @@ class Admission:
         self.calls = 0  #: unary calls in progress
         self.streams = 0  #: streams open
         self.closed = False
-        self._last_activity = 0.0  #: loop time a call last started or ended
+        #: time.monotonic() when a call last started or ended (not the loop's time: asyncio.get_running_loop asks the
+        #: system for the process id at each call, twice per call here)
+        self._last_activity = 0.0
 
     def admit(self, call: Call) -> Awaitable[None] | None:
         """Count the call in, or refuse it (the abort to await) when the server is closing or the call's kind is at
@@ -59,7 +62,7 @@ class Admission:
             self.calls += 1
         # Only admitted calls count as activity: calls refused while closing must not hold the server open (under
         # steady load they never stop coming, and the whole grace period would pass before the server stops).
-        self._last_activity = asyncio.get_running_loop().time()
+        self._last_activity = time.monotonic()
         return None
 
     def finish(self, call: Call, code: grpc.StatusCode) -> None:
@@ -70,7 +73,7 @@ class Admission:
             self.streams -= 1
         else:
             self.calls -= 1
-        self._last_activity = asyncio.get_running_loop().time()
+        self._last_activity = time.monotonic()
 
     def close(self) -> None:
         """Refuse every call from now on (UNAVAILABLE); those admitted carry on."""
@@ -81,10 +84,9 @@ class Admission:
         or ended (calls admitted just before `close` have reached the servicer by then); whether that happened in
         time. Calls refused meanwhile do not count: the server's stop, given a grace of its own, lets them get
         their UNAVAILABLE."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
+        deadline = time.monotonic() + timeout
         while True:
-            now = loop.time()
+            now = time.monotonic()
             if self.calls == 0 and self.streams == 0 and now - self._last_activity >= QUIET_SECONDS:
                 return True
             if now >= deadline:
