@@ -88,14 +88,18 @@ def no_take(rules: CompiledRules, state: GameState) -> bool:
     rank = (top - 1) >> 2  # oracle.model.cards.rank_of
     side = state.sides[seat % rules.sides]
     has_meld = _has_meld(side.melds, rank)
-    if not held:
-        return not has_meld
+    if not held:  # only TakePile() onto the side's meld, which a frozen pile does not allow
+        return not has_meld or not rules.discard_pile.unfrozen_onto_existing_meld or pile_frozen(rules, state, side)
     frozen = pile_frozen(rules, state, side)
     if frozen and held < 2:
         return True  # a frozen pile is taken with two naturals at least
+    facts = rule_facts(rules)
+    if not side.melds:  # the initial meld: the top card and hand cards reach the minimum, or no take is legal
+        points = facts.meld_points
+        if sum(map(points.__getitem__, hand)) + points[top] < rules.minimum_initial_meld(side.running_total)[0]:
+            return True
     if has_meld or _has_wild(hand):
         return False
-    facts = rule_facts(rules)
     return not any(facts.new_ok(rank, n + 1, 0, True) for n in range(2 if frozen else 1, held + 1))
 
 
@@ -178,6 +182,10 @@ def takes_of(m: Mover, checkpoint: Checkpoint | None) -> Iterator[TakePile]:
         pool = new_meld_pool(m, exclude=rank, black_threes=black_threes)
         bounds = natural_bounds(pool, m.wild_points)
     top_points = facts.rank_points[rank]
+    if pool is not None:  # every take then reaches the minimum: not even all the cards that could meld do
+        wild_points = jokers * facts.joker_points + twos * facts.two_points
+        if (len(naturals) + 1) * top_points + wild_points + bounds[0] < m.minimum:
+            return
     for n in range(2 if frozen else 1, len(naturals) + 1):
         for j in range(jokers + 1):
             for t in range(twos + 1):

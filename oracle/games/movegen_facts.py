@@ -75,6 +75,8 @@ class RuleFacts:
         self.joker_points = points[JOKER]
         self.two_points = points[1]
         self.wild_points = (self.joker_points, self.two_points)
+        #: By card number: its points toward the minimum, at least 0 (a bound on what a set of cards can reach).
+        self.meld_points = tuple(max(0, p) for p in points)
         self.rank_points = {r: points[make_card(r, 0)] for r in range(RANK_THREE, RANK_ACE + 1)}
         going_out = rules.going_out
         self.required = going_out.canastas_required  #: canastas going out needs

@@ -21,8 +21,8 @@ _HIGHEST_TWO = max(c for c in ALL_CARDS if is_wild(c) and c != JOKER)
 
 
 def play_without_wilds(rules: CompiledRules, state: GameState) -> list[Action] | None:
-    """The legal actions, in canonical order, of phase PLAY for a mover holding two cards or more and no wild card
-    whose side has melds and whose partner has not said yes; None for any other position.
+    """The legal actions, in canonical order, of phase PLAY for a mover holding cards, none of them wild, whose side
+    has melds and whose partner has not said yes; None for any other position.
 
     The melds are what movegen_direct's single groups come to without wilds: a new meld of the lowest n naturals
     of a rank (of a rank the side has no meld of, where one meld per rank), or n naturals added to the side's meld
@@ -34,7 +34,7 @@ def play_without_wilds(rules: CompiledRules, state: GameState) -> list[Action] |
     size = len(hand)
     turn = state.turn
     answer = turn.partner_answer
-    if size < 2 or answer == _YES:
+    if not size or answer == _YES:
         return None
     melds = state.sides[seat % rules.sides].melds
     if not melds:
@@ -88,6 +88,10 @@ def play_without_wilds(rules: CompiledRules, state: GameState) -> list[Action] |
                         continue
                     out.append(Meld((MeldGroup(tuple(ordered[i : i + n])),)))
         i = j
+    if size == 1:  # play.check_discard: the last card goes out (going_out.check_going_out: canastas, answer)
+        if canastas >= facts.required and not partner_no:
+            out.append(DISCARDS[ordered[0]])
+        return out
     out += map(DISCARDS.__getitem__, dict.fromkeys(ordered))  # each card once, ascending (all cards here)
     if facts.may_ask and answer == _NO_ANSWER and not turn.melded:  # play.check_ask's conditions
         out.append(ASK)
