@@ -56,9 +56,11 @@ ordinary calls never queue behind them, and few, so that they leave the event lo
 
 
 INLINE_SLOW_SECONDS = 0.002
-"""How much CPU one piece of a stream's work may take on the event loop: a stream whose message took more sends the
-rest of its work to the pool (an action of a shipped game takes tens of microseconds, a deal a few hundred). CPU
-time of the loop's thread, not wall time, which on a loaded machine counts the time the process was preempted."""
+"""How much CPU one piece of small work (a stream's message, a small call) may take on the event loop: a stream whose
+message took more sends the rest of its work to the pool, a small call that took more sends small calls there for
+INLINE_PAUSE_SECONDS (an action of a shipped game takes tens of microseconds, a deal a few hundred). CPU time of the
+loop's thread, not wall time, which on a loaded machine counts the time the process was preempted, and without a
+garbage collection that happened to run during the piece (a full one takes milliseconds, wherever it runs)."""
 
 INLINE_REQUEST_BYTES = 1024
 """The largest request of a small unary call that may run on the event loop: a CheckAction of a real game's state
