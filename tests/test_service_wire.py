@@ -19,7 +19,7 @@ from oracle.api.v1 import game_pb2, oracle_pb2
 from oracle.model.actions import Action, AnswerPartner, AskPartner, Discard, Draw, Finish, PickUpPile, format_action
 from oracle.model.errors import InvalidInputError
 from oracle.model.state import GameState, HandEnd, PartnerAnswer, Phase, SeatState, SideState, TurnStart, TurnState
-from oracle.model.view import PlayerView
+from oracle.model.view import PlayerView, SeatView
 from oracle.rules.candidates import candidates
 from oracle.rules.referee import check_action
 from oracle.rules.view import view_of
@@ -289,6 +289,10 @@ def test_the_state_values_are_built_slot_by_slot_and_equal_the_constructed_ones(
     assert side == SideState(((9, 10, 11),), (6,), -5, 2)
     fields = ((seat,), (side,), (1, 2), (3,), 1, 0, Phase.PLAY, TurnState(), HandEnd.NONE, 0, False)
     assert wire_values.game_state(*fields) == GameState(*fields)
+    view_fields = (1, (5,), (wire_values.seat_view(3, True),), (side,), 9, (3,), 0, 1, Phase.DRAW, TurnState())
+    view_fields += (HandEnd.NONE, 0, False)
+    assert wire_values.player_view(*view_fields) == PlayerView(*view_fields)
+    assert wire_values.seat_view(3, True) == SeatView(3, True)
     with pytest.raises(FrozenInstanceError):
         seat.hand = ()  # type: ignore[misc]
 

@@ -20,7 +20,7 @@ _PHASES = {int(p): p for p in Phase}
 _STARTS = {int(s): s for s in TurnStart}
 _ANSWERS = {int(a): a for a in PartnerAnswer}
 _HAND_ENDS = {int(h): h for h in HandEnd}
-_DEFAULT_TURN = TurnState()
+EMPTY_TURN = TurnState()  #: the turn of a state that has none (an equal value, shared)
 _EMPTY: tuple[int, ...] = ()
 _MAX_TURNS = 4096  #: TurnState values kept by their bytes (immutable values: sharing one is sharing a number)
 _TURNS: dict[bytes, TurnState] = {}
@@ -226,7 +226,7 @@ def decode_state(data: bytes, pieces: Pieces | None = None) -> GameState:
         as_int32(scalars[5]),
         as_int32(scalars[6]),
         phase,
-        _DEFAULT_TURN if turn is None else turn,
+        EMPTY_TURN if turn is None else turn,
         hand_end,
         as_int32(scalars[10]),
         scalars[11] != 0,
@@ -259,4 +259,4 @@ def state_within(state: GameState, deck: int, max_seats: int) -> bool:
     return longest <= deck and total <= 2 * deck
 
 
-__all__ = ["decode_state", "packed_run", "read_side", "read_turn", "state_within"]
+__all__ = ["EMPTY_TURN", "decode_state", "packed_run", "read_side", "read_turn", "state_within"]

@@ -1,4 +1,4 @@
-"""Builds the state's frozen values for the wire decoder by setting their slots directly (half the cost of __init__).
+"""Builds the state's and view's frozen values for the wire decoders by setting their slots directly (half the work).
 
 A frozen dataclass's generated __init__ sets each field through object.__setattr__; a value with `slots=True` can
 have its slots set through their descriptors instead, which is the same object for half the work. That is only
@@ -14,6 +14,7 @@ from types import MemberDescriptorType
 from typing import Any, TypeVar
 
 from oracle.model.state import GameState, SeatState, SideState
+from oracle.model.view import PlayerView, SeatView
 
 T = TypeVar("T")
 Setter = Callable[[object, Any], None]
@@ -42,76 +43,44 @@ def slot_setters(cls: type, names: tuple[str, ...]) -> tuple[Setter, ...] | None
     return tuple(setters)
 
 
-_SEAT = slot_setters(SeatState, ("hand", "melded_before"))
-_SIDE = slot_setters(SideState, ("melds", "red_threes", "running_total", "unable_after_yes"))
-_STATE = slot_setters(
-    GameState,
-    (
-        "seats",
-        "sides",
-        "stock",
-        "discard_pile",
-        "pile_upcards",
-        "seat_to_move",
-        "phase",
-        "turn",
-        "hand_end",
-        "went_out_seat",
-        "went_out_concealed",
-    ),
+def slot_constructor(cls: type[T], names: tuple[str, ...]) -> Callable[..., T]:
+    """A function of the fields `names` (positional, all given) that builds an instance of `cls` by setting its
+    slots, when slot_setters accepts the class; else `cls` itself."""
+    setters = slot_setters(cls, names)
+    if setters is None:
+        return cls
+    namespace: dict[str, Any] = {"_new": _NEW, "_cls": cls}
+    namespace.update((f"_set{i}", setter) for i, setter in enumerate(setters))
+    args = ", ".join(f"v{i}" for i in range(len(names)))
+    body = "".join(f"    _set{i}(value, v{i})\n" for i in range(len(names)))
+    exec(f"def make({args}):\n    value = _new(_cls)\n{body}    return value\n", namespace)  # as dataclasses does
+    make: Callable[..., T] = namespace["make"]
+    make.__qualname__ = make.__name__ = f"make_{cls.__name__}"
+    return make
+
+
+seat_state = slot_constructor(SeatState, ("hand", "melded_before"))
+side_state = slot_constructor(SideState, ("melds", "red_threes", "running_total", "unable_after_yes"))
+_TURN_AND_END = ("phase", "turn", "hand_end", "went_out_seat", "went_out_concealed")
+game_state = slot_constructor(
+    GameState, ("seats", "sides", "stock", "discard_pile", "pile_upcards", "seat_to_move", *_TURN_AND_END)
 )
-FAST = _SEAT is not None and _SIDE is not None and _STATE is not None  #: the model is as expected (a test checks)
-
-seat_state: Callable[[tuple[int, ...], bool], SeatState] = SeatState
-side_state: Callable[[tuple[tuple[int, ...], ...], tuple[int, ...], int, int], SideState] = SideState
-game_state: Callable[..., GameState] = GameState
-
-if _SEAT is not None:
-    _hand, _melded = _SEAT
-
-    def _seat_state(hand: tuple[int, ...], melded_before: bool) -> SeatState:
-        seat: SeatState = _NEW(SeatState)
-        _hand(seat, hand)
-        _melded(seat, melded_before)
-        return seat
-
-    seat_state = _seat_state
-
-if _SIDE is not None:
-    _melds, _red, _total, _unable = _SIDE
-
-    def _side_state(melds: tuple[tuple[int, ...], ...], red: tuple[int, ...], total: int, unable: int) -> SideState:
-        side: SideState = _NEW(SideState)
-        _melds(side, melds)
-        _red(side, red)
-        _total(side, total)
-        _unable(side, unable)
-        return side
-
-    side_state = _side_state
-
-if _STATE is not None:
-    _s0, _s1, _s2, _s3, _s4, _s5, _s6, _s7, _s8, _s9, _s10 = _STATE
-
-    def _game_state(
-        seats: Any, sides: Any, stock: Any, pile: Any, upcards: Any, to_move: Any, phase: Any, turn: Any, end: Any,
-        out_seat: Any, concealed: Any,
-    ) -> GameState:  # fmt: skip
-        state: GameState = _NEW(GameState)
-        _s0(state, seats)
-        _s1(state, sides)
-        _s2(state, stock)
-        _s3(state, pile)
-        _s4(state, upcards)
-        _s5(state, to_move)
-        _s6(state, phase)
-        _s7(state, turn)
-        _s8(state, end)
-        _s9(state, out_seat)
-        _s10(state, concealed)
-        return state
-
-    game_state = _game_state
+seat_view = slot_constructor(SeatView, ("hand_count", "melded_before"))
+player_view = slot_constructor(
+    PlayerView,
+    ("seat", "hand", "seats", "sides", "stock_count", "discard_pile", "pile_upcards", "seat_to_move", *_TURN_AND_END),
+)
+#: Whether the model's values are as expected (each built slot by slot; a test checks).
+FAST = all(make.__name__.startswith("make_") for make in (seat_state, side_state, game_state, seat_view, player_view))
 
 
-__all__ = ["FAST", "game_state", "seat_state", "side_state", "slot_setters"]
+__all__ = [
+    "FAST",
+    "game_state",
+    "player_view",
+    "seat_state",
+    "seat_view",
+    "side_state",
+    "slot_constructor",
+    "slot_setters",
+]

@@ -9,7 +9,8 @@ from __future__ import annotations
 from oracle.model.state import HandEnd, Phase, SideState, TurnState
 from oracle.model.view import PlayerView, SeatView
 from oracle.service.wire import WireError, as_int32, read_varint
-from oracle.service.wire_state import packed_run, read_side, read_turn
+from oracle.service.wire_state import EMPTY_TURN, packed_run, read_side, read_turn
+from oracle.service.wire_values import player_view, seat_view
 
 _PHASES = {int(p): p for p in Phase if p}  #: PHASE_UNSPECIFIED is refused
 _HAND_ENDS = {int(h): h for h in HandEnd}
@@ -35,7 +36,7 @@ def _seat_view(data: bytes, pos: int, end: int) -> SeatView:
             melded = value
     if pos != end:
         raise WireError("a field past the end of SeatView")
-    return SeatView(count, melded != 0)
+    return seat_view(count, melded != 0)
 
 
 def decode_view(data: bytes) -> PlayerView:
@@ -87,7 +88,7 @@ def decode_view(data: bytes) -> PlayerView:
     hand_end = _HAND_ENDS.get(as_int32(scalars[11]))
     if phase is None or hand_end is None:
         raise WireError("a PlayerView enum value the domain does not have (or PHASE_UNSPECIFIED)")
-    return PlayerView(
+    return player_view(
         as_int32(scalars[1]),
         hand,
         tuple(seats),
@@ -97,7 +98,7 @@ def decode_view(data: bytes) -> PlayerView:
         as_int32(scalars[7]),
         as_int32(scalars[8]),
         phase,
-        TurnState() if turn is None else turn,
+        EMPTY_TURN if turn is None else turn,
         hand_end,
         as_int32(scalars[12]),
         scalars[13] != 0,
