@@ -14,7 +14,10 @@ there is no onto_rank; discard the card; answer yes before no.
 
 Two generators give the same list. ``legal_actions`` produces the legal
 actions directly from the position (``oracle.games.movegen_direct``: per phase,
-only the forms that can be legal). ``legal_actions_by_referee`` builds every
+only the forms that can be legal; the draw phase in ``movegen_draw``, the
+commonest position of phase PLAY in one pass in ``movegen_fast``), the full list
+built already in canonical order (``legal_list``), each action generated once.
+``legal_actions_by_referee`` builds every
 candidate of the space (``oracle.rules.candidates``) and asks the referee about
 each: slower, and the reference the direct generator is tested against.
 
