@@ -14,17 +14,20 @@ with no solver work and shown as "cached"; only clean results are stored.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import time
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import z3
 
+from oracle.ruleset.cache import cached_rule_book
 from oracle.ruleset.compiled import CompiledRules
-from oracle.ruleset.loader import RuleBook, default_rule_book
+from oracle.ruleset.loader import RuleBook
 from oracle.verify import cache
 from oracle.verify.boundary import EngineReport, check_engine
 from oracle.verify.cases import Case
@@ -150,6 +153,13 @@ def verify_one(rule_set_id: str, rules: CompiledRules, case_dir: Path | None = N
     return result
 
 
+@functools.cache
+def shipped_book() -> RuleBook:
+    """The shipped rule sets, read from the compiled-book cache when their files are unchanged (oracle.ruleset.cache:
+    parsing the text-format specs is most of a second, the proofs of one rule set a fraction of one)."""
+    return cached_rule_book(resources.files("oracle.specs"))
+
+
 @dataclass
 class _Worker:
     """What a worker process verifies against, set once by its initializer."""
@@ -162,12 +172,12 @@ _WORKER = _Worker()
 
 
 def _start_worker(book: RuleBook | None, case_dir: Path | None) -> None:
-    _WORKER.book = book or default_rule_book()
+    _WORKER.book = book or shipped_book()
     _WORKER.case_dir = case_dir
 
 
 def _verify_in_worker(rule_set_id: str) -> RuleSetVerification:
-    book = _WORKER.book or default_rule_book()
+    book = _WORKER.book or shipped_book()
     return verify_one(rule_set_id, book.get(rule_set_id).rules, _WORKER.case_dir)
 
 
@@ -199,7 +209,7 @@ def verify_rule_sets(
     the module docstring). The results come in the order of `rule_set_ids`.
     """
     given = book
-    book = book or default_rule_book()
+    book = book or shipped_book()
     ids = rule_set_ids or book.ids()
     rules = {i: book.get(i).rules for i in ids}  # an unknown id raises before any work
     found: dict[str, RuleSetVerification] = {}
