@@ -10,6 +10,7 @@ import pytest
 from oracle.api.v1 import oracle_pb2
 from oracle.games.deal import deal
 from oracle.games.match import deck_order
+from oracle.games.notation import notation
 from oracle.games.simulate import simulate_game
 from oracle.model.actions import (
     AnswerPartner,
@@ -29,7 +30,7 @@ from oracle.rules.referee import Verdict, check_action
 from oracle.rules.violations import Code, Violation
 from oracle.ruleset.loader import default_rule_book
 from oracle.service.convert_game import verdict_to_proto
-from oracle.service.referee_answer import fill_verdict, notation
+from oracle.service.referee_answer import fill_verdict
 
 BOOK = default_rule_book()
 

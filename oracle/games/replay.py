@@ -7,6 +7,7 @@ from collections.abc import Callable
 from oracle.games.claims import ClaimedState, adopt, differences
 from oracle.games.deal import deal
 from oracle.games.match import Standing, after_hand, deck_order, start_standing
+from oracle.games.notation import notation
 from oracle.games.record import GameRecord, HandRecord, check_record_shape, shaped_actions
 from oracle.games.replay_report import (
     CHECKPOINT,
@@ -20,7 +21,7 @@ from oracle.games.replay_report import (
     Mismatch,
     ReplayReport,
 )
-from oracle.model.actions import Action, AnswerPartner, format_action
+from oracle.model.actions import Action, AnswerPartner
 from oracle.model.errors import FieldProblem, InvalidInputError
 from oracle.model.events import Event, HandEnded
 from oracle.model.interrupt import Checkpoint
@@ -96,8 +97,6 @@ class _Run:
         self.standing = start_standing(rules)
         self.uncertain = False
         self.stopped = False
-        #: nothing kept or called back per action: play_plain's inline path applies
-        self.plain = not (keep_actions or validate or progress is not None or checkpoint is not None)
 
     def disagree(
         self,
@@ -157,11 +156,12 @@ class _Run:
         return seat
 
     def judge(
-        self, h: int, i: int, action: Action, state: GameState, shaped: bool
+        self, h: int, i: int, action: Action, state: GameState, shaped: bool, *, checked: bool = False
     ) -> tuple[GameState, tuple[Event, ...]]:
         """Judge one action; the next state (forced past an illegal action with judge_all) and its events.
-        `shaped`: the record's shape check found the action well shaped as a whole (see shaped_actions)."""
-        if self.checkpoint is not None:
+        `shaped`: the record's shape check found the action well shaped as a whole (see shaped_actions);
+        `checked`: the checkpoint was called for this action already."""
+        if self.checkpoint is not None and not checked:
             self.checkpoint()
         if shaped and not self.validate and state.phase != Phase.MELD_PILE_TOP:
             verdict = _shaped_verdict(self.rules, state, action)
@@ -182,7 +182,7 @@ class _Run:
                 h,
                 i,
                 self.seat_of(action, state),
-                format_action(action),
+                notation(action),
                 verdict.legal,
                 verdict.violations,
                 verdict.events,
@@ -207,7 +207,7 @@ class _Run:
 
     def play_hand(self, h: int, hand: HandRecord, state: GameState, shaped: list[bool]) -> HandEnded | None:
         """Every action and checkpoint of one hand; the hand's end, if it ended."""
-        if not hand.checkpoints and self.plain:
+        if not hand.checkpoints and not self.validate:
             return self.play_plain(h, hand.actions, state, shaped)
         claims = list(hand.checkpoints)
         actions = hand.actions
@@ -234,10 +234,14 @@ class _Run:
         return ended
 
     def play_plain(self, h: int, actions: tuple[Action, ...], state: GameState, shaped: list[bool]) -> HandEnded | None:
-        """play_hand for a hand without checkpoints in a replay that keeps no entries and calls nothing back: a
-        legal well-shaped action is judged and applied inline (as judge would); anything else goes to judge."""
+        """play_hand for a hand without checkpoints in a replay that does not validate states: a legal well-shaped
+        action is judged, applied and reported inline (the steps and order of judge); anything else goes to judge.
+        """
         rules = self.rules
         report = self.report
+        keep = self.keep_actions
+        checkpoint = self.checkpoint
+        progress = self.progress
         ended: HandEnded | None = None
         hand_over = Phase.HAND_OVER
         pile_top = Phase.MELD_PILE_TOP
@@ -246,21 +250,31 @@ class _Run:
             if phase == hand_over:
                 report.problems.append(f"hand {h}: {len(actions) - i} action(s) after the hand ended")
                 break
+            if checkpoint is not None:
+                checkpoint()
             events: tuple[Event, ...]
             if shaped[i] and phase != pile_top:
                 ctx = make_ctx(rules, state)
                 if not action_violations(ctx, action):
                     applied = apply_action(ctx, action)
+                    events = applied.events
                     report.judged += 1
                     if self.uncertain:
                         report.uncertain += 1
+                    if keep:
+                        seat = self.seat_of(action, state)
+                        report.actions.append(
+                            ActionReport(h, i, seat, notation(action), True, (), events, self.uncertain)
+                        )
+                    if progress is not None:
+                        progress(1)
                     state = applied.next_state
-                    for event in applied.events:
+                    for event in events:
                         if isinstance(event, HandEnded):
                             ended = event
                             break
                     continue
-            state, events = self.judge(h, i, action, state, shaped[i])
+            state, events = self.judge(h, i, action, state, shaped[i], checked=True)
             if self.stopped:
                 return None
             for event in events:

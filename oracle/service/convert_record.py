@@ -15,9 +15,10 @@ from oracle.model.state import Phase
 from oracle.rules.violations import Violation
 from oracle.ruleset.compiled import CompiledRules
 from oracle.service.bounded import bounded_violations
-from oracle.service.convert_game import action_from_proto, action_to_proto, event_to_proto, state_from_notation
+from oracle.service.convert_game import action_from_proto, action_to_proto, state_from_notation
 from oracle.service.convert_table import scores_to_proto
 from oracle.service.limits import DEFAULT_LIMITS
+from oracle.service.referee_answer import fill_events
 
 
 def deck_source(message: object, path: str) -> DeckSource:
@@ -139,17 +140,23 @@ def _violations(target: Any, violations: tuple[Violation, ...], max_violations: 
 
 
 def _action_report(entry: ActionReport, max_violations: int) -> record_pb2.ActionReport:
-    msg = record_pb2.ActionReport(
-        hand=entry.hand,
-        index=entry.index,
-        seat=entry.seat,
-        notation=entry.notation,
-        legal=entry.legal,
-        uncertain=entry.uncertain,
-    )
-    _violations(msg.violations, entry.violations, max_violations)
-    msg.events.extend(event_to_proto(e) for e in entry.events)
+    msg = record_pb2.ActionReport()
+    _fill_action_report(msg, entry, max_violations)
     return msg
+
+
+def _fill_action_report(msg: record_pb2.ActionReport, entry: ActionReport, max_violations: int) -> None:
+    """Write one judged action into an empty ActionReport (in place: no message built apart and copied)."""
+    msg.hand = entry.hand
+    msg.index = entry.index
+    msg.seat = entry.seat
+    msg.notation = entry.notation
+    msg.legal = entry.legal
+    msg.uncertain = entry.uncertain
+    if entry.violations:
+        _violations(msg.violations, entry.violations, max_violations)
+    if entry.events:
+        fill_events(msg.events, entry.events)
 
 
 def disagreement_to_proto(d: Disagreement, max_violations: int) -> record_pb2.Disagreement:
@@ -176,7 +183,9 @@ def report_to_proto(
         ok=report.ok, actions_judged=report.judged, problems=report.problems, uncertain_actions=report.uncertain
     )
     msg.disagreements.extend(disagreement_to_proto(d, max_violations) for d in report.disagreements)
-    msg.actions.extend(_action_report(a, max_violations) for a in report.actions)
+    actions = msg.actions
+    for entry in report.actions:
+        _fill_action_report(actions.add(), entry, max_violations)
     if report.first_illegal is not None:
         msg.first_illegal.CopyFrom(_action_report(report.first_illegal, max_violations))
     for hand in report.hands:

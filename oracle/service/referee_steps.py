@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from oracle.api.v1 import oracle_pb2
 from oracle.games.live import LiveGame, OutOfTurnError
+from oracle.games.notation import notation
 from oracle.model.errors import FieldProblem, InvalidInputError
 from oracle.model.interrupt import StopSignal
 from oracle.service.api import OracleApi
 from oracle.service.convert_game import fill_state, verdict_to_proto
-from oracle.service.referee_answer import fill_verdict, notation
+from oracle.service.referee_answer import fill_verdict
 
 
 def referee_step(
