@@ -1,6 +1,6 @@
 """What the direct generator's shortcuts rely on: meld verdicts that do not depend on the rank (its memo keys), the
-one-pass generator for the commonest position giving the general generator's list, and no action generated
-twice (the full list keeps no set of what it has seen)."""
+one-pass lists (phase PLAY, the draw phase decided from counts) giving the general generator's list, and no action
+generated twice (the full list keeps no set of what it has seen)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from oracle.games.deal import deal
 from oracle.games.match import DeckSource, deck_order
 from oracle.games.movegen import legal_actions_by_referee, sort_key
 from oracle.games.movegen_direct import iter_legal, legal_list
+from oracle.games.movegen_draw import quick_draw
 from oracle.games.movegen_fast import play_without_wilds
 from oracle.games.simulate import choose
 from oracle.model.cards import RANK_ACE, RANK_FOUR
@@ -85,6 +86,21 @@ def test_the_one_pass_list_is_the_general_list_and_the_referees() -> None:
         if fast % 10 == 0:
             assert listed == legal_actions_by_referee(rules, state)
     assert fast > 1000
+
+
+def test_the_draw_phase_decided_from_counts_is_the_general_list() -> None:
+    decided = takes = 0
+    for rules, state in _corpus():
+        listed = quick_draw(rules, state) if state.phase == Phase.DRAW and state.stock else None
+        if listed is None:
+            continue
+        decided += 1
+        takes += len(listed) > 1
+        general = iter_legal(rules, state)
+        assert general is not None
+        assert listed == sorted(general, key=sort_key)
+    assert decided > 1000
+    assert takes > 100
 
 
 def test_no_action_is_generated_twice() -> None:

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from oracle.games.movegen_facts import KIND, Group, Mover, rule_facts
+from oracle.games.movegen_fast import DRAW, takes_without_wilds
 from oracle.games.movegen_sets import minimal_sets, natural_bounds, new_meld_pool
-from oracle.model.actions import Action, Draw, Meld, TakePile, second_step_meld
+from oracle.model.actions import Action, Meld, TakePile, second_step_meld
 from oracle.model.cards import ALL_CARDS, JOKER, RANK_THREE, is_black_three, is_natural, is_red_three, is_wild, rank_of
 from oracle.model.interrupt import Checkpoint
 from oracle.model.state import Cards, GameState, SideState
@@ -18,7 +19,6 @@ from oracle.rules.draw import check_draw
 from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.sections import MustTakePile
 
-DRAW = Draw()  #: the one Draw action (immutable: every list shares it)
 _WHENEVER_ALLOWED = MustTakePile.WHENEVER_ALLOWED
 _RED_THREES = tuple(c for c in ALL_CARDS if is_red_three(c))
 _RED_THREE, _OTHER_RED_THREE = _RED_THREES
@@ -47,8 +47,10 @@ def draw_phase(m: Mover, checkpoint: Checkpoint | None) -> Iterator[Action]:
 
 def draw_list(rules: CompiledRules, state: GameState) -> list[Action]:
     """The legal actions of the draw phase in canonical order (a valid state)."""
-    if state.stock and no_take(rules, state):
-        return [DRAW]
+    if state.stock:
+        quick = quick_draw(rules, state)
+        if quick is not None:
+            return quick
     m = Mover(rules, state)
     takes: list[Action] = list(takes_of(m, None))
     if len(takes) > 1:
@@ -70,17 +72,22 @@ def take_key(action: Action) -> tuple[object, ...]:
     return (action.with_cards, tuple((g.cards, -1 if g.onto_rank is None else g.onto_rank) for g in melds))
 
 
-def no_take(rules: CompiledRules, state: GameState) -> bool:
-    """No way to take the pile can be legal, decided from counts before takes_of builds anything: the pile is
-    empty or a wild card or a three is on top; the mover holds no natural of the top card's rank and the side has
-    no meld of it; the pile is frozen and the mover holds fewer than two; or the side has no meld of the rank, the
-    mover holds no wild card and no count of naturals makes a new meld with the top card."""
+def quick_draw(rules: CompiledRules, state: GameState) -> list[Action] | None:
+    """The draw phase's legal actions with stock left, decided from counts where that is enough (else None).
+
+    No way to take the pile can be legal when the pile is empty or a wild card or a three is on top; the mover
+    holds no natural of the top card's rank and only the take onto the side's meld is left, which a frozen pile
+    (or the rule set) refuses; the pile is frozen and the mover holds fewer than two; a side without melds cannot
+    reach the minimum with the top card and every hand card; or the side has no meld of the rank, the mover holds
+    no wild card and no count of naturals makes a new meld with the top card. A side with melds and a hand without
+    wild cards gets its takes from movegen_fast.takes_without_wilds.
+    """
     pile = state.discard_pile
     if not pile:
-        return True
+        return [DRAW]
     top = pile[-1]
     if not _FIRST_NATURAL <= top <= _LAST_NATURAL:  # oracle.model.cards.is_natural
-        return True
+        return [DRAW]
     first = top - ((top - 1) & 3)  # the rank's first card number (oracle.model.cards.make_card)
     seat = state.seat_to_move
     hand = state.seats[seat].hand
@@ -89,18 +96,27 @@ def no_take(rules: CompiledRules, state: GameState) -> bool:
     side = state.sides[seat % rules.sides]
     has_meld = _has_meld(side.melds, rank)
     if not held:  # only TakePile() onto the side's meld, which a frozen pile does not allow
-        return not has_meld or not rules.discard_pile.unfrozen_onto_existing_meld or pile_frozen(rules, state, side)
-    frozen = pile_frozen(rules, state, side)
-    if frozen and held < 2:
-        return True  # a frozen pile is taken with two naturals at least
+        if not has_meld or not rules.discard_pile.unfrozen_onto_existing_meld:
+            return [DRAW]
+        frozen = pile_frozen(rules, state, side)
+        if frozen:
+            return [DRAW]
+    else:
+        frozen = pile_frozen(rules, state, side)
+        if frozen and held < 2:
+            return [DRAW]  # a frozen pile is taken with two naturals at least
     facts = rule_facts(rules)
     if not side.melds:  # the initial meld: the top card and hand cards reach the minimum, or no take is legal
         points = facts.meld_points
         if sum(map(points.__getitem__, hand)) + points[top] < rules.minimum_initial_meld(side.running_total)[0]:
-            return True
-    if has_meld or _has_wild(hand):
-        return False
-    return not any(facts.new_ok(rank, n + 1, 0, True) for n in range(2 if frozen else 1, held + 1))
+            return [DRAW]
+    if _has_wild(hand):
+        return None
+    if not has_meld and not any(facts.new_ok(rank, n + 1, 0, True) for n in range(2 if frozen else 1, held + 1)):
+        return [DRAW]
+    if side.melds:
+        return takes_without_wilds(rules, state, facts, hand, first, held, has_meld, frozen)
+    return None
 
 
 def _has_meld(melds: tuple[Cards, ...], rank: int) -> bool:

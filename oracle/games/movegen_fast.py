@@ -7,14 +7,17 @@ referee.
 
 from __future__ import annotations
 
-from oracle.games.movegen_facts import KIND, end_ok, rule_facts, side_melds
-from oracle.model.actions import Action, AskPartner, Discard, Meld, MeldGroup
-from oracle.model.cards import ALL_CARDS, JOKER, RANK_FOUR, is_black_three, is_wild
-from oracle.model.state import GameState, PartnerAnswer
+from oracle.games.movegen_facts import KIND, RuleFacts, end_ok, rule_facts, side_melds
+from oracle.model.actions import Action, AskPartner, Discard, Draw, Meld, MeldGroup, TakePile
+from oracle.model.cards import ALL_CARDS, JOKER, RANK_FOUR, is_black_three, is_red_three, is_wild
+from oracle.model.state import Cards, GameState, PartnerAnswer
 from oracle.ruleset.compiled import CompiledRules
 
 ASK = AskPartner()  #: the one AskPartner action (immutable: every list shares it)
+DRAW = Draw()  #: the one Draw action
+_ONTO_MELD = TakePile()  #: taking the pile onto the side's meld
 DISCARDS = {c: Discard(c) for c in ALL_CARDS}  #: the Discard of each card (immutable: every list shares them)
+_RED_THREE, _OTHER_RED_THREE = (c for c in ALL_CARDS if is_red_three(c))
 _YES, _NO, _NO_ANSWER = PartnerAnswer.YES, PartnerAnswer.NO, PartnerAnswer.NONE
 _BLACK_THREE, _OTHER_BLACK_THREE = (c for c in ALL_CARDS if is_black_three(c))
 _HIGHEST_TWO = max(c for c in ALL_CARDS if is_wild(c) and c != JOKER)
@@ -95,4 +98,56 @@ def play_without_wilds(rules: CompiledRules, state: GameState) -> list[Action] |
     out += map(DISCARDS.__getitem__, dict.fromkeys(ordered))  # each card once, ascending (all cards here)
     if facts.may_ask and answer == _NO_ANSWER and not turn.melded:  # play.check_ask's conditions
         out.append(ASK)
+    return out
+
+
+def takes_without_wilds(
+    rules: CompiledRules,
+    state: GameState,
+    facts: RuleFacts,
+    hand: Cards,
+    first: int,
+    held: int,
+    has_meld: bool,
+    frozen: bool,
+) -> list[Action]:
+    """The draw phase's legal actions, in canonical order, with stock left, for a side with melds and a mover
+    holding no wild card and `held` naturals of the top card's rank (`first`: its first card number); `has_meld`:
+    the side has a meld of that rank; `frozen`: the pile is frozen to the side.
+
+    What movegen_draw.takes_of comes to without wilds: the take onto the side's meld, then the lowest n naturals
+    with the top card, n ascending (the canonical order of these takes).
+    """
+    pile, p = state.discard_pile, rules.discard_pile
+    size = len(hand)
+    out: list[Action] = [DRAW]
+    if p.one_card_hand_no_one_card_pile and size == 1 and len(pile) == 1:
+        return out
+    rank = (first - 1) >> 2
+    melds = state.sides[state.seat_to_move % rules.sides].melds
+    meld_at, canastas = side_melds(facts, melds)
+    taken = pile[-p.take_limit :] if p.take_limit else pile
+    base_left = size + len(taken) - 1 - taken.count(_RED_THREE) - taken.count(_OTHER_RED_THREE)  # before melding
+    partner_no = state.turn.partner_answer == _NO
+    canasta = facts.canasta
+    if has_meld and facts.per_rank:  # the top-card group joins the side's meld of its rank
+        meld = melds[meld_at[rank]]
+        count = meld.count  # a valid state's meld of a natural rank: its naturals and wilds (melds.meld_shape)
+        wilds = count(1) + count(2) + count(3) + count(4) + count(JOKER)
+        old_size = len(meld)
+        old = (rank, old_size, old_size - wilds, wilds)
+        before = canastas - canasta(old_size)
+        laid = [before + canasta(old_size + n) if facts.added_ok(old, n, 0, True) else -1 for n in range(held + 2)]
+    else:  # a new meld (the going-out flag changes nothing for a natural rank)
+        laid = [canastas + canasta(n) if facts.new_ok(rank, n, 0, True) else -1 for n in range(held + 2)]
+    onto = p.unfrozen_onto_existing_meld
+    if not frozen and has_meld and onto and laid[1] >= 0 and end_ok(facts, base_left, laid[1], partner_no, True):
+        out.append(_ONTO_MELD)
+    naturals = [c for c in range(first, first + 4) for _ in range(hand.count(c))]  # ascending
+    for n in range(2 if frozen else 1, held + 1):
+        if n == 1 and not frozen and has_meld and not onto:  # draw._check_freezing
+            continue
+        after = laid[n + 1]
+        if after >= 0 and end_ok(facts, base_left - n, after, partner_no, True):
+            out.append(TakePile(tuple(naturals[:n])))
     return out
