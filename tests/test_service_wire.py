@@ -22,7 +22,7 @@ from oracle.model.state import GameState, HandEnd, PartnerAnswer, Phase, SeatSta
 from oracle.model.view import PlayerView, SeatView
 from oracle.rules.candidates import candidates
 from oracle.rules.referee import check_action
-from oracle.rules.view import view_of
+from oracle.rules.view import judge_view, view_of
 from oracle.ruleset.loader import default_rule_book
 from oracle.service import wire_values
 from oracle.service.api import OracleApi
@@ -37,7 +37,14 @@ from oracle.service.convert_game import (
     verdict_fields,
     verdict_to_proto,
 )
-from oracle.service.convert_view import check_view_sizes, view_from_message, view_to_proto
+from oracle.service.convert_view import (
+    check_view_sizes,
+    view_from_message,
+    view_to_proto,
+    view_to_proto_fields,
+    view_verdict_fields,
+    view_verdict_to_proto,
+)
 from oracle.service.sizes import SizeCheck, check_state
 from oracle.service.sizes import check_action as check_action_sizes
 from oracle.service.wire import Pieces, WireError
@@ -45,7 +52,7 @@ from oracle.service.wire_action import decode_action, notation
 from oracle.service.wire_state import decode_state, state_within
 from oracle.service.wire_verdict import verdict_bytes
 from oracle.service.wire_view import decode_view, view_within
-from oracle.service.wire_write import encode_state
+from oracle.service.wire_write import encode_state, encode_view
 
 REFUSED = (WireError, IndexError)
 INT32 = st.integers(-(2**31), 2**31 - 1)
@@ -388,3 +395,46 @@ def test_record_views_read_from_bytes() -> None:
         for seat in range(len(state.seats)):
             view = view_of(state, seat)
             assert decode_view(view_to_proto(view).SerializeToString()) == view
+
+
+def test_views_and_their_verdicts_written_as_bytes_equal_the_message_api() -> None:
+    book = default_rule_book()
+    rnd = random.Random(3)
+    for rule_set_id, state in STATES[::4]:
+        rules = book.get(rule_set_id).rules
+        found = candidates(rules, state)
+        for seat in range(len(state.seats)):
+            view = view_of(state, seat)
+            assert game_pb2.PlayerView.FromString(encode_view(view)) == view_to_proto_fields(view)
+            pieces: Pieces = {}
+            read = decode_view(view_to_proto(view).SerializeToString(), pieces)
+            assert read == view and len(pieces) == len(view.sides)
+            for action in rnd.sample(found, min(2, len(found))):
+                answer = judge_view(rules, read, action)
+                expected = view_verdict_fields(answer, 50)
+                expected.notation = "draw"
+                got = view_verdict_to_proto(answer, 50, "draw", pieces)
+                assert got == expected
+                assert got.SerializeToString() == expected.SerializeToString()
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(view_messages())
+def test_any_view_value_is_written_as_the_message_api_writes_it_or_refused(msg: game_pb2.PlayerView) -> None:
+    try:
+        view = view_from_message(msg)
+    except InvalidInputError:
+        return
+    view = replace(view, seats=tuple(replace(s, hand_count=s.hand_count * 2) for s in view.seats))
+    try:
+        expected = view_to_proto_fields(view)
+    except (ValueError, TypeError):
+        with pytest.raises(WireError):
+            encode_view(view)
+        return
+    try:
+        data = encode_view(view)
+    except WireError:
+        assert view_to_proto(view) == expected
+        return
+    assert game_pb2.PlayerView.FromString(data) == expected

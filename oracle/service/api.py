@@ -184,11 +184,13 @@ class OracleApi:
             raise InvalidInputError([FieldProblem(f"{path}_text", f"set {path} or {path}_text, not both")])
         return self.action_text(text, rules, f"{path}_text") if text else self.action(message, rules, path)
 
-    def view(self, msg: game_pb2.PlayerView, rules: CompiledRules, path: str = "view") -> PlayerView:
+    def view(
+        self, msg: game_pb2.PlayerView, rules: CompiledRules, path: str = "view", pieces: Pieces | None = None
+    ) -> PlayerView:
         """The domain view of a request's player view, its sizes checked against the rule set's deck first (read from
         its bytes and counted on the domain view when those are usual and within the limits, as state() does)."""
         try:
-            view: PlayerView | None = decode_view(msg.SerializeToString())
+            view: PlayerView | None = decode_view(msg.SerializeToString(), pieces)
         except (ValueError, IndexError):
             view = None
         if view is not None and view_within(view, rules.deck_size, self.limits.max_seats):
@@ -282,20 +284,18 @@ class OracleApi:
         return response
 
     def CheckAction(self, request: oracle_pb2.CheckActionRequest) -> oracle_pb2.CheckActionResponse:
-        """The verdict on one action."""
+        """The verdict on one action (from a state or from a player's view)."""
         rules = self.rule_set(request.rule_set).rules
+        pieces: Pieces = {}  # the seats and sides read, for the answer's next state (or view) to copy
         if self.state_or_view(request):
-            view = self.view(request.view, rules)
+            view = self.view(request.view, rules, pieces=pieces)
             action = self.requested_action(request.action, request.HasField("action"), request.action_text, rules)
-            response = view_verdict_to_proto(judge_view(rules, view, action), self.limits.max_violations)
-        else:
-            pieces: Pieces = {}
-            state = self.state(request.state, rules, pieces=pieces)
-            action = self.requested_action(request.action, request.HasField("action"), request.action_text, rules)
-            verdict = referee.check_action(rules, state, action)
-            return verdict_to_proto(verdict, self.limits.max_violations, notation(action), pieces)
-        response.notation = format_action(action)
-        return response
+            answer = judge_view(rules, view, action)
+            return view_verdict_to_proto(answer, self.limits.max_violations, notation(action), pieces)
+        state = self.state(request.state, rules, pieces=pieces)
+        action = self.requested_action(request.action, request.HasField("action"), request.action_text, rules)
+        verdict = referee.check_action(rules, state, action)
+        return verdict_to_proto(verdict, self.limits.max_violations, notation(action), pieces)
 
     def DealHand(self, request: oracle_pb2.DealHandRequest) -> oracle_pb2.DealHandResponse:
         """A new hand from a seed or a deck order."""

@@ -12,7 +12,10 @@ from oracle.rules.view import ViewVerdict
 from oracle.service.bounded import bounded_violations
 from oracle.service.convert_game import _enum, _turn, _wire, event_to_proto, state_to_proto
 from oracle.service.sizes import SizeCheck, check_state
+from oracle.service.wire import Pieces
+from oracle.service.wire_verdict import view_verdict_bytes
 from oracle.service.wire_view import decode_view
+from oracle.service.wire_write import encode_view
 
 
 def check_view_sizes(check: SizeCheck, msg: game_pb2.PlayerView, path: str, deck: int, rule_set: str) -> None:
@@ -68,7 +71,16 @@ def view_from_message(msg: game_pb2.PlayerView, prefix: str = "view") -> PlayerV
 
 
 def view_to_proto(view: PlayerView) -> game_pb2.PlayerView:
-    """The PlayerView message of a domain view."""
+    """The PlayerView message of a domain view (written as bytes and parsed, or field by field for a value the
+    bytes do not carry: view_to_proto_fields)."""
+    try:
+        return game_pb2.PlayerView.FromString(encode_view(view))
+    except (ValueError, TypeError):
+        return view_to_proto_fields(view)
+
+
+def view_to_proto_fields(view: PlayerView) -> game_pb2.PlayerView:
+    """view_to_proto through the message API, field by field."""
     state = state_to_proto_fields(view)
     return game_pb2.PlayerView(
         seat=view.seat,
@@ -97,8 +109,23 @@ def unknowns_to_proto(unknowns: tuple[Unknown, ...] | list[Unknown]) -> list[ora
     return [oracle_pb2.Unknown(field=u.field, reason=u.reason) for u in unknowns]
 
 
-def view_verdict_to_proto(answer: ViewVerdict, max_violations: int) -> oracle_pb2.CheckActionResponse:
-    """The CheckActionResponse of a verdict from a view: what is known, and the unknowns."""
+def view_verdict_to_proto(
+    answer: ViewVerdict, max_violations: int, notation: str = "", pieces: Pieces | None = None
+) -> oracle_pb2.CheckActionResponse:
+    """The CheckActionResponse of a verdict from a view: what is known, and the unknowns (with `notation` when
+    given). Written as bytes and parsed once (view_verdict_bytes, copying the bytes of the sides in `pieces`, read
+    from the request's view); through the message API field by field only for a value the bytes do not carry."""
+    try:
+        return oracle_pb2.CheckActionResponse.FromString(view_verdict_bytes(answer, max_violations, notation, pieces))
+    except (ValueError, TypeError):
+        response = view_verdict_fields(answer, max_violations)
+        if notation:
+            response.notation = notation
+        return response
+
+
+def view_verdict_fields(answer: ViewVerdict, max_violations: int) -> oracle_pb2.CheckActionResponse:
+    """view_verdict_to_proto through the message API, field by field."""
     response = oracle_pb2.CheckActionResponse(legal=answer.legal, unknowns=unknowns_to_proto(answer.unknowns))
     if answer.verdict is not None:
         for v in bounded_violations(answer.verdict.violations, max_violations):
@@ -108,5 +135,5 @@ def view_verdict_to_proto(answer: ViewVerdict, max_violations: int) -> oracle_pb
         if answer.events_known:
             response.events.extend(event_to_proto(e) for e in answer.verdict.events)
     if answer.next_view is not None:
-        response.next_view.CopyFrom(view_to_proto(answer.next_view))
+        response.next_view.CopyFrom(view_to_proto_fields(answer.next_view))
     return response

@@ -15,9 +15,9 @@ UINT32_MAX = (1 << 32) - 1
 _SMALL = tuple(bytes((i,)) for i in range(128))  #: the one-byte varints
 
 
-#: The bytes of the seats and sides read from one request's state (each field's tag, length and body), by the id
-#: of the domain value read from them, with that value (kept alive, so the id stays its own): writing the same value
-#: back copies its bytes.
+#: The bytes of the seats and sides read from one request's state or view (each field's length and body, without
+#: its tag), by the id of the domain value read from them, with that value (kept alive, so the id stays its own):
+#: writing the same value back copies its bytes.
 Pieces = dict[int, tuple[object, bytes]]
 
 

@@ -189,12 +189,12 @@ def decode_state(data: bytes, pieces: Pieces | None = None) -> GameState:
                 seat = _seat(data, pos, stop)
                 seats.append(seat)
                 if pieces is not None:
-                    pieces[id(seat)] = (seat, data[field:stop])
+                    pieces[id(seat)] = (seat, data[field + 1 : stop])
             elif tag == 0x12:
                 side = read_side(data, pos, stop)
                 sides.append(side)
                 if pieces is not None:
-                    pieces[id(side)] = (side, data[field:stop])
+                    pieces[id(side)] = (side, data[field + 1 : stop])
             elif tag == 0x1A:
                 stock += packed_run(data[pos:stop])
             elif tag == 0x22:

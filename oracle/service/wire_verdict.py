@@ -11,12 +11,13 @@ from typing import cast
 from oracle.api.v1 import game_pb2
 from oracle.model.events import CanastaMade, CardsDrawn, Event, HandEnded, PileTaken, RedThreeLaid
 from oracle.rules.referee import Verdict
+from oracle.rules.view import ViewVerdict
 from oracle.rules.violations import Violation
 from oracle.service.bounded import bounded_violations
 from oracle.service.convert_table import scores_to_proto, table_to_proto
 from oracle.service.limits import DEFAULT_LIMITS
 from oracle.service.wire import Pieces, int32, length_delimited, packed_cards, text
-from oracle.service.wire_write import encode_state
+from oracle.service.wire_write import encode_state, encode_view
 
 _MAX_RULES = 4096  #: the bytes around a violation's explanation kept by (code, field, citations)
 _RULES: dict[tuple[str, str, tuple[tuple[str, str], ...]], tuple[bytes, bytes]] = {}
@@ -82,6 +83,20 @@ def _violation_bytes(violation: Violation) -> bytes:
     return length_delimited(b"\x12", before + text(b"\x1a", violation.explanation) + after)
 
 
+def _answer_bytes(legal: bool, verdict: Verdict | None, events: bool, max_violations: int) -> list[bytes]:
+    """The legal flag, violations (at most `max_violations`: see bounded_violations) and, when `events`, the
+    events of a verdict."""
+    parts = [b"\x08\x01" if legal else b""]
+    if verdict is not None:
+        if verdict.violations:
+            for violation in bounded_violations(verdict.violations, max_violations):
+                parts.append(_violation_bytes(violation))
+        if events:
+            for event in verdict.events:
+                parts.append(length_delimited(b"\x1a", _event_bytes(event)))
+    return parts
+
+
 def verdict_bytes(
     verdict: Verdict,
     max_violations: int = DEFAULT_LIMITS.max_violations,
@@ -91,16 +106,26 @@ def verdict_bytes(
     """The bytes of the CheckActionResponse verdict_fields writes (with `notation`; `pieces`: the seats and sides
     read from the request, see encode_state); ValueError or TypeError for a value only the message API writes (or
     refuses)."""
-    parts = [b"\x08\x01" if verdict.legal else b""]
-    if verdict.violations:
-        for violation in bounded_violations(verdict.violations, max_violations):
-            parts.append(_violation_bytes(violation))
-    for event in verdict.events:
-        parts.append(length_delimited(b"\x1a", _event_bytes(event)))
+    parts = _answer_bytes(verdict.legal, verdict, True, max_violations)
     if verdict.next_state is not None:
         parts.append(length_delimited(b"\x22", encode_state(verdict.next_state, pieces)))
     parts.append(text(b"\x2a", notation))
     return b"".join(parts)
 
 
-__all__ = ["verdict_bytes"]
+def view_verdict_bytes(
+    answer: ViewVerdict, max_violations: int, notation: str = "", pieces: Pieces | None = None
+) -> bytes:
+    """The bytes of the CheckActionResponse convert_view.view_verdict_fields writes for a verdict from a view (with
+    `notation`; `pieces`: the sides read from the request's view, see encode_view); ValueError or TypeError as
+    verdict_bytes."""
+    parts = _answer_bytes(answer.legal, answer.verdict, answer.events_known, max_violations)
+    for unknown in answer.unknowns:
+        parts.append(length_delimited(b"\x32", text(b"\x0a", unknown.field) + text(b"\x12", unknown.reason)))
+    if answer.next_view is not None:
+        parts.append(length_delimited(b"\x3a", encode_view(answer.next_view, pieces)))
+    parts.append(text(b"\x2a", notation))
+    return b"".join(parts)
+
+
+__all__ = ["verdict_bytes", "view_verdict_bytes"]

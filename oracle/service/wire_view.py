@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from oracle.model.state import HandEnd, Phase, SideState, TurnState
 from oracle.model.view import PlayerView, SeatView
-from oracle.service.wire import WireError, as_int32, read_varint
+from oracle.service.wire import Pieces, WireError, as_int32, read_varint
 from oracle.service.wire_state import EMPTY_TURN, packed_run, read_side, read_turn
 from oracle.service.wire_values import player_view, seat_view
 
@@ -39,11 +39,12 @@ def _seat_view(data: bytes, pos: int, end: int) -> SeatView:
     return seat_view(count, melded != 0)
 
 
-def decode_view(data: bytes) -> PlayerView:
+def decode_view(data: bytes, pieces: Pieces | None = None) -> PlayerView:
     """The domain view of a PlayerView's canonical bytes, equal to what view_from_proto makes of the message.
 
     WireError (or IndexError for truncated bytes) for anything else: an unknown field, an enum value the domain
-    does not have, PHASE_UNSPECIFIED, a repeated singular message.
+    does not have, PHASE_UNSPECIFIED, a repeated singular message. With `pieces`, each side read is recorded with
+    its bytes (as decode_state does).
     """
     hand = pile = _EMPTY
     seats: list[SeatView] = []
@@ -54,6 +55,7 @@ def decode_view(data: bytes) -> PlayerView:
     while pos < end:
         tag = data[pos]
         if tag & 7 == 2:
+            field = pos
             size = data[pos + 1]
             pos += 2
             if size & 0x80:
@@ -66,7 +68,10 @@ def decode_view(data: bytes) -> PlayerView:
             elif tag == 0x1A:
                 seats.append(_seat_view(data, pos, stop))
             elif tag == 0x22:
-                sides.append(read_side(data, pos, stop))
+                side = read_side(data, pos, stop)
+                sides.append(side)
+                if pieces is not None:
+                    pieces[id(side)] = (side, data[field + 1 : stop])
             elif tag == 0x32:
                 pile += packed_run(data[pos:stop])
             elif tag == 0x52 and turn is None:

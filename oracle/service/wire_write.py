@@ -1,30 +1,37 @@
-"""Writes a GameState's wire bytes directly (the next state of every legal verdict).
+"""Writes a GameState's or PlayerView's wire bytes directly (the next state or view of every legal verdict).
 
-WireError for a value only the message API writes, so convert_game.fill_state writes the message field by field
-instead.
+WireError for a value only the message API writes, so convert_game.fill_state (convert_view.view_to_proto) writes
+the message field by field instead.
 """
 
 from __future__ import annotations
 
-from oracle.model.state import GameState, TurnState
+from collections.abc import Callable
+
+from oracle.model.state import EMPTY_TURN, GameState, SideState, TurnState
+from oracle.model.view import PlayerView
 from oracle.service.wire import Pieces, WireError, int32, uint32, varint
 
 _LONGEST = 120  #: card lists up to this long are written with one-byte lengths (the message header included)
-#: A seat's header by hand size: SeatState tag and length, then the hand's tag and length (melded_before after).
-_SEAT = tuple(bytes((0x0A, n + 2, 0x0A, n)) if n else b"\x0a\x00" for n in range(_LONGEST))
-_SEAT_MELDED = tuple(bytes((0x0A, n + 4, 0x0A, n)) if n else b"\x0a\x02" for n in range(_LONGEST))
+#: A seat's length and body up to its hand's cards, by hand size (melded_before after the cards).
+_SEAT = tuple(bytes((n + 2, 0x0A, n)) if n else b"\x00" for n in range(_LONGEST))
+_SEAT_MELDED = tuple(bytes((n + 4, 0x0A, n)) if n else b"\x02" for n in range(_LONGEST))
 #: A meld's header by size: the melds tag and length, then the CardList's cards tag and length.
-_MELD = _SEAT
+_MELD = tuple(bytes((0x0A, n + 2, 0x0A, n)) if n else b"\x0a\x00" for n in range(_LONGEST))
 _RED = tuple(bytes((0x12, n)) for n in range(_LONGEST))
-_STOCK = tuple(bytes((0x1A, n)) for n in range(_LONGEST))
-_PILE = tuple(bytes((0x22, n)) for n in range(_LONGEST))
 _MAX_TURNS = 4096  #: TurnState bytes kept by value (a turn has few forms)
-_TURNS: dict[TurnState, bytes] = {}
+_TURNS: dict[tuple[int, ...], bytes] = {}
 _NONE: Pieces = {}
+Add = Callable[[bytes], None]
 
 
-def _turn_bytes(turn: TurnState) -> bytes:
-    data = _TURNS.get(turn)
+def _turn_body(turn: TurnState) -> bytes:
+    """The turn's length and body (its tag is the caller's), kept by the turn's numbers."""
+    if turn is EMPTY_TURN:
+        return b"\x00"
+    key: tuple[int, ...] = (turn.start, turn.melded, turn.added_to_existing, turn.made_canasta, turn.partner_answer)
+    key += (turn.melds_before_turn,)
+    data = _TURNS.get(key)
     if data is not None:
         return data
     parts = []
@@ -41,10 +48,54 @@ def _turn_bytes(turn: TurnState) -> bytes:
     if turn.melds_before_turn:
         parts.append(b"\x30" + int32(turn.melds_before_turn))
     body = b"".join(parts)
-    data = b"\x42" + varint(len(body)) + body
+    data = varint(len(body)) + body
     if len(_TURNS) < _MAX_TURNS:
-        _TURNS[turn] = data
+        _TURNS[key] = data
     return data
+
+
+def _cards(add: Add, card: Add, tag: bytes, cards: tuple[int, ...]) -> None:
+    """A packed card field (nothing for no cards); its bytes also go to `card` to be checked."""
+    if cards:
+        raw = bytes(cards)
+        card(raw)
+        add(tag)
+        add(varint(len(raw)))
+        add(raw)
+
+
+def _sides(add: Add, card: Add, tag: bytes, sides: tuple[SideState, ...], known: Pieces) -> None:
+    for side in sides:
+        add(tag)
+        piece = known.get(id(side))
+        if piece is not None and piece[0] is side:
+            add(piece[1])
+            continue
+        body: list[bytes] = []
+        put = body.append
+        for meld in side.melds:
+            raw = bytes(meld)
+            card(raw)
+            put(_MELD[len(raw)])
+            put(raw)
+        if side.red_threes:
+            raw = bytes(side.red_threes)
+            card(raw)
+            put(_RED[len(raw)])
+            put(raw)
+        if side.running_total:
+            put(b"\x18" + int32(side.running_total))
+        if side.unable_after_yes:
+            put(b"\x20" + uint32(side.unable_after_yes))
+        joined = b"".join(body)
+        add(varint(len(joined)))
+        add(joined)
+
+
+def _checked(parts: list[bytes], cards: list[bytes]) -> bytes:
+    if not b"".join(cards).isascii():
+        raise WireError("a card number above 127")
+    return b"".join(parts)
 
 
 def encode_state(state: GameState, pieces: Pieces | None = None) -> bytes:
@@ -56,11 +107,12 @@ def encode_state(state: GameState, pieces: Pieces | None = None) -> bytes:
     it, raising as it always did.
     """
     known = pieces or _NONE
+    parts: list[bytes] = []
+    cards: list[bytes] = []  # every card list, checked at once: each card one byte
+    add, card = parts.append, cards.append
     try:
-        parts: list[bytes] = []
-        cards: list[bytes] = []  # every card list, checked at once: each card one byte
-        add, card = parts.append, cards.append
         for seat in state.seats:
+            add(b"\x0a")
             piece = known.get(id(seat))
             if piece is not None and piece[0] is seat:
                 add(piece[1])
@@ -74,58 +126,62 @@ def encode_state(state: GameState, pieces: Pieces | None = None) -> bytes:
             else:
                 add(_SEAT[len(raw)])
                 add(raw)
-        for side in state.sides:
-            piece = known.get(id(side))
-            if piece is not None and piece[0] is side:
-                add(piece[1])
-                continue
-            body: list[bytes] = []
-            put = body.append
-            for meld in side.melds:
-                raw = bytes(meld)
-                card(raw)
-                put(_MELD[len(raw)])
-                put(raw)
-            if side.red_threes:
-                raw = bytes(side.red_threes)
-                card(raw)
-                put(_RED[len(raw)])
-                put(raw)
-            if side.running_total:
-                put(b"\x18" + int32(side.running_total))
-            if side.unable_after_yes:
-                put(b"\x20" + uint32(side.unable_after_yes))
-            joined = b"".join(body)
-            add(b"\x12" + varint(len(joined)))
-            add(joined)
-        if state.stock:
-            raw = bytes(state.stock)
-            card(raw)
-            add(_STOCK[len(raw)])
-            add(raw)
-        if state.discard_pile:
-            raw = bytes(state.discard_pile)
-            card(raw)
-            add(_PILE[len(raw)])
-            add(raw)
+        _sides(add, card, b"\x12", state.sides, known)
+        _cards(add, card, b"\x1a", state.stock)
+        _cards(add, card, b"\x22", state.discard_pile)
     except (IndexError, ValueError, TypeError):
         raise WireError("a card list the fast path does not write") from None
-    if not b"".join(cards).isascii():
-        raise WireError("a card number above 127")
     if state.pile_upcards:
         add(b"\x28" + int32(state.pile_upcards))
     if state.seat_to_move:
         add(b"\x30" + int32(state.seat_to_move))
     if state.phase:
         add(b"\x38" + int32(state.phase))
-    add(_turn_bytes(state.turn))
+    add(b"\x42" + _turn_body(state.turn))
     if state.hand_end:
         add(b"\x48" + int32(state.hand_end))
     if state.went_out_seat:
         add(b"\x50" + int32(state.went_out_seat))
     if state.went_out_concealed:
         add(b"\x58\x01")
-    return b"".join(parts)
+    return _checked(parts, cards)
 
 
-__all__ = ["encode_state"]
+def encode_view(view: PlayerView, pieces: Pieces | None = None) -> bytes:
+    """The bytes of the PlayerView message convert_view.view_to_proto makes of `view` (parsed, the same message);
+    a side recorded in `pieces` is written as the bytes it was read from. WireError as encode_state."""
+    parts: list[bytes] = []
+    cards: list[bytes] = []
+    add, card = parts.append, cards.append
+    if view.seat:
+        add(b"\x08" + int32(view.seat))
+    try:
+        _cards(add, card, b"\x12", view.hand)
+        for seat in view.seats:
+            body = (b"\x08" + uint32(seat.hand_count) if seat.hand_count else b"") + (
+                b"\x10\x01" if seat.melded_before else b""
+            )
+            add(b"\x1a" + varint(len(body)) + body)
+        _sides(add, card, b"\x22", view.sides, pieces or _NONE)
+        if view.stock_count:
+            add(b"\x28" + uint32(view.stock_count))
+        _cards(add, card, b"\x32", view.discard_pile)
+    except (IndexError, ValueError, TypeError):
+        raise WireError("a card list the fast path does not write") from None
+    if view.pile_upcards:
+        add(b"\x38" + int32(view.pile_upcards))
+    if view.seat_to_move:
+        add(b"\x40" + int32(view.seat_to_move))
+    if view.phase:
+        add(b"\x48" + int32(view.phase))
+    add(b"\x52" + _turn_body(view.turn))
+    if view.hand_end:
+        add(b"\x58" + int32(view.hand_end))
+    if view.went_out_seat:
+        add(b"\x60" + int32(view.went_out_seat))
+    if view.went_out_concealed:
+        add(b"\x68\x01")
+    return _checked(parts, cards)
+
+
+__all__ = ["encode_state", "encode_view"]
