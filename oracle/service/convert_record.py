@@ -79,9 +79,12 @@ def _hand(
     actions = []
     for i, action in enumerate(hand.actions):
         try:
-            actions.append(action_from_proto(action, f"{path}.actions[{i}]"))
-        except InvalidInputError as exc:
-            problems.extend(exc.problems)
+            actions.append(action_from_proto(action))  # the path written only for a problem (below)
+        except InvalidInputError:
+            try:
+                actions.append(action_from_proto(action, f"{path}.actions[{i}]"))
+            except InvalidInputError as exc:
+                problems.extend(exc.problems)
     if hand.moves and hand.actions:
         problems.append(FieldProblem(f"{path}.moves", "give the actions as `actions` or as `moves`, not both"))
     actions.extend(_moves(list(hand.moves), path, problems))
