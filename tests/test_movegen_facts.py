@@ -1,17 +1,18 @@
 """What the direct generator's shortcuts rely on: meld verdicts that do not depend on the rank (its memo keys), the
 one-pass lists (phase PLAY, the draw phase decided from counts) giving the general generator's list, and no action
-generated twice (the full list keeps no set of what it has seen)."""
+generated twice (the full list keeps no set of what it has seen); bounded lists keep their contract."""
 
 from __future__ import annotations
 
 import random
+from functools import partial
 
 import pytest
 
 from oracle.bench.states import positions, shipped_records
 from oracle.games.deal import deal
 from oracle.games.match import DeckSource, deck_order
-from oracle.games.movegen import legal_actions_by_referee, sort_key
+from oracle.games.movegen import legal_actions_by_referee, legal_actions_upto, sort_key
 from oracle.games.movegen_direct import iter_legal, legal_list
 from oracle.games.movegen_draw import quick_draw
 from oracle.games.movegen_fast import play_without_wilds
@@ -113,3 +114,17 @@ def test_no_action_is_generated_twice() -> None:
         listed = legal_list(rules, state)
         assert listed is not None
         assert listed == sorted(actions, key=sort_key)
+
+
+def test_bounded_lists_use_the_one_pass_paths_within_their_contract() -> None:
+    for rules, state in _corpus()[::7]:
+        full = legal_list(rules, state)
+        if full is None:
+            continue
+        for limit in (0, 1, 3, 8, 30, 10_000):
+            calls: list[None] = []
+            bounded = legal_actions_upto(rules, state, limit, partial(calls.append, None), validate=False)
+            assert bounded.truncated == (len(full) > limit)
+            assert len(bounded.actions) == min(limit, len(full))
+            assert bounded.actions == [a for a in full if a in bounded.actions]  # a subset in canonical order
+            assert len(calls) >= len(bounded.actions)  # called before each action taken

@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from oracle.games.movegen_direct import iter_legal, legal_list, meld_key, take_key
+from oracle.games.movegen_direct import iter_legal, legal_list, meld_key, quick_list, take_key
 from oracle.model.actions import Action, AnswerPartner, AskPartner, Discard, Draw, Finish, Meld, MeldGroup, TakePile
 from oracle.model.interrupt import Checkpoint
 from oracle.model.state import GameState
@@ -153,6 +153,13 @@ def legal_actions_upto(
     if limit is None and checkpoint is None:
         listed = legal_list(rules, state)  # the same actions, each once, already in the canonical order
         if listed is not None:
+            return LegalActions(listed, truncated=False)
+    else:
+        listed = quick_list(rules, state, limit)  # a position listed in one pass, never more than `limit` actions
+        if listed is not None:
+            if checkpoint is not None:
+                for _ in listed:
+                    checkpoint()
             return LegalActions(listed, truncated=False)
     generated = iter_legal(rules, state, checkpoint)
     if generated is None:

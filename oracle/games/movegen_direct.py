@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from oracle.games.movegen_draw import draw_list, draw_phase, second_steps, take_key
+from oracle.games.movegen_draw import draw_list, draw_phase, quick_draw, second_steps, take_key
 from oracle.games.movegen_facts import Group, Mover
 from oracle.games.movegen_fast import ASK, DISCARDS, play_without_wilds
 from oracle.games.movegen_sets import going_out_sets, minimal_sets, new_meld_pool
@@ -34,7 +34,7 @@ from oracle.rules.play import can_go_out, check_answer, check_finish
 from oracle.rules.two_step import before_take
 from oracle.ruleset.compiled import CompiledRules
 
-__all__ = ["iter_legal", "legal_list", "meld_key", "take_key"]
+__all__ = ["iter_legal", "legal_list", "meld_key", "quick_list", "take_key"]
 
 _FINISH = Finish()
 # Enum members read once (reading one off its class costs more than comparing it)
@@ -85,6 +85,20 @@ def legal_list(rules: CompiledRules, state: GameState) -> list[Action] | None:
         return melds
     found = iter_legal(rules, state)
     return None if found is None else list(found)  # the answers (yes before no), or nothing
+
+
+def quick_list(rules: CompiledRules, state: GameState, limit: int | None) -> list[Action] | None:
+    """The full list in canonical order for a position the one-pass paths decide (movegen_fast, quick_draw) when
+    they cannot list more than `limit` actions (None: any number); None otherwise. Those paths search nothing:
+    phase PLAY lists at most a meld and a discard per card and the question, the draw phase at most drawing, the
+    take onto the meld and a take per natural of the top card's rank. The state must be valid."""
+    phase = state.phase
+    size = len(state.seats[state.seat_to_move].hand)
+    if phase == _PLAY and (limit is None or 2 * size + 1 <= limit):
+        return play_without_wilds(rules, state)
+    if phase == _DRAW and state.stock and (limit is None or size + 2 <= limit):
+        return quick_draw(rules, state)
+    return None
 
 
 def meld_key(action: Action) -> tuple[object, ...]:
