@@ -1,5 +1,6 @@
 """What direct legal-move generation knows about one position: the mover's hand by rank, the side's melds by rank,
-and memoised verdicts of the rules' own functions (meld rules by make-up, canastas, the end-of-action checks)."""
+memoised verdicts of the rules' own functions (meld rules by make-up, canastas), and the end-of-action checks and
+the minimum's waiver as the conditions of their rules functions, without writing violations."""
 
 from __future__ import annotations
 
