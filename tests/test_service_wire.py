@@ -8,7 +8,7 @@ random messages and values (odd numbers, unknown enum values, empty lists, odd e
 from __future__ import annotations
 
 import random
-from dataclasses import FrozenInstanceError, dataclass, replace
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,15 +16,14 @@ from hypothesis import strategies as st
 from record_states import RECORDS, record_states
 
 from oracle.api.v1 import game_pb2, oracle_pb2
-from oracle.model.actions import Action, AnswerPartner, AskPartner, Discard, Draw, Finish, PickUpPile, format_action
+from oracle.model.actions import Action
 from oracle.model.errors import InvalidInputError
 from oracle.model.state import GameState, HandEnd, PartnerAnswer, Phase, SeatState, SideState, TurnStart, TurnState
-from oracle.model.view import PlayerView, SeatView
+from oracle.model.view import PlayerView
 from oracle.rules.candidates import candidates
 from oracle.rules.referee import check_action
 from oracle.rules.view import judge_view, view_of
 from oracle.ruleset.loader import default_rule_book
-from oracle.service import wire_values
 from oracle.service.api import OracleApi
 from oracle.service.convert_game import (
     action_from_proto,
@@ -48,7 +47,7 @@ from oracle.service.convert_view import (
 from oracle.service.sizes import SizeCheck, check_state
 from oracle.service.sizes import check_action as check_action_sizes
 from oracle.service.wire import Pieces, WireError
-from oracle.service.wire_action import decode_action, notation
+from oracle.service.wire_action import decode_action
 from oracle.service.wire_state import decode_state, state_within
 from oracle.service.wire_verdict import verdict_bytes
 from oracle.service.wire_view import decode_view, view_within
@@ -287,64 +286,6 @@ def test_state_values_for_the_domain() -> None:
     assert type(state.turn.melded) is bool
     assert decode_state(b"\x0a\x00\x12\x00\x38\x01").seats == (SeatState(()),)
     assert decode_state(b"\x12\x00\x38\x01").sides == (SideState(),)
-
-
-def test_the_state_values_are_built_slot_by_slot_and_equal_the_constructed_ones() -> None:
-    assert wire_values.FAST  # the model's state values are plain frozen slotted dataclasses: the fast path is used
-    seat, side = wire_values.seat_state((5, 6), True), wire_values.side_state(((9, 10, 11),), (6,), -5, 2)
-    assert seat == SeatState((5, 6), True) and hash(seat) == hash(SeatState((5, 6), True))
-    assert side == SideState(((9, 10, 11),), (6,), -5, 2)
-    fields = ((seat,), (side,), (1, 2), (3,), 1, 0, Phase.PLAY, TurnState(), HandEnd.NONE, 0, False)
-    assert wire_values.game_state(*fields) == GameState(*fields)
-    view_fields = (1, (5,), (wire_values.seat_view(3, True),), (side,), 9, (3,), 0, 1, Phase.DRAW, TurnState())
-    view_fields += (HandEnd.NONE, 0, False)
-    assert wire_values.player_view(*view_fields) == PlayerView(*view_fields)
-    assert wire_values.seat_view(3, True) == SeatView(3, True)
-    with pytest.raises(FrozenInstanceError):
-        seat.hand = ()  # type: ignore[misc]
-
-
-def test_a_class_that_is_not_a_plain_frozen_slotted_dataclass_is_built_by_its_constructor() -> None:
-    @dataclass(frozen=True, slots=True)
-    class Plain:
-        a: int
-        b: int = 0
-
-    @dataclass(frozen=True, slots=True)
-    class Checked:
-        a: int
-        b: int = 0
-
-        def __post_init__(self) -> None:
-            pass
-
-    @dataclass(slots=True)
-    class Mutable:
-        a: int
-        b: int = 0
-
-    @dataclass(frozen=True)
-    class NoSlots:
-        a: int
-        b: int = 0
-
-    assert wire_values.slot_setters(Plain, ("a", "b")) is not None
-    assert wire_values.slot_setters(Plain, ("a",)) is None
-    for cls in (Checked, Mutable, NoSlots):
-        assert wire_values.slot_setters(cls, ("a", "b")) is None
-
-
-def test_the_notation_table_is_format_action() -> None:
-    actions: list[Action] = [Draw(), AskPartner(), Finish(), PickUpPile(), AnswerPartner(True), AnswerPartner(False)]
-    actions += [Discard(card) for card in range(1, 54)]
-    book = default_rule_book()
-    for rule_set_id, state in STATES[::7]:
-        actions += candidates(book.get(rule_set_id).rules, state)[:10]
-    for action in actions:
-        assert notation(action) == format_action(action)
-    for card in (0, 54, 200, -1):
-        with pytest.raises(ValueError):
-            notation(Discard(card))
 
 
 @st.composite

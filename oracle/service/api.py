@@ -9,6 +9,7 @@ from oracle.games.deal import deal
 from oracle.games.live import LiveGame
 from oracle.games.match import DeckSource, deck_order
 from oracle.games.movegen import count_actions, legal_actions_upto
+from oracle.games.notation import notation
 from oracle.games.replay import replay
 from oracle.model.actions import Action, format_action, parse_action
 from oracle.model.cards import NotationError
@@ -55,7 +56,7 @@ from oracle.service.sizes import (
 )
 from oracle.service.statuses import bad_request_status, failed_precondition_status, not_found_status, status_of
 from oracle.service.wire import Pieces
-from oracle.service.wire_action import action_counts, decode_action, notation
+from oracle.service.wire_action import action_counts, decode_action
 from oracle.service.wire_state import decode_state, state_within
 from oracle.service.wire_view import decode_view, view_within
 

@@ -5,8 +5,6 @@ The hot path of CheckAction; anything unusual is WireError and action_from_proto
 
 from __future__ import annotations
 
-from typing import cast
-
 from oracle.model.actions import (
     Action,
     AnswerPartner,
@@ -18,15 +16,11 @@ from oracle.model.actions import (
     MeldGroup,
     PickUpPile,
     TakePile,
-    format_action,
 )
 from oracle.model.cards import JOKER, is_valid, rank_of
 from oracle.service.wire import WireError, as_int32, read_cards, read_varint
 
 _EMPTY: tuple[int, ...] = ()
-#: The notation of the actions that have one form (format_action's, looked up by type) and of each discard.
-_FIXED_NOTATION: dict[type, str] = {type(a): format_action(a) for a in (Draw(), AskPartner(), Finish(), PickUpPile())}
-_DISCARD_NOTATION = (None, *(format_action(Discard(card)) for card in range(1, JOKER + 1)))
 _NO_BODY: dict[int, Action] = {0x0A: Draw(), 0x2A: AskPartner(), 0x3A: Finish(), 0x42: PickUpPile()}
 
 
@@ -124,17 +118,4 @@ def action_counts(action: Action) -> tuple[int, int]:
     return 0, 0
 
 
-def notation(action: Action) -> str:
-    """format_action(action), the one-form actions and the discards from a table made by format_action."""
-    kind = type(action)
-    text = _FIXED_NOTATION.get(kind)
-    if text is not None:
-        return text
-    if kind is Discard:
-        card = cast(Discard, action).card
-        if 1 <= card <= JOKER:
-            return cast(str, _DISCARD_NOTATION[card])
-    return format_action(action)
-
-
-__all__ = ["action_counts", "decode_action", "notation"]
+__all__ = ["action_counts", "decode_action"]

@@ -14,7 +14,6 @@ from oracle.service.wire import (
     read_cards,
     read_varint,
 )
-from oracle.service.wire_values import game_state, seat_state, side_state
 
 _PHASES = {int(p): p for p in Phase}
 _STARTS = {int(s): s for s in TurnStart}
@@ -36,15 +35,15 @@ def _seat(data: bytes, pos: int, end: int) -> SeatState:
     anything else field by field."""
     size = end - pos
     if not size:
-        return seat_state(_EMPTY, False)
+        return SeatState(_EMPTY, False)
     if data[pos] == 0x0A and size < 0x80:
         count = data[pos + 1]
         if count + 2 == size:
             chunk = data[pos + 2 : end]
-            return seat_state(tuple(chunk) if chunk.isascii() else read_cards(chunk, 0, count), False)
+            return SeatState(tuple(chunk) if chunk.isascii() else read_cards(chunk, 0, count), False)
         if count + 4 == size and data[end - 2] == 0x10 and data[end - 1] == 0x01:
             chunk = data[pos + 2 : end - 2]
-            return seat_state(tuple(chunk) if chunk.isascii() else read_cards(chunk, 0, count), True)
+            return SeatState(tuple(chunk) if chunk.isascii() else read_cards(chunk, 0, count), True)
     hand = _EMPTY
     melded = False
     while pos < end:
@@ -66,7 +65,7 @@ def _seat(data: bytes, pos: int, end: int) -> SeatState:
             raise WireError(f"SeatState tag {tag}")
     if pos != end:
         raise WireError("a field past the end of SeatState")
-    return seat_state(hand, melded)
+    return SeatState(hand, melded)
 
 
 def _card_list(data: bytes, pos: int, end: int) -> tuple[int, ...]:
@@ -124,7 +123,7 @@ def read_side(data: bytes, pos: int, end: int) -> SideState:
             raise WireError(f"SideState tag {tag}")
     if pos != end:
         raise WireError("a field past the end of SideState")
-    return side_state(tuple(melds), red, total, unable)
+    return SideState(tuple(melds), red, total, unable)
 
 
 def read_turn(data: bytes, pos: int, end: int) -> TurnState:
@@ -218,7 +217,7 @@ def decode_state(data: bytes, pieces: Pieces | None = None) -> GameState:
     hand_end = _HAND_ENDS.get(as_int32(scalars[9]))
     if phase is None or hand_end is None:
         raise WireError("a GameState enum value the domain does not have (or PHASE_UNSPECIFIED)")
-    return game_state(
+    return GameState(
         tuple(seats),
         tuple(sides),
         stock,

@@ -10,7 +10,6 @@ from oracle.model.state import HandEnd, Phase, SideState, TurnState
 from oracle.model.view import PlayerView, SeatView
 from oracle.service.wire import Pieces, WireError, as_int32, read_varint
 from oracle.service.wire_state import EMPTY_TURN, packed_run, read_side, read_turn
-from oracle.service.wire_values import player_view, seat_view
 
 _PHASES = {int(p): p for p in Phase if p}  #: PHASE_UNSPECIFIED is refused
 _HAND_ENDS = {int(h): h for h in HandEnd}
@@ -36,7 +35,7 @@ def _seat_view(data: bytes, pos: int, end: int) -> SeatView:
             melded = value
     if pos != end:
         raise WireError("a field past the end of SeatView")
-    return seat_view(count, melded != 0)
+    return SeatView(count, melded != 0)
 
 
 def decode_view(data: bytes, pieces: Pieces | None = None) -> PlayerView:
@@ -93,7 +92,7 @@ def decode_view(data: bytes, pieces: Pieces | None = None) -> PlayerView:
     hand_end = _HAND_ENDS.get(as_int32(scalars[11]))
     if phase is None or hand_end is None:
         raise WireError("a PlayerView enum value the domain does not have (or PHASE_UNSPECIFIED)")
-    return player_view(
+    return PlayerView(
         as_int32(scalars[1]),
         hand,
         tuple(seats),
