@@ -6,7 +6,17 @@ convert_game (state_from_message) reads it instead.
 
 from __future__ import annotations
 
-from oracle.model.state import GameState, HandEnd, PartnerAnswer, Phase, SeatState, SideState, TurnStart, TurnState
+from oracle.model.state import (
+    EMPTY_TURN,
+    GameState,
+    HandEnd,
+    PartnerAnswer,
+    Phase,
+    SeatState,
+    SideState,
+    TurnStart,
+    TurnState,
+)
 from oracle.service.wire import (
     Pieces,
     WireError,
@@ -19,10 +29,9 @@ _PHASES = {int(p): p for p in Phase}
 _STARTS = {int(s): s for s in TurnStart}
 _ANSWERS = {int(a): a for a in PartnerAnswer}
 _HAND_ENDS = {int(h): h for h in HandEnd}
-EMPTY_TURN = TurnState()  #: the turn of a state that has none (an equal value, shared)
 _EMPTY: tuple[int, ...] = ()
 _MAX_TURNS = 4096  #: TurnState values kept by their bytes (immutable values: sharing one is sharing a number)
-_TURNS: dict[bytes, TurnState] = {}
+_TURNS: dict[bytes, TurnState] = {b"": EMPTY_TURN}
 
 
 def packed_run(chunk: bytes) -> tuple[int, ...]:
@@ -258,4 +267,4 @@ def state_within(state: GameState, deck: int, max_seats: int) -> bool:
     return longest <= deck and total <= 2 * deck
 
 
-__all__ = ["EMPTY_TURN", "decode_state", "packed_run", "read_side", "read_turn", "state_within"]
+__all__ = ["decode_state", "packed_run", "read_side", "read_turn", "state_within"]

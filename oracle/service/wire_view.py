@@ -6,10 +6,10 @@ reads the message instead (and convert_view.check_view_sizes names the sizes ove
 
 from __future__ import annotations
 
-from oracle.model.state import HandEnd, Phase, SideState, TurnState
+from oracle.model.state import EMPTY_TURN, HandEnd, Phase, SideState, TurnState
 from oracle.model.view import PlayerView, SeatView
 from oracle.service.wire import Pieces, WireError, as_int32, read_varint
-from oracle.service.wire_state import EMPTY_TURN, packed_run, read_side, read_turn
+from oracle.service.wire_state import packed_run, read_side, read_turn
 
 _PHASES = {int(p): p for p in Phase if p}  #: PHASE_UNSPECIFIED is refused
 _HAND_ENDS = {int(h): h for h in HandEnd}

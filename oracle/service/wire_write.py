@@ -65,6 +65,7 @@ def _cards(add: Add, card: Add, tag: bytes, cards: tuple[int, ...]) -> None:
 
 
 def _sides(add: Add, card: Add, tag: bytes, sides: tuple[SideState, ...], known: Pieces) -> None:
+    """Each side as a `tag` field: the bytes it was read from when it is in `known`, else written."""
     for side in sides:
         add(tag)
         piece = known.get(id(side))
@@ -93,6 +94,7 @@ def _sides(add: Add, card: Add, tag: bytes, sides: tuple[SideState, ...], known:
 
 
 def _checked(parts: list[bytes], cards: list[bytes]) -> bytes:
+    """The message's bytes, once every card written is known to be one byte (a number below 128)."""
     if not b"".join(cards).isascii():
         raise WireError("a card number above 127")
     return b"".join(parts)
