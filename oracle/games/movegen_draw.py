@@ -16,6 +16,7 @@ from oracle.model.cards import ALL_CARDS, JOKER, RANK_THREE, is_black_three, is_
 from oracle.model.interrupt import Checkpoint
 from oracle.model.state import Cards, GameState, SideState
 from oracle.rules.draw import check_draw
+from oracle.rules.minimum import side_minimum
 from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.sections import MustTakePile
 
@@ -108,7 +109,7 @@ def quick_draw(rules: CompiledRules, state: GameState) -> list[Action] | None:
     facts = rule_facts(rules)
     if not side.melds:  # the initial meld: the top card and hand cards reach the minimum, or no take is legal
         points = facts.meld_points
-        if sum(map(points.__getitem__, hand)) + points[top] < rules.minimum_initial_meld(side.running_total)[0]:
+        if sum(map(points.__getitem__, hand)) + points[top] < side_minimum(rules, side):
             return [DRAW]
     if _has_wild(hand):
         return None

@@ -20,8 +20,10 @@ from oracle.model.cards import (
 )
 from oracle.model.state import Cards, GameState, PartnerAnswer, Phase, SideState, TurnStart
 from oracle.rules.context import Ctx, make_ctx
+from oracle.rules.going_out import melding_out_allowed
 from oracle.rules.meld_play import NEW_MELD_ONLY
 from oracle.rules.melds import MeldShape, is_canasta, meld_rule_breaks
+from oracle.rules.minimum import minimum_waivable, side_minimum
 from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.sections import AskPartner
 
@@ -82,10 +84,10 @@ class RuleFacts:
         going_out = rules.going_out
         self.required = going_out.canastas_required  #: canastas going out needs
         self.keep = going_out.min_hand_after_meld_without_canastas  #: cards a meld keeps until then
-        self.meld_out = going_out.discard_optional  #: going out by melding the last card (may_meld_out)
+        self.meld_out = melding_out_allowed(rules)  #: going out by melding the last card (may_meld_out)
         self.concealed_with_final_discard = going_out.concealed_with_final_discard
         self.may_ask = going_out.ask_partner != AskPartner.NONE
-        self.waiver = rules.initial_meld.waived_for_concealed_going_out
+        self.waiver = minimum_waivable(rules)  #: minimum.is_minimum_waived can apply
         self.per_rank = rules.melds.one_meld_per_rank
         #: Fewest cards a meld may leave for the end-of-action checks to pass whatever the canastas and the answer.
         self.safe_left = max(2, self.keep)
@@ -306,7 +308,7 @@ class Mover:
         self.wild_points = facts.wild_points  #: a joker's and a two's points
         self.needs_initial = not melds  # minimum.needs_initial_meld
         #: minimum.side_minimum, read only for an initial meld
-        self.minimum = rules.minimum_initial_meld(side.running_total)[0] if not melds else 0
+        self.minimum = side_minimum(rules, side) if not melds else 0
         self.final_melds = state.phase == _FINAL_MELDS
         self.partner_no = state.turn.partner_answer == _NO
 

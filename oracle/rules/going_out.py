@@ -7,6 +7,7 @@ from oracle.model.events import Event
 from oracle.model.state import GameState, HandEnd, PartnerAnswer, TurnState
 from oracle.rules.context import Applied, Ctx, end_hand
 from oracle.rules.violations import Code, Violation
+from oracle.ruleset.compiled import CompiledRules
 
 
 def check_keep_cards(ctx: Ctx, hand_after: int, canastas: int) -> list[Violation]:
@@ -31,7 +32,13 @@ def check_going_out(ctx: Ctx, canastas: int) -> list[Violation]:
 
 def may_meld_out(ctx: Ctx) -> bool:
     """Whether going out may end with a meld of the last card, no final discard (going_out.discard_optional)."""
-    return ctx.rules.going_out.discard_optional
+    return melding_out_allowed(ctx.rules)
+
+
+def melding_out_allowed(rules: CompiledRules) -> bool:
+    """The rule set lets a player go out by melding the last card, with no final discard (going_out.discard_optional):
+    may_meld_out for a rule set rather than a position (what the move generator precomputes)."""
+    return rules.going_out.discard_optional
 
 
 def check_melding_out(ctx: Ctx, canastas: int, *, took_pile: bool) -> list[Violation]:

@@ -27,12 +27,18 @@ def is_minimum_waived(
     canastas going out needs) owes no minimum; `final_discard`: one card is left to discard (the going out is
     concealed then only with going_out.concealed_with_final_discard)."""
     return (
-        ctx.rules.initial_meld.waived_for_concealed_going_out
+        minimum_waivable(ctx.rules)
         and ctx.state.turn.start == TurnStart.DREW
         and going_out
         and canastas >= ctx.rules.going_out.canastas_required
         and is_concealed(ctx, turn, final_discard=final_discard)
     )
+
+
+def minimum_waivable(rules: CompiledRules) -> bool:
+    """The rule set waives the minimum for a meld that goes out concealed after drawing
+    (initial_meld.waived_for_concealed_going_out; is_minimum_waived says when in a position)."""
+    return rules.initial_meld.waived_for_concealed_going_out
 
 
 def check_initial_meld(ctx: Ctx, points: int, *, took_pile: bool, waived: bool = False) -> list[Violation]:
