@@ -20,6 +20,7 @@ from oracle.model.errors import FieldProblem, InvalidInputError
 from oracle.ruleset.compiled import CompiledRules
 from oracle.service.convert_record import record_from_proto
 from oracle.service.json_locate import locate, locate_fields
+from oracle.service.record_json import record_from_json
 
 JSON_SUFFIXES = (".json", ".json.gz")
 JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".ndjson")
@@ -105,7 +106,7 @@ def _parse(file: str, text: str, first_line: int) -> record_pb2.GameRecord:
     if not isinstance(data, dict):
         raise file_error(file, first_line, 1, f"a game record is a JSON object, not {type(data).__name__}")
     try:
-        return json_format.ParseDict(data, record_pb2.GameRecord())
+        return record_from_json(data)  # json_format.ParseDict's message, read directly when the shape is usual
     except json_format.ParseError as exc:
         message = str(exc)
         at = _AT.search(message)
