@@ -204,3 +204,31 @@ def test_referee_game_with_a_seat_as_first_dealer_starts(stub) -> None:
     start = oracle_pb2.RefereeStart(rule_set=oracle_pb2.RuleSetRef(id="classic-4p"), first_dealer=3)
     [answer] = list(stub.RefereeGame(iter([oracle_pb2.RefereeGameRequest(start=start)]), timeout=RPC_TIMEOUT))
     assert answer.verdict.legal and not answer.error
+
+
+@pytest.mark.parametrize(
+    ("action", "path"),
+    [
+        (game_pb2.Action(discard=game_pb2.DiscardAction(card=0)), "action.discard.card"),  # type: ignore[arg-type]
+        (
+            game_pb2.Action(meld=game_pb2.MeldAction(groups=[game_pb2.MeldGroup(cards=[99, 10, 11])])),
+            "action.meld.groups[0].cards[0]",
+        ),  # type: ignore[list-item]
+    ],
+)
+def test_a_card_that_is_none_in_an_action_a_view_does_not_judge_is_invalid_argument(stub, action, path) -> None:
+    """An action of a seat the view does not show used to get INTERNAL (its notation failed on the card number): it
+    is malformed whatever the hidden cards, so it gets INVALID_ARGUMENT at the card, as a judged action does."""
+    from oracle.rules.view import view_of
+    from oracle.service.convert_game import state_from_proto
+    from oracle.service.convert_view import view_to_proto
+
+    state = state_from_proto(dealt())
+    request = oracle_pb2.CheckActionRequest(
+        rule_set=oracle_pb2.RuleSetRef(id="classic-4p"),
+        view=view_to_proto(view_of(state, (state.seat_to_move + 1) % 4)),
+        action=action,
+    )
+    error = error_of(stub.CheckAction, request)
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT, error.details()
+    assert fields_of(error) == [path]

@@ -156,16 +156,24 @@ def judge(rules: CompiledRules, state: GameState, action: Action) -> tuple[Ctx, 
     """The shape layer, then every rule `action` breaks: the context and the action judged (the second step of a
     two-step take is judged as the take-pile it amounts to, on the state before the take) and the violations."""
     ctx = make_ctx(rules, state)
+    validate_action_in(state, action)
     if state.phase != Phase.MELD_PILE_TOP:
-        validate_action_shape(action)
         return ctx, action, action_violations(ctx, action)
-    top = state.discard_pile[-1]
-    validate_action_shape(action, top_group=top_group_index(top, action) if isinstance(action, Meld) else None)
     step = second_step(ctx, action)
     if isinstance(step, Violation):
         return ctx, action, [step]
     ctx, take = step
     return ctx, take, action_violations(ctx, take)
+
+
+def validate_action_in(state: GameState, action: Action) -> None:
+    """The shape layer as judging applies it in `state`: InvalidInputError for a malformed action (in the second
+    step of a two-step take, the group holding the pile's top card is shaped as the take's top-card group)."""
+    if state.phase != Phase.MELD_PILE_TOP:
+        validate_action_shape(action)
+        return
+    top = state.discard_pile[-1]
+    validate_action_shape(action, top_group=top_group_index(top, action) if isinstance(action, Meld) else None)
 
 
 def is_legal(rules: CompiledRules, state: GameState, action: Action, *, validate: bool = True) -> bool:

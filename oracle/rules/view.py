@@ -23,7 +23,7 @@ from oracle.model.score import ScoreItem, SideScore
 from oracle.model.state import GameState, Phase, SeatState
 from oracle.model.view import PlayerView, SeatView, Unknown
 from oracle.rules.facts import end_table
-from oracle.rules.referee import Verdict, check_action
+from oracle.rules.referee import Verdict, check_action, validate_action_in
 from oracle.rules.scoring import score_hand
 from oracle.rules.state_check import InvalidStateError, validate_state
 from oracle.ruleset.compiled import CompiledRules
@@ -186,6 +186,7 @@ def judge_view(rules: CompiledRules, view: PlayerView, action: Action) -> ViewVe
     when no hidden card decides them; the rest listed as unknown."""
     state = complete(rules, view)
     if not acting_seat_seen(view, action):
+        validate_action_in(state, action)  # malformed whatever the hidden cards: refused, as for a judged action
         why = f"the action is seat {view.seat_to_move}'s and this view (seat {view.seat}) does not show that hand"
         return ViewVerdict(
             False, False, None, False, None, (Unknown("legal", why), Unknown("events", why), Unknown("next_state", why))
