@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from oracle.model.fast_init import fast_init
 from oracle.model.state import Cards, HandEnd, Phase, SideState, TurnState
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SeatView:
     """A seat as the others see it."""
@@ -15,6 +17,7 @@ class SeatView:
     melded_before: bool = False  #: melded in an earlier turn of this hand
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PlayerView:
     """What seat `seat` sees: its hand, every seat's count, the sides, the pile, the stock's count, the turn."""
