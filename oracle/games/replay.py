@@ -28,7 +28,7 @@ from oracle.model.interrupt import Checkpoint
 from oracle.model.state import GameState, Phase
 from oracle.rules.context import make_ctx
 from oracle.rules.facts import partner_seats
-from oracle.rules.referee import Verdict, action_violations, apply_action, check_action
+from oracle.rules.referee import apply_action, check_action, check_shaped_action
 from oracle.rules.state_check import validate_state
 from oracle.rules.violations import Violation
 from oracle.ruleset.compiled import CompiledRules
@@ -60,18 +60,6 @@ def _force(rules: CompiledRules, state: GameState, action: Action) -> tuple[Game
     if validate_state(rules, applied.next_state):
         return None
     return applied.next_state, applied.events
-
-
-def _shaped_verdict(rules: CompiledRules, state: GameState, action: Action) -> Verdict:
-    """check_action(rules, state, action, validate=False) for an action the record's shape check found well shaped
-    as a whole, in a state that is not the second step of a two-step take: the referee's shape check of it would
-    find nothing, so it is not run again (the rest is check_action's own path, oracle.rules.referee)."""
-    ctx = make_ctx(rules, state)
-    violations = action_violations(ctx, action)
-    if violations:
-        return Verdict(False, tuple(violations), (), None)
-    applied = apply_action(ctx, action)
-    return Verdict(True, (), applied.events, applied.next_state)
 
 
 class _Run:
@@ -164,7 +152,7 @@ class _Run:
         if self.checkpoint is not None and not checked:
             self.checkpoint()
         if shaped and not self.validate and state.phase != Phase.MELD_PILE_TOP:
-            verdict = _shaped_verdict(self.rules, state, action)
+            verdict = check_shaped_action(self.rules, state, action)
         else:
             try:
                 verdict = check_action(self.rules, state, action, validate=self.validate)
@@ -254,10 +242,9 @@ class _Run:
                 checkpoint()
             events: tuple[Event, ...]
             if shaped[i] and phase != pile_top:
-                ctx = make_ctx(rules, state)
-                if not action_violations(ctx, action):
-                    applied = apply_action(ctx, action)
-                    events = applied.events
+                verdict = check_shaped_action(rules, state, action)
+                if verdict.next_state is not None:
+                    events = verdict.events
                     report.judged += 1
                     if self.uncertain:
                         report.uncertain += 1
@@ -268,7 +255,7 @@ class _Run:
                         )
                     if progress is not None:
                         progress(1)
-                    state = applied.next_state
+                    state = verdict.next_state
                     for event in events:
                         if isinstance(event, HandEnded):
                             ended = event

@@ -187,6 +187,20 @@ def is_legal(rules: CompiledRules, state: GameState, action: Action, *, validate
     return not judge(rules, state, action)[2]
 
 
+def check_shaped_action(rules: CompiledRules, state: GameState, action: Action) -> Verdict:
+    """check_action(rules, state, action, validate=False) for an action the caller has already found well shaped
+    (validate_action_shape, as a record check does), in a state that is not the second step of a two-step take
+    (phase MELD_PILE_TOP goes through check_action): the shape layer is not run again."""
+    if state.phase == Phase.MELD_PILE_TOP:
+        return check_action(rules, state, action, validate=False)
+    ctx = make_ctx(rules, state)
+    violations = action_violations(ctx, action)
+    if violations:
+        return Verdict(False, tuple(violations), (), None)
+    applied = apply_action(ctx, action)
+    return Verdict(True, (), applied.events, applied.next_state)
+
+
 def check_action(rules: CompiledRules, state: GameState, action: Action, *, validate: bool = True) -> Verdict:
     """Judge `action` by the player to move and, when legal, apply it.
 
