@@ -232,3 +232,21 @@ def test_a_card_that_is_none_in_an_action_a_view_does_not_judge_is_invalid_argum
     error = error_of(stub.CheckAction, request)
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT, error.details()
     assert fields_of(error) == [path]
+
+
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [
+        ("state { phase: PHASE_DRAW } action { discard { } }", "action.discard.card"),
+        ("state { phase: PHASE_PLAY } action { meld { groups { cards: 54 } } }", "action.meld.groups[0].cards[0]"),
+    ],
+)
+def test_a_card_that_is_none_in_an_action_no_rule_set_judges_is_invalid_argument(stub, text, path) -> None:
+    """Adjudicate on a position that fits no rule set used to answer INTERNAL for an action holding a card number
+    that is no card (the long fuzz, seed 13): the action is malformed under every rule set, so INVALID_ARGUMENT."""
+    from google.protobuf import text_format
+
+    request = text_format.Parse(text, oracle_pb2.AdjudicateRequest())
+    error = error_of(stub.Adjudicate, request)
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT, error.details()
+    assert fields_of(error) == [path]

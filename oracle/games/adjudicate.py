@@ -10,7 +10,7 @@ from oracle.model.actions import Action
 from oracle.model.errors import InvalidInputError
 from oracle.model.state import GameState
 from oracle.model.view import PlayerView
-from oracle.rules.referee import Verdict, check_action
+from oracle.rules.referee import Verdict, check_action, validate_action_at
 from oracle.rules.state_check import InvalidStateError, validate_state
 from oracle.rules.view import ViewVerdict, complete, judge_view
 from oracle.ruleset.loader import LoadedRuleSet
@@ -69,6 +69,9 @@ def adjudicate(
     fill_stock fills a different stock for a deck of another size), or a
     player's view (each answer then carries the view's verdict and unknowns).
     """
+    first = state if isinstance(state, GameState | PlayerView) else state[0] if state else None
+    if first is not None:  # malformed whatever the rule set, even when no rule set can judge the position
+        validate_action_at(first.phase, first.discard_pile, action)
     if isinstance(state, PlayerView):
         view_answers = [_from_view(loaded, state, action) for loaded in rule_sets]
         return Adjudication(tuple(view_answers), _deciding_fields(rule_sets, view_answers))

@@ -169,11 +169,15 @@ def judge(rules: CompiledRules, state: GameState, action: Action) -> tuple[Ctx, 
 def validate_action_in(state: GameState, action: Action) -> None:
     """The shape layer as judging applies it in `state`: InvalidInputError for a malformed action (in the second
     step of a two-step take, the group holding the pile's top card is shaped as the take's top-card group)."""
-    if state.phase != Phase.MELD_PILE_TOP:
-        validate_action_shape(action)
+    validate_action_at(state.phase, state.discard_pile, action)
+
+
+def validate_action_at(phase: Phase, pile: tuple[int, ...], action: Action) -> None:
+    """validate_action_in for a position given by its phase and discard pile (a state's or a player's view's)."""
+    if phase != Phase.MELD_PILE_TOP or not pile or not isinstance(action, Meld):
+        validate_action_shape(action)  # a second step with no pile is refused by the state check, not here
         return
-    top = state.discard_pile[-1]
-    validate_action_shape(action, top_group=top_group_index(top, action) if isinstance(action, Meld) else None)
+    validate_action_shape(action, top_group=top_group_index(pile[-1], action))
 
 
 def is_legal(rules: CompiledRules, state: GameState, action: Action, *, validate: bool = True) -> bool:
