@@ -3,7 +3,7 @@
 A compiled rule set is immutable, so whatever the rules derive from a value
 (a side's melds judged under them, say) can be remembered beside it. The
 entry holds the rules object itself, so its id cannot be reused while the
-entry lives; the number of rule sets remembered and the entries per rule set
+entry lives; the number of tables (so of rule sets held) and the entries per table
 are both bounded (inline rule sets come and go).
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 
 from oracle.ruleset.compiled import CompiledRules
 
-RULE_SETS = 64  #: rule sets remembered at once (the shipped ones and the inline ones in use)
+TABLES = 64  #: tables remembered at once, over all rule sets (the shipped ones and the inline ones in use)
 ENTRIES = 1 << 14  #: entries per rule set and table before the table is emptied
 
 _TABLES: dict[tuple[int, str], tuple[CompiledRules, dict[Any, Any]]] = {}
@@ -24,7 +24,7 @@ def table(rules: CompiledRules, name: str) -> dict[Any, Any]:
     key = (id(rules), name)
     found = _TABLES.get(key)
     if found is None or found[0] is not rules:
-        if len(_TABLES) >= RULE_SETS * 4:
+        if len(_TABLES) >= TABLES:
             _TABLES.clear()
         found = _TABLES[key] = (rules, {})
     elif len(found[1]) >= ENTRIES:

@@ -25,37 +25,20 @@ from oracle.ruleset.compiled import CompiledRules
 CAPACITY = 1024  #: states remembered (each entry holds a state the caller built anyway, a few KB)
 
 
-class _Key:
-    """(rule set, state) with the state's hash computed once (a GameState does not cache its own)."""
-
-    __slots__ = ("hash", "rules", "state")
-
-    def __init__(self, rules: int, state: GameState, state_hash: int) -> None:
-        self.rules = rules
-        self.state = state
-        self.hash = hash((rules, state_hash))
-
-    def __hash__(self) -> int:
-        return self.hash
-
-    def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, _Key)
-            and self.hash == other.hash
-            and self.rules == other.rules
-            and (self.state is other.state or self.state == other.state)
-        )
-
-
 class StateMemo:
-    """A bounded, thread-safe LRU of validation results by (rule set, state content)."""
+    """A bounded, thread-safe LRU of validation results by (rule set, state content).
+
+    Entries are found by (id of the rule set, hash of the state) and hold the rule set and the state themselves:
+    the id cannot be reused while the entry lives, and a hit compares the states (identical, or equal in content),
+    so two states whose hashes collide share a slot, one at a time, and never an answer.
+    """
 
     def __init__(self, capacity: int = CAPACITY) -> None:
         if capacity < 1:
             raise ValueError(f"a state memo needs room for at least 1 state, not {capacity}")
         self.capacity = capacity
-        # Keyed by id(rules): the entry holds the rules themselves, so the id cannot be reused while it lives.
-        self._entries: OrderedDict[_Key, tuple[CompiledRules, tuple[FieldProblem, ...]]] = OrderedDict()
+        self._entries: OrderedDict[tuple[int, int], tuple[CompiledRules, GameState, tuple[FieldProblem, ...]]]
+        self._entries = OrderedDict()
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
@@ -65,19 +48,20 @@ class StateMemo:
         if prefix != "state":  # problems name their paths; only the common prefix is remembered
             return validate_state(rules, state, prefix)
         try:
-            key = _Key(id(rules), state, hash(state))
+            key = (id(rules), hash(state))
         except TypeError:  # a state built by hand with a list somewhere: judged, not remembered
             return validate_state(rules, state, prefix)
         with self._lock:
             entry = self._entries.get(key)
-            if entry is not None:
+            if entry is not None and entry[0] is rules and (entry[1] is state or entry[1] == state):
                 self._entries.move_to_end(key)
                 self.hits += 1
-                return list(entry[1])
+                return list(entry[2])
             self.misses += 1
         found = validate_state(rules, state, prefix)
         with self._lock:
-            self._entries[key] = (rules, tuple(found))
+            self._entries[key] = (rules, state, tuple(found))
+            self._entries.move_to_end(key)
             while len(self._entries) > self.capacity:
                 self._entries.popitem(last=False)
         return found
