@@ -29,10 +29,15 @@ class SimulatedGame:
     actions: int
 
 
+_PLAIN = frozenset({Draw, Discard, Finish})  #: the kinds the bot picks among at random when nothing else applies
+
+
 def choose(state: GameState, actions: list[Action], rng: random.Random) -> Action:
     """The bot: go out when it can, take the pile and meld often, otherwise discard at random."""
     if not actions:
         raise RuntimeError(f"no legal action for seat {state.seat_to_move} in phase {state.phase.name}")
+    if len(actions) == 1 and type(actions[0]) in _PLAIN and state.phase != Phase.AWAIT_ANSWER:
+        return rng.choice(actions)  # what the rules below come to for a lone draw, discard or finish (same draw)
     hand = state.seats[state.seat_to_move].hand
     melds: list[Meld] = []
     sizes: list[int] = []  #: cards laid by each meld action
@@ -109,7 +114,9 @@ def simulate_game(
                 raise RuntimeError(f"seed {seed}: the bot chose an illegal action {action}: {verdict.violations}")
             actions.append(action)
             state = verdict.next_state
-            ended = next((e for e in verdict.events if isinstance(e, HandEnded)), None)
+            for event in verdict.events:
+                if type(event) is HandEnded:
+                    ended = event
         scores = tuple(s.total for s in ended.scores)
         standing = after_hand(rules, standing, scores)
         hands.append(HandRecord(source, tuple(actions), scores, standing.totals))

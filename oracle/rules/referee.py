@@ -3,7 +3,9 @@ rule, apply it — with no side effects."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from oracle.model.actions import (
     Action,
@@ -108,48 +110,44 @@ def validate_action_shape(action: Action, prefix: str = "action", *, top_group: 
 
 def action_violations(ctx: Ctx, action: Action) -> list[Violation]:
     """Every rule `action` breaks in ctx's state (a well-shaped action); empty when it is legal."""
-    if ctx.state.phase == Phase.HAND_OVER:
+    if ctx.state.phase == _HAND_OVER:
         return [ctx.fail(Code.HAND_IS_OVER, hand_end=ctx.state.hand_end.name.lower())]
-    match action:
-        case Draw():
-            return check_draw(ctx)
-        case TakePile():
-            return check_take_pile(ctx, action)
-        case PickUpPile():
-            return check_pick_up(ctx)
-        case Meld():
-            return check_meld(ctx, action)
-        case Discard():
-            return check_discard(ctx, action)
-        case AskPartner():
-            return check_ask(ctx)
-        case AnswerPartner():
-            return check_answer(ctx)
-        case Finish():
-            return check_finish(ctx)
-    raise TypeError(f"not an action: {action!r}")
+    check = _CHECKS.get(type(action))
+    if check is None:
+        raise TypeError(f"not an action: {action!r}")
+    return check(ctx, action)
 
 
 def apply_action(ctx: Ctx, action: Action) -> Applied:
     """The next state and events of a legal action (one action_violations found nothing in)."""
-    match action:
-        case Draw():
-            return apply_draw(ctx)
-        case TakePile():
-            return apply_take_pile(ctx, action)
-        case PickUpPile():
-            return apply_pick_up(ctx)
-        case Meld():
-            return apply_meld(ctx, action)
-        case Discard():
-            return apply_discard(ctx, action)
-        case AskPartner():
-            return apply_ask(ctx)
-        case AnswerPartner():
-            return apply_answer(ctx, action)
-        case Finish():
-            return apply_finish(ctx)
-    raise TypeError(f"not an action: {action!r}")
+    apply = _APPLIES.get(type(action))
+    if apply is None:
+        raise TypeError(f"not an action: {action!r}")
+    return apply(ctx, action)
+
+
+_HAND_OVER, _PILE_TOP = Phase.HAND_OVER, Phase.MELD_PILE_TOP  #: read once (an Enum member lookup is slow)
+#: Each kind of action's check and state change (by the action's class: the actions are final dataclasses).
+_CHECKS: dict[type, Callable[[Ctx, Any], list[Violation]]] = {
+    Draw: lambda ctx, _: check_draw(ctx),
+    TakePile: check_take_pile,
+    PickUpPile: lambda ctx, _: check_pick_up(ctx),
+    Meld: check_meld,
+    Discard: check_discard,
+    AskPartner: lambda ctx, _: check_ask(ctx),
+    AnswerPartner: lambda ctx, _: check_answer(ctx),
+    Finish: lambda ctx, _: check_finish(ctx),
+}
+_APPLIES: dict[type, Callable[[Ctx, Any], Applied]] = {
+    Draw: lambda ctx, _: apply_draw(ctx),
+    TakePile: apply_take_pile,
+    PickUpPile: lambda ctx, _: apply_pick_up(ctx),
+    Meld: apply_meld,
+    Discard: apply_discard,
+    AskPartner: lambda ctx, _: apply_ask(ctx),
+    AnswerPartner: apply_answer,
+    Finish: lambda ctx, _: apply_finish(ctx),
+}
 
 
 def judge(rules: CompiledRules, state: GameState, action: Action) -> tuple[Ctx, Action, list[Violation]]:
@@ -174,7 +172,7 @@ def validate_action_in(state: GameState, action: Action) -> None:
 
 def validate_action_at(phase: Phase, pile: tuple[int, ...], action: Action) -> None:
     """validate_action_in for a position given by its phase and discard pile (a state's or a player's view's)."""
-    if phase != Phase.MELD_PILE_TOP or not pile or not isinstance(action, Meld):
+    if phase != _PILE_TOP or not pile or not isinstance(action, Meld):
         validate_action_shape(action)  # a second step with no pile is refused by the state check, not here
         return
     validate_action_shape(action, top_group=top_group_index(pile[-1], action))
