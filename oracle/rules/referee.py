@@ -127,25 +127,26 @@ def apply_action(ctx: Ctx, action: Action) -> Applied:
 
 
 _HAND_OVER, _PILE_TOP = Phase.HAND_OVER, Phase.MELD_PILE_TOP  #: read once (an Enum member lookup is slow)
-#: Each kind of action's check and state change (by the action's class: the actions are final dataclasses).
+#: Each kind of action's check and state change (by the action's class: the actions are final dataclasses); each
+#: entry calls the module's function by name, so a test that replaces one (a seeded bug) replaces it here too.
 _CHECKS: dict[type, Callable[[Ctx, Any], list[Violation]]] = {
     Draw: lambda ctx, _: check_draw(ctx),
-    TakePile: check_take_pile,
+    TakePile: lambda ctx, action: check_take_pile(ctx, action),
     PickUpPile: lambda ctx, _: check_pick_up(ctx),
-    Meld: check_meld,
-    Discard: check_discard,
+    Meld: lambda ctx, action: check_meld(ctx, action),
+    Discard: lambda ctx, action: check_discard(ctx, action),
     AskPartner: lambda ctx, _: check_ask(ctx),
     AnswerPartner: lambda ctx, _: check_answer(ctx),
     Finish: lambda ctx, _: check_finish(ctx),
 }
 _APPLIES: dict[type, Callable[[Ctx, Any], Applied]] = {
     Draw: lambda ctx, _: apply_draw(ctx),
-    TakePile: apply_take_pile,
+    TakePile: lambda ctx, action: apply_take_pile(ctx, action),
     PickUpPile: lambda ctx, _: apply_pick_up(ctx),
-    Meld: apply_meld,
-    Discard: apply_discard,
+    Meld: lambda ctx, action: apply_meld(ctx, action),
+    Discard: lambda ctx, action: apply_discard(ctx, action),
     AskPartner: lambda ctx, _: apply_ask(ctx),
-    AnswerPartner: apply_answer,
+    AnswerPartner: lambda ctx, action: apply_answer(ctx, action),
     Finish: lambda ctx, _: apply_finish(ctx),
 }
 
