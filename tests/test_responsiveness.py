@@ -181,7 +181,7 @@ def test_health_and_a_cheap_call_are_answered_while_the_heaviest_calls_run(serve
 
 @pytest.fixture(scope="module")
 def inside() -> Iterator[ServicerServer]:
-    running = ServicerServer(Limits(max_record_hands=1000, max_record_actions=100_000))
+    running = ServicerServer(Limits(max_record_hands=3000, max_record_actions=300_000))
     try:
         yield running
     finally:
@@ -189,11 +189,11 @@ def inside() -> Iterator[ServicerServer]:
 
 
 def test_a_deadline_ends_a_long_replay_with_deadline_exceeded_and_frees_its_worker(inside) -> None:
-    record = long_record(1000, 100_000)  # five times what the default limits allow: about ten seconds of replay
+    record = long_record(3000, 300_000)  # fifteen times the default limits: several seconds of replay at any speed
     request = oracle_pb2.ReplayGameRequest(record=record_to_proto(record), summary_only=True)
     with grpc.insecure_channel(inside.address) as channel:
         stub = oracle_pb2_grpc.OracleServiceStub(channel)
-        call = stub.ReplayGame.future(request, timeout=2.0)
+        call = stub.ReplayGame.future(request, timeout=1.0)
         wait_until(lambda: inside.servicer.long_workers.busy() == 1, "the replay starts in a worker")
         with pytest.raises(grpc.RpcError) as ended:
             call.result()

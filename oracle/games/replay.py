@@ -28,7 +28,7 @@ from oracle.model.interrupt import Checkpoint
 from oracle.model.state import GameState, Phase
 from oracle.rules.context import make_ctx
 from oracle.rules.facts import partner_seats
-from oracle.rules.referee import apply_action, check_action, check_shaped_action
+from oracle.rules.referee import apply_action, check_action, verdict_of_shaped_action
 from oracle.rules.state_check import validate_state
 from oracle.rules.violations import Violation
 from oracle.ruleset.compiled import CompiledRules
@@ -152,7 +152,7 @@ class _Run:
         if self.checkpoint is not None and not checked:
             self.checkpoint()
         if shaped and not self.validate and state.phase != Phase.MELD_PILE_TOP:
-            verdict = check_shaped_action(self.rules, state, action)
+            verdict = verdict_of_shaped_action(self.rules, state, action)
         else:
             try:
                 verdict = check_action(self.rules, state, action, validate=self.validate)
@@ -242,7 +242,7 @@ class _Run:
                 checkpoint()
             events: tuple[Event, ...]
             if shaped[i] and phase != pile_top:
-                verdict = check_shaped_action(rules, state, action)
+                verdict = verdict_of_shaped_action(rules, state, action)
                 if verdict.next_state is not None:
                     events = verdict.events
                     report.judged += 1

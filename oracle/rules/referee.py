@@ -190,7 +190,7 @@ def is_legal(rules: CompiledRules, state: GameState, action: Action, *, validate
     return not judge(rules, state, action)[2]
 
 
-def check_shaped_action(rules: CompiledRules, state: GameState, action: Action) -> Verdict:
+def verdict_of_shaped_action(rules: CompiledRules, state: GameState, action: Action) -> Verdict:
     """check_action(rules, state, action, validate=False) for an action the caller has already found well shaped
     (validate_action_shape, as a record check does), in a state that is not the second step of a two-step take
     (phase MELD_PILE_TOP goes through check_action): the shape layer is not run again."""
