@@ -13,8 +13,8 @@ from typing import Any
 
 from oracle.ruleset.compiled import CompiledRules
 
-TABLES = 64  #: tables remembered at once, over all rule sets (the shipped ones and the inline ones in use)
-ENTRIES = 1 << 14  #: entries per rule set and table before the table is emptied
+TABLES = 32  #: tables remembered at once, over all rule sets (the shipped ones and the inline ones in use)
+ENTRIES = 2048  #: entries per table before it is emptied (at most TABLES * ENTRIES values held: a few tens of MB)
 
 _TABLES: dict[tuple[int, str], tuple[CompiledRules, dict[Any, Any]]] = {}
 
