@@ -26,6 +26,7 @@ MEASURED = {  # today's code has every one of these
     "check.validation",
     "check.bare",
     "bytes.full",
+    "bytes.repeat",
     "bytes.floor",
     "legal.all",
     "legal.candidate",

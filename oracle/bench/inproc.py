@@ -55,6 +55,7 @@ def check_rows(found: list[Position], sizes: InProcessSizes, progress: Progress)
         ("check.validation", "  validation alone"),
         ("check.bare", "  without validation"),
         ("bytes.full", "  request bytes -> response bytes (OracleApi.CheckAction)"),
+        ("bytes.repeat", "  the same, a position asked about just before (its state bytes remembered)"),
         ("bytes.floor", "  parse, read every card and serialize alone"),
     ]
     rows = []

@@ -54,6 +54,7 @@ from oracle.service.sizes import (
     check_state,
     check_table,
 )
+from oracle.service.state_cache import DecodedStates
 from oracle.service.statuses import bad_request_status, failed_precondition_status, not_found_status, status_of
 from oracle.service.wire import Pieces
 from oracle.service.wire_action import action_counts, decode_action
@@ -111,6 +112,7 @@ class OracleApi:
     def __init__(self, book: RuleBook, limits: Limits = DEFAULT_LIMITS) -> None:
         self.book = book
         self.limits = limits
+        self.states = DecodedStates()  #: the states read lately, by their bytes (a position asked about again)
 
     def sizes(self) -> SizeCheck:
         """A fresh collector of limit problems for one request."""
@@ -140,10 +142,15 @@ class OracleApi:
         check names every problem as before. `pieces` records the bytes of the seats and sides read (for
         verdict_to_proto to copy into a next state).
         """
-        try:
-            state: GameState | None = decode_state(msg.SerializeToString(), pieces)
-        except (ValueError, IndexError):
-            state = None
+        data = msg.SerializeToString()
+        state: GameState | None = self.states.get(data, pieces)
+        if state is None:
+            try:
+                state = decode_state(data, pieces)
+            except (ValueError, IndexError):
+                state = None
+            else:
+                self.states.put(data, state, pieces)
         if state is not None and state_within(state, rules.deck_size, self.limits.max_seats):
             return state
         check = self.sizes()
