@@ -88,3 +88,18 @@ def test_the_size_limits_are_checked_against_each_requests_rule_set() -> None:
     with pytest.raises(InvalidInputError) as refused:
         api.ValidateState(oracle_pb2.ValidateStateRequest(rule_set=oracle_pb2.RuleSetRef(id="classic-2p"), state=big))
     assert "state.stock" in [p.field for p in refused.value.problems]
+
+
+def test_a_listing_then_a_check_of_the_same_position_reads_it_once() -> None:
+    """A bot's loop: ListLegalActions on a position, then CheckAction of the action it chose."""
+    book = default_rule_book()
+    api, fresh = OracleApi(book), OracleApi(book)
+    message = state_to_proto(dealt("classic-2p", 7))
+    ref = oracle_pb2.RuleSetRef(id="classic-2p")
+    listed = api.ListLegalActions(oracle_pb2.ListLegalActionsRequest(rule_set=ref, state=message))
+    chosen = listed.actions[0]
+    request = oracle_pb2.CheckActionRequest(rule_set=ref, state=message, action=chosen)
+    hits = api.states.hits
+    answer = api.CheckAction(request)
+    assert api.states.hits == hits + 1
+    assert answer.SerializeToString() == fresh.CheckAction(request).SerializeToString() and answer.legal

@@ -145,12 +145,13 @@ class OracleApi:
         data = msg.SerializeToString()
         state: GameState | None = self.states.get(data, pieces)
         if state is None:
+            recorded: Pieces = {} if pieces is None else pieces  # kept with the state for a later answer to copy
             try:
-                state = decode_state(data, pieces)
+                state = decode_state(data, recorded)
             except (ValueError, IndexError):
                 state = None
             else:
-                self.states.put(data, state, pieces)
+                self.states.put(data, state, recorded)
         if state is not None and state_within(state, rules.deck_size, self.limits.max_seats):
             return state
         check = self.sizes()

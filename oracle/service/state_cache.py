@@ -41,7 +41,7 @@ class DecodedStates:
         """The state read from `data` before, its pieces added to `pieces` (when asked for and kept); else None."""
         with self._lock:
             entry = self._entries.get(data)
-            if entry is None or (pieces is not None and entry[1] is None):
+            if entry is None or (pieces is not None and entry[1] is None):  # kept without them: read again
                 return None
             self._entries.move_to_end(data)
             self.hits += 1
