@@ -120,16 +120,22 @@ def is_valid(card: int) -> bool:
     return 1 <= card <= 53
 
 
+def _card_text(card: int) -> str:
+    return "JK" if card == JOKER else RANKS[rank_of(card)] + SUITS[suit_of(card)]
+
+
+_TEXT: dict[int, str] = {c: _card_text(c) for c in ALL_CARDS}  #: each card's notation, written once
+
+
 def format_card(card: int) -> str:
     """Two-character notation of one card."""
-    if card == JOKER:
-        return "JK"
-    if not 1 <= card <= 52:
+    text = _TEXT.get(card)
+    if text is None:
         raise ValueError(f"{card} is not a card number (1..53)")
-    return RANKS[rank_of(card)] + SUITS[suit_of(card)]
+    return text
 
 
-_BY_TOKEN: dict[str, int] = {format_card(c): c for c in ALL_CARDS}
+_BY_TOKEN: dict[str, int] = {text: c for c, text in _TEXT.items()}
 
 
 def parse_card(token: str) -> int:
@@ -142,7 +148,11 @@ def parse_card(token: str) -> int:
 
 def format_cards(cards: Iterable[int]) -> str:
     """Notation of a card list, cards separated by single spaces."""
-    return " ".join(format_card(c) for c in cards)
+    items = cards if isinstance(cards, list | tuple) else list(cards)
+    try:
+        return " ".join([_TEXT[c] for c in items])
+    except (KeyError, TypeError):  # a number that is no card (or not a number): the error format_card raises
+        return " ".join(format_card(c) for c in items)
 
 
 def parse_cards(text: str) -> list[int]:
