@@ -13,10 +13,8 @@ pass validate=False).
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
 from oracle.model.errors import FieldProblem
+from oracle.model.lru import LRU
 from oracle.model.state import GameState
 from oracle.rules import rules_memo
 from oracle.rules.state_check import validate_state
@@ -37,11 +35,10 @@ class StateMemo:
         if capacity < 1:
             raise ValueError(f"a state memo needs room for at least 1 state, not {capacity}")
         self.capacity = capacity
-        self._entries: OrderedDict[tuple[int, int], tuple[CompiledRules, GameState, tuple[FieldProblem, ...]]]
-        self._entries = OrderedDict()
-        self._lock = threading.Lock()
-        self.hits = 0
-        self.misses = 0
+        self._entries: LRU[tuple[int, int], tuple[CompiledRules, GameState, tuple[FieldProblem, ...]]]
+        self._entries = LRU(capacity)
+        self.hits = 0  #: answers from memory (diagnostics)
+        self.misses = 0  #: states validated
 
     def problems(self, rules: CompiledRules, state: GameState, prefix: str = "state") -> list[FieldProblem]:
         """validate_state(rules, state, prefix), from memory when this state was judged under these rules."""
@@ -51,25 +48,18 @@ class StateMemo:
             key = (id(rules), hash(state))
         except TypeError:  # a state built by hand with a list somewhere: judged, not remembered
             return validate_state(rules, state, prefix)
-        with self._lock:
-            entry = self._entries.get(key)
-            if entry is not None and entry[0] is rules and (entry[1] is state or entry[1] == state):
-                self._entries.move_to_end(key)
-                self.hits += 1
-                return list(entry[2])
-            self.misses += 1
+        entry = self._entries.get(key)
+        if entry is not None and entry[0] is rules and (entry[1] is state or entry[1] == state):
+            self.hits += 1
+            return list(entry[2])
+        self.misses += 1
         found = validate_state(rules, state, prefix)
-        with self._lock:
-            self._entries[key] = (rules, state, tuple(found))
-            self._entries.move_to_end(key)
-            while len(self._entries) > self.capacity:
-                self._entries.popitem(last=False)
+        self._entries.put(key, (rules, state, tuple(found)))
         return found
 
     def clear(self) -> None:
         """Forget every state, and what the checks remembered of their parts (oracle.rules.rules_memo)."""
-        with self._lock:
-            self._entries.clear()
+        self._entries.clear()
         rules_memo.clear()
 
     def __len__(self) -> int:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import re
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from importlib import resources
@@ -15,6 +14,7 @@ from pathlib import Path
 from google.protobuf import text_format
 
 from oracle.api.v1 import ruleset_pb2
+from oracle.model.lru import LRU
 from oracle.ruleset.choices import merge_choices
 from oracle.ruleset.compiled import CompiledRules, compile_rules
 from oracle.ruleset.paths import leaf_paths, locate, set_paths
@@ -255,8 +255,7 @@ class RuleBook:
         self.sources = sources
         self._files = dict(files or {})
         self.checker = checker  #: run on inline rule sets too
-        self._inline: OrderedDict[bytes, LoadedRuleSet] = OrderedDict()
-        self._inline_lock = threading.Lock()  #: worker threads of the server share the cache
+        self._inline: LRU[bytes, LoadedRuleSet] = LRU(INLINE_CACHE_SIZE)  #: shared by the server's worker threads
 
     def resolve_inline(
         self, spec: ruleset_pb2.RuleSet, origin: str = "rule_set.inline", maximums: Mapping[str, int] | None = None
@@ -270,11 +269,9 @@ class RuleBook:
         request pays for validation once.
         """
         key = spec.SerializeToString(deterministic=True)
-        with self._inline_lock:
-            cached = self._inline.get(key)
-            if cached is not None:
-                self._inline.move_to_end(key)
-                return cached
+        cached = self._inline.get(key)
+        if cached is not None:
+            return cached
         message = ruleset_pb2.RuleSet()
         message.CopyFrom(spec)
         if not message.id:
@@ -295,10 +292,7 @@ class RuleBook:
         files = dict(self._files)
         files[message.id] = SpecFile(origin, message, {})
         loaded = resolve(files, message.id, [s.id for s in self.sources.sources], self.checker, maximums)
-        with self._inline_lock:
-            self._inline[key] = loaded
-            if len(self._inline) > INLINE_CACHE_SIZE:
-                self._inline.popitem(last=False)
+        self._inline.put(key, loaded)
         return loaded
 
     def get(self, rule_set_id: str) -> LoadedRuleSet:

@@ -15,9 +15,7 @@ between calls is sharing a value.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
+from oracle.model.lru import LRU
 from oracle.model.state import GameState
 from oracle.service.wire import Pieces
 
@@ -31,34 +29,24 @@ class DecodedStates:
     def __init__(self, capacity: int = CAPACITY) -> None:
         if capacity < 1:
             raise ValueError(f"a state cache needs room for at least 1 state, not {capacity}")
-        self.capacity = capacity
-        self._entries: OrderedDict[bytes, tuple[GameState, tuple[tuple[int, tuple[object, bytes]], ...] | None]]
-        self._entries = OrderedDict()
-        self._lock = threading.Lock()
-        self.hits = 0
+        self._entries: LRU[bytes, tuple[GameState, tuple[tuple[int, tuple[object, bytes]], ...] | None]]
+        self._entries = LRU(capacity)
+        self.hits = 0  #: states given from memory (diagnostics)
 
     def get(self, data: bytes, pieces: Pieces | None) -> GameState | None:
         """The state read from `data` before, its pieces added to `pieces` (when asked for and kept); else None."""
-        with self._lock:
-            entry = self._entries.get(data)
-            if entry is None or (pieces is not None and entry[1] is None):  # kept without them: read again
-                return None
-            self._entries.move_to_end(data)
-            self.hits += 1
+        entry = self._entries.get(data)
+        if entry is None or (pieces is not None and entry[1] is None):  # kept without them: read again
+            return None
+        self.hits += 1
         if pieces is not None and entry[1] is not None:
             pieces.update(entry[1])
         return entry[0]
 
     def put(self, data: bytes, state: GameState, pieces: Pieces | None) -> None:
         """Remember `state` as what `data` reads as, with the pieces recorded while reading it (None: none)."""
-        if len(data) > MAX_BYTES:
-            return
-        kept = None if pieces is None else tuple(pieces.items())
-        with self._lock:
-            self._entries[data] = (state, kept)
-            self._entries.move_to_end(data)
-            while len(self._entries) > self.capacity:
-                self._entries.popitem(last=False)
+        if len(data) <= MAX_BYTES:
+            self._entries.put(data, (state, None if pieces is None else tuple(pieces.items())))
 
     def __len__(self) -> int:
         return len(self._entries)

@@ -26,10 +26,10 @@ import hashlib
 import json
 import os
 import tempfile
-from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 from oracle._version import __version__
+from oracle.model.lru import LRU
 from oracle.ruleset.cache import cache_dir  # the oracle's one cache directory; lint results under lint/
 from oracle.ruleset.compiled import CompiledRules
 
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from oracle.verify.budget import Budget
 
 MEMORY_ENTRIES = 1024  #: lint results kept in memory
-_memory: OrderedDict[str, list[tuple[str, str]]] = OrderedDict()
+_memory: LRU[str, list[tuple[str, str]]] = LRU(MEMORY_ENTRIES)
 
 
 def content_hash(rules: CompiledRules) -> str:
@@ -70,10 +70,7 @@ def _write_disk(key: str, found: list[tuple[str, str]]) -> None:
 
 
 def _remember(key: str, found: list[tuple[str, str]]) -> None:
-    _memory[key] = found
-    _memory.move_to_end(key)
-    while len(_memory) > MEMORY_ENTRIES:
-        _memory.popitem(last=False)
+    _memory.put(key, found)
 
 
 def contradictions(rules: CompiledRules, budget: Budget | None = None) -> list[tuple[str, str]]:
