@@ -6,53 +6,47 @@ from pathlib import Path
 
 import click
 
-from oracle.cli.serve import DEFAULTS, FILE, env
+from oracle.cli.serve import DEFAULTS, FILE, env_option
 from oracle.cli.support import CliError, clean_errors
 
 
 @click.command()
-@click.option(
+@env_option(
     "--host",
-    envvar=env("HEALTH_HOST"),
-    show_envvar=True,
+    var="HEALTH_HOST",
     default=DEFAULTS.host,
     show_default=True,
     help="The server's address (inside a container: 127.0.0.1 even when serving on 0.0.0.0).",
 )
-@click.option(
+@env_option(
     "--port",
-    envvar=env("PORT"),
-    show_envvar=True,
+    var="PORT",
     default=DEFAULTS.port,
     show_default=True,
     type=click.IntRange(1, 65535),
     help="The server's gRPC port (the same variable as serve's, so a container checks the port it serves).",
 )
-@click.option(
+@env_option(
     "--tls-ca",
-    envvar=env("HEALTH_TLS_CA"),
-    show_envvar=True,
+    var="HEALTH_TLS_CA",
     type=FILE,
     help="Speak TLS, trusting the server certificates this PEM CA bundle signed (default: plaintext).",
 )
-@click.option(
+@env_option(
     "--tls-cert",
-    envvar=env("HEALTH_TLS_CERT"),
-    show_envvar=True,
+    var="HEALTH_TLS_CERT",
     type=FILE,
     help="With --tls-ca: this PEM client certificate, for a server that requires one (mutual TLS; needs --tls-key).",
 )
-@click.option(
+@env_option(
     "--tls-key",
-    envvar=env("HEALTH_TLS_KEY"),
-    show_envvar=True,
+    var="HEALTH_TLS_KEY",
     type=FILE,
     help="The PEM private key of --tls-cert.",
 )
-@click.option(
+@env_option(
     "--tls-server-name",
-    envvar=env("HEALTH_TLS_SERVER_NAME"),
-    show_envvar=True,
+    var="HEALTH_TLS_SERVER_NAME",
     help="With --tls-ca: the name the server's certificate must carry, when it does not name --host"
     " (e.g. the container's public name while asking 127.0.0.1).",
 )

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import signal
+from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any, TypeVar
 
 import click
 
@@ -30,6 +32,7 @@ DEFAULTS = SimpleNamespace(
 )
 TOKEN_ENV = "CANASTA_ORACLE_TOKEN"  #: the bearer token itself (as oracle.service.config.TOKEN_ENV)
 FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def env(name: str) -> str:
@@ -37,176 +40,161 @@ def env(name: str) -> str:
     return f"CANASTA_ORACLE_{name}"
 
 
+def env_option(*decls: str, var: str, **options: Any) -> Callable[[F], F]:
+    """click.option whose value may also come from CANASTA_ORACLE_<var>, shown in --help."""
+    return click.option(*decls, envvar=env(var), show_envvar=True, **options)
+
+
 @click.command(
     epilog=f"Every option can also be set by its environment variable (shown with it); the bearer token itself"
     f" by {TOKEN_ENV}.",
 )
-@click.option(
+@env_option(
     "--host",
-    envvar=env("HOST"),
-    show_envvar=True,
+    var="HOST",
     default=DEFAULTS.host,
     show_default=True,
     help="Address to listen on.",
 )
-@click.option(
+@env_option(
     "--port",
-    envvar=env("PORT"),
-    show_envvar=True,
+    var="PORT",
     default=DEFAULTS.port,
     show_default=True,
     type=click.IntRange(0, 65535),
     help="Port to listen on (0 picks a free one).",
 )
-@click.option(
+@env_option(
     "--specs",
-    envvar=env("SPECS"),
-    show_envvar=True,
+    var="SPECS",
     default=None,
     type=click.Path(exists=True, file_okay=False, path_type=Path),
     help="Load rule sets from this directory instead of the shipped ones.",
 )
-@click.option(
+@env_option(
     "--tls-cert",
-    envvar=env("TLS_CERT"),
-    show_envvar=True,
+    var="TLS_CERT",
     type=FILE,
     help="PEM certificate chain: serve TLS (with --tls-key).",
 )
-@click.option("--tls-key", envvar=env("TLS_KEY"), show_envvar=True, type=FILE, help="PEM private key of --tls-cert.")
-@click.option(
+@env_option("--tls-key", var="TLS_KEY", type=FILE, help="PEM private key of --tls-cert.")
+@env_option(
     "--tls-client-ca",
-    envvar=env("TLS_CLIENT_CA"),
-    show_envvar=True,
+    var="TLS_CLIENT_CA",
     type=FILE,
     help="PEM CA certificates: mutual TLS, every client must present a certificate they signed.",
 )
-@click.option(
+@env_option(
     "--token-file",
-    envvar=env("TOKEN_FILE"),
-    show_envvar=True,
+    var="TOKEN_FILE",
     type=FILE,
     help="File holding the bearer token that every call but health must send as the metadata"
     f" 'authorization: Bearer <token>' (or give the token itself in {TOKEN_ENV}).",
 )
-@click.option(
+@env_option(
     "--reflection/--no-reflection",
-    envvar=env("REFLECTION"),
-    show_envvar=True,
+    var="REFLECTION",
     default=DEFAULTS.reflection,
     show_default=True,
     help="Serve gRPC server reflection (grpc.reflection.v1 and v1alpha).",
 )
-@click.option(
+@env_option(
     "--reuse-port",
-    envvar=env("REUSE_PORT"),
-    show_envvar=True,
+    var="REUSE_PORT",
     is_flag=True,
     default=DEFAULTS.reuse_port,
     help="Let several servers share the port (SO_REUSEPORT); without it a busy port is an error.",
 )
-@click.option(
+@env_option(
     "--max-calls",
-    envvar=env("MAX_CALLS"),
-    show_envvar=True,
+    var="MAX_CALLS",
     default=DEFAULTS.max_calls,
     show_default=True,
     type=click.IntRange(1),
     help="Unary calls in progress at once; more are refused with RESOURCE_EXHAUSTED.",
 )
-@click.option(
+@env_option(
     "--max-streams",
-    envvar=env("MAX_STREAMS"),
-    show_envvar=True,
+    var="MAX_STREAMS",
     default=DEFAULTS.max_streams,
     show_default=True,
     type=click.IntRange(1),
     help="Streams open at once; more are refused with RESOURCE_EXHAUSTED.",
 )
-@click.option(
+@env_option(
     "--max-pending",
-    envvar=env("MAX_PENDING"),
-    show_envvar=True,
+    var="MAX_PENDING",
     default=DEFAULTS.max_pending,
     show_default=True,
     type=click.IntRange(1),
     help="Calls arriving faster than the server takes them up that gRPC holds; past this many it cancels new calls"
     " at once (CANCELLED, gRPC's own code) rather than queueing them.",
 )
-@click.option(
+@env_option(
     "--threads",
-    envvar=env("THREADS"),
-    show_envvar=True,
+    var="THREADS",
     default=DEFAULTS.threads,
     show_default=True,
     type=click.IntRange(1),
     help="Worker threads for ordinary calls (per process).",
 )
-@click.option(
+@env_option(
     "--long-threads",
-    envvar=env("LONG_THREADS"),
-    show_envvar=True,
+    var="LONG_THREADS",
     default=DEFAULTS.long_threads,
     show_default=True,
     type=click.IntRange(1),
     help="Worker threads for ReplayGame and ListLegalActions, whose work grows with the request (per process).",
 )
-@click.option(
+@env_option(
     "--drain-seconds",
-    envvar=env("DRAIN_SECONDS"),
-    show_envvar=True,
+    var="DRAIN_SECONDS",
     default=DEFAULTS.drain_seconds,
     show_default=True,
     type=click.FloatRange(0),
     help="After SIGTERM or SIGINT: health says NOT_SERVING while calls are still answered, this long.",
 )
-@click.option(
+@env_option(
     "--grace-seconds",
-    envvar=env("GRACE_SECONDS"),
-    show_envvar=True,
+    var="GRACE_SECONDS",
     default=DEFAULTS.grace_seconds,
     show_default=True,
     type=click.FloatRange(0),
     help="Then new calls are refused and calls in flight may finish, for up to this long.",
 )
-@click.option(
+@env_option(
     "--request-log/--no-request-log",
-    envvar=env("REQUEST_LOG"),
-    show_envvar=True,
+    var="REQUEST_LOG",
     default=DEFAULTS.request_log,
     show_default=True,
     help="Log one JSON line per call: method, code, duration, sizes, peer (never a payload).",
 )
-@click.option(
+@env_option(
     "--log-file",
-    envvar=env("LOG_FILE"),
-    show_envvar=True,
+    var="LOG_FILE",
     type=click.Path(dir_okay=False, path_type=Path),
     help="Append the request log to this file instead of stderr.",
 )
-@click.option(
+@env_option(
     "--metrics-port",
-    envvar=env("METRICS_PORT"),
-    show_envvar=True,
+    var="METRICS_PORT",
     type=click.IntRange(0, 65535),
     default=None,
     help="Serve Prometheus metrics at http://HOST:PORT/metrics (default off; 0: a free port). With --workers N"
     " above 1, worker i (from 0) serves its own on PORT+i (0: each on a free port); each URL is printed.",
 )
-@click.option(
+@env_option(
     "--http-port",
-    envvar=env("HTTP_PORT"),
-    show_envvar=True,
+    var="HTTP_PORT",
     type=click.IntRange(0, 65535),
     default=None,
     help="Also serve every call over HTTP on this port (default off; 0: a free one), in the Connect protocol:"
     " POST /oracle.api.v1.OracleService/<Method> with a JSON body (the protobuf JSON mapping), with the same limits,"
     " bearer token, TLS and metrics as gRPC; and the web page at /.",
 )
-@click.option(
+@env_option(
     "--workers",
-    envvar=env("WORKERS"),
-    show_envvar=True,
+    var="WORKERS",
     type=click.IntRange(1),
     default=DEFAULTS.workers,
     help="Server processes, each with its own event loop and worker threads, sharing the port by SO_REUSEPORT"
@@ -214,13 +202,12 @@ def env(name: str) -> str:
     " sets are loaded; signals go to the parent, which stops them all together. Default: one per available"
     " processor; 1: this process serves alone.",
 )
-@click.option(
+@env_option(
     "--limit",
     "limits",
+    var="LIMITS",
     multiple=True,
     metavar="NAME=VALUE",
-    envvar="CANASTA_ORACLE_LIMITS",
-    show_envvar=True,
     help="Change one limit of the README's limits table (repeatable; the env var takes space-separated"
     " settings), e.g. --limit max_record_hands=1000.",
 )
