@@ -195,8 +195,6 @@ class _Run:
 
     def play_hand(self, h: int, hand: HandRecord, state: GameState, shaped: list[bool]) -> HandEnded | None:
         """Every action and checkpoint of one hand; the hand's end, if it ended."""
-        if not hand.checkpoints and not self.validate:
-            return self.play_plain(h, hand.actions, state, shaped)
         claims = list(hand.checkpoints)
         actions = hand.actions
         count = len(actions)
@@ -213,55 +211,6 @@ class _Run:
                 self.report.problems.append(f"hand {h}: {count - i} action(s) after the hand ended")
                 break
             state, events = self.judge(h, i, actions[i], state, shaped[i])
-            if self.stopped:
-                return None
-            for event in events:
-                if isinstance(event, HandEnded):
-                    ended = event
-                    break
-        return ended
-
-    def play_plain(self, h: int, actions: tuple[Action, ...], state: GameState, shaped: list[bool]) -> HandEnded | None:
-        """play_hand for a hand without checkpoints in a replay that does not validate states: a legal well-shaped
-        action is judged, applied and reported inline (the steps and order of judge); anything else goes to judge.
-        """
-        rules = self.rules
-        report = self.report
-        keep = self.keep_actions
-        checkpoint = self.checkpoint
-        progress = self.progress
-        ended: HandEnded | None = None
-        hand_over = Phase.HAND_OVER
-        pile_top = Phase.MELD_PILE_TOP
-        for i, action in enumerate(actions):
-            phase = state.phase
-            if phase == hand_over:
-                report.problems.append(f"hand {h}: {len(actions) - i} action(s) after the hand ended")
-                break
-            if checkpoint is not None:
-                checkpoint()
-            events: tuple[Event, ...]
-            if shaped[i] and phase != pile_top:
-                verdict = verdict_of_shaped_action(rules, state, action)
-                if verdict.next_state is not None:
-                    events = verdict.events
-                    report.judged += 1
-                    if self.uncertain:
-                        report.uncertain += 1
-                    if keep:
-                        seat = self.seat_of(action, state)
-                        report.actions.append(
-                            ActionReport(h, i, seat, notation(action), True, (), events, self.uncertain)
-                        )
-                    if progress is not None:
-                        progress(1)
-                    state = verdict.next_state
-                    for event in events:
-                        if isinstance(event, HandEnded):
-                            ended = event
-                            break
-                    continue
-            state, events = self.judge(h, i, action, state, shaped[i], checked=True)
             if self.stopped:
                 return None
             for event in events:
