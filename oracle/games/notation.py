@@ -15,20 +15,18 @@ from oracle.model.actions import (
     TakePile,
     format_action,
 )
-from oracle.model.cards import ALL_CARDS, RANKS, format_card, is_valid
+from oracle.model.cards import RANKS, format_cards, is_valid
 
 _SIMPLE = frozenset({Draw, AskPartner, Finish, PickUpPile})
 _NOTATION: dict[object, str] = {}
 """The notation of the actions that have few values (draw, ask, ..., and a discard of each card), by action."""
-_CARD_TEXT = {card: format_card(card) for card in ALL_CARDS}
 _ONTO_TEXT = tuple(f"{rank}: " for rank in RANKS)
 
 
 def _groups_text(groups: tuple[MeldGroup, ...]) -> str:
-    """format_action's text of meld groups (a KeyError for a card that is none)."""
+    """format_action's text of meld groups (a ValueError for a card that is none)."""
     return ", ".join(
-        (_ONTO_TEXT[g.onto_rank] if g.onto_rank is not None else "") + " ".join([_CARD_TEXT[c] for c in g.cards])
-        for g in groups
+        (_ONTO_TEXT[g.onto_rank] if g.onto_rank is not None else "") + format_cards(g.cards) for g in groups
     )
 
 
@@ -38,17 +36,17 @@ def notation(action: Action) -> str:
     if isinstance(action, Meld):
         try:
             return "meld " + _groups_text(action.groups)
-        except (KeyError, IndexError, TypeError):
+        except (ValueError, IndexError, TypeError):
             return format_action(action)  # what format_action says of a card or rank that is none
     if isinstance(action, TakePile):
         try:
             take = "take-pile"
             if action.with_cards:
-                take += " with " + " ".join([_CARD_TEXT[c] for c in action.with_cards])
+                take += " with " + format_cards(action.with_cards)
             if action.melds:
                 take += " meld " + _groups_text(action.melds)
             return take
-        except (KeyError, IndexError, TypeError):
+        except (ValueError, IndexError, TypeError):
             return format_action(action)
     kind = type(action)
     if kind is Discard or kind in _SIMPLE:
