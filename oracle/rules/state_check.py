@@ -12,11 +12,10 @@ from oracle.rules import rules_memo
 from oracle.rules.facts import side_of
 from oracle.rules.melds import (
     MalformedMeld,
-    canasta_count,
+    count_canastas,
     meld_rule_breaks,
     meld_shape,
     plain_ranks,
-    shapes_of,
 )
 from oracle.rules.turn_check import report_turn_history
 from oracle.rules.upcards import is_covered_kind, must_cover
@@ -270,7 +269,7 @@ def _check_turn(rules: CompiledRules, state: GameState, add: Add) -> None:
     if not empty_turn:
         if (turn.melded or turn.start == _TOOK_PILE or turn.added_to_existing) and not mover_side.melds:
             a("turn", "the player melded this turn but the side has no melds")
-        if turn.made_canasta and not canasta_count(rules, shapes_of(_valid_melds(mover_side.melds))):
+        if turn.made_canasta and not count_canastas(rules, _valid_melds(mover_side.melds)):
             a("turn.made_canasta", "the side has no canasta")
     for side in state.sides:
         if not side.melds:
@@ -286,7 +285,7 @@ def _check_turn(rules: CompiledRules, state: GameState, add: Add) -> None:
             a("went_out_seat", f"seat {state.went_out_seat} went out but still holds cards")
         side = state.sides[side_of(rules, state.went_out_seat)]
         required = rules.going_out.canastas_required
-        if canasta_count(rules, shapes_of(_valid_melds(side.melds))) < required:
+        if count_canastas(rules, _valid_melds(side.melds)) < required:
             a("went_out_seat", f"the side went out without the {required} canasta(s) required")
     elif state.went_out_concealed:
         a("went_out_concealed", "set but nobody went out")
