@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from oracle.model.cards import format_cards
 from oracle.model.errors import FieldProblem
 from oracle.model.state import Cards, GameState, Phase, TurnStart, TurnState
-from oracle.rules.facts import side_of
+from oracle.rules.facts import playing_side
 from oracle.rules.state_check import validate_state
 from oracle.ruleset.compiled import CompiledRules
 
@@ -128,11 +128,11 @@ def adopt(rules: CompiledRules, state: GameState, claim: ClaimedState) -> tuple[
     mover = claim.seat_to_move if claim.seat_to_move is not None else state.seat_to_move
     phase = claim.phase if claim.phase is not None else state.phase
     if (mover, phase) != (state.seat_to_move, state.phase):
-        melds_now = len(result.sides[side_of(rules, mover)].melds) if 0 <= mover < rules.seats else 0
+        melds_now = len(result.sides[playing_side(rules, result, mover)].melds) if 0 <= mover < rules.seats else 0
         start = TurnStart.NONE if phase == Phase.DRAW else TurnStart.DREW
         result = replace(result, seat_to_move=mover, phase=phase, turn=TurnState(start, melds_before_turn=melds_now))
     turn = result.turn
-    melds_now = len(result.sides[side_of(rules, result.seat_to_move)].melds)
+    melds_now = len(result.sides[playing_side(rules, result, result.seat_to_move)].melds)
     if turn.melds_before_turn > melds_now:
         result = replace(result, turn=replace(turn, melds_before_turn=melds_now))
     problems = validate_state(rules, result, "checkpoint")

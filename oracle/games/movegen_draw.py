@@ -94,7 +94,7 @@ def quick_draw(rules: CompiledRules, state: GameState) -> list[Action] | None:
     hand = state.seats[seat].hand
     held = hand.count(first) + hand.count(first + 1) + hand.count(first + 2) + hand.count(first + 3)
     rank = (top - 1) >> 2  # oracle.model.cards.rank_of
-    side = state.sides[seat % rules.sides]
+    side = state.sides[state.side_of_seat[seat] if state.side_of_seat else seat % rules.sides]  # facts.playing_side
     has_meld = _has_meld(side.melds, rank)
     if not held:  # only TakePile() onto the side's meld, which a frozen pile does not allow
         if not has_meld or not rules.discard_pile.unfrozen_onto_existing_meld:
@@ -109,7 +109,7 @@ def quick_draw(rules: CompiledRules, state: GameState) -> list[Action] | None:
     facts = rule_facts(rules)
     if not side.melds:  # the initial meld: the top card and hand cards reach the minimum, or no take is legal
         points = facts.meld_points
-        if sum(map(points.__getitem__, hand)) + points[top] < side_minimum(rules, side):
+        if sum(map(points.__getitem__, hand)) + points[top] < side_minimum(rules, state.sides[seat % rules.sides]):
             return [DRAW]
     if _has_wild(hand):
         return None

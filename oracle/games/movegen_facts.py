@@ -277,7 +277,8 @@ class Mover:
         facts = self.facts = rule_facts(rules)
         self._ctx: Ctx | None = None
         seat = self.seat = state.seat_to_move
-        self.side_index = seat % rules.sides  # facts.side_of
+        formed = state.side_of_seat
+        self.side_index = formed[seat] if formed else seat % rules.sides  # facts.playing_side
         hand = self.hand = state.seats[seat].hand
         self.size = len(hand)
         by_rank: dict[int, list[int]] = {}  # a sorted hand gives the ranks in ascending order
@@ -308,7 +309,7 @@ class Mover:
         self.wild_points = facts.wild_points  #: a joker's and a two's points
         self.needs_initial = not melds  # minimum.needs_initial_meld
         #: minimum.side_minimum, read only for an initial meld
-        self.minimum = side_minimum(rules, side) if not melds else 0
+        self.minimum = side_minimum(rules, state.sides[seat % rules.sides]) if not melds else 0  # own total
         self.final_melds = state.phase == _FINAL_MELDS
         self.partner_no = state.turn.partner_answer == _NO
 

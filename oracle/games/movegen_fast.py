@@ -39,7 +39,7 @@ def play_without_wilds(rules: CompiledRules, state: GameState) -> list[Action] |
     answer = turn.partner_answer
     if not size or answer == _YES:
         return None
-    melds = state.sides[seat % rules.sides].melds
+    melds = state.sides[state.side_of_seat[seat] if state.side_of_seat else seat % rules.sides].melds
     if not melds:
         return None
     ordered = sorted(hand)
@@ -124,7 +124,8 @@ def takes_without_wilds(
     if p.one_card_hand_no_one_card_pile and size == 1 and len(pile) == 1:
         return out
     rank = (first - 1) >> 2
-    melds = state.sides[state.seat_to_move % rules.sides].melds
+    mover = state.seat_to_move
+    melds = state.sides[state.side_of_seat[mover] if state.side_of_seat else mover % rules.sides].melds
     meld_at, canastas = side_melds(facts, melds)
     taken = pile[-p.take_limit :] if p.take_limit else pile
     base_left = size + len(taken) - 1 - taken.count(_RED_THREE) - taken.count(_OTHER_RED_THREE)  # before melding

@@ -59,4 +59,14 @@ class HandEnded:
     scores: tuple[SideScore, ...]
 
 
-Event = CardsDrawn | RedThreeLaid | PileTaken | CanastaMade | HandEnded
+@fast_init
+@dataclass(frozen=True, slots=True)
+class SidesFormed:
+    """Sides formed during the hand (players.side_formation LONE_HAND): one seat alone against the other two."""
+
+    lone_seat: int  #: the seat that plays alone
+    partners: tuple[int, int]  #: the two seats that became partners, lower first
+    melds: tuple[tuple[int, ...], ...]  #: the partnership's melds now (on the lower partner's side entry)
+
+
+Event = CardsDrawn | RedThreeLaid | PileTaken | CanastaMade | HandEnded | SidesFormed

@@ -134,6 +134,9 @@ class GameState:
     hand_end: HandEnd = HandEnd.NONE  #: why the hand ended
     went_out_seat: int = 0  #: who went out (HandEnd.WENT_OUT)
     went_out_concealed: bool = False  #: concealed (HandEnd.WENT_OUT)
+    #: players.side_formation LONE_HAND, once sides formed: per seat, the entry of `sides` holding its side's melds
+    #: (red threes and running totals stay on the seat's own entry); empty before, and under fixed sides
+    side_of_seat: tuple[int, ...] = ()
 
     def evolve(
         self,
@@ -149,6 +152,7 @@ class GameState:
         hand_end: HandEnd | None = None,
         went_out_seat: int | None = None,
         went_out_concealed: bool | None = None,
+        side_of_seat: tuple[int, ...] | None = None,
     ) -> GameState:
         """This state with some fields changed: dataclasses.replace at a fraction of its cost (the rules' state
         transitions make one or two per action)."""
@@ -164,6 +168,7 @@ class GameState:
             self.hand_end if hand_end is None else hand_end,
             self.went_out_seat if went_out_seat is None else went_out_seat,
             self.went_out_concealed if went_out_concealed is None else went_out_concealed,
+            self.side_of_seat if side_of_seat is None else side_of_seat,
         )
 
 

@@ -30,3 +30,6 @@ class HandTable:
     """Every side's cards when the hand ends, side 0 first."""
 
     sides: tuple[SideTable, ...]
+    #: players.side_formation LONE_HAND, once sides formed: per seat (entry), the entry holding its side's melds, as
+    #: GameState.side_of_seat; empty otherwise
+    side_of_seat: tuple[int, ...] = ()

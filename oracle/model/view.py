@@ -35,6 +35,7 @@ class PlayerView:
     hand_end: HandEnd = HandEnd.NONE
     went_out_seat: int = 0
     went_out_concealed: bool = False
+    side_of_seat: tuple[int, ...] = ()  #: as GameState.side_of_seat
 
 
 @dataclass(frozen=True, slots=True)

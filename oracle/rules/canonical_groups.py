@@ -12,7 +12,7 @@ from oracle.model.actions import MeldGroup
 from oracle.model.cards import JOKER, RANK_ACE, RANK_FOUR, RANK_THREE, is_black_three, is_natural, make_card, rank_of
 from oracle.model.interrupt import Checkpoint
 from oracle.model.state import GameState, SideState, meld_index_of_rank
-from oracle.rules.facts import side_of
+from oracle.rules.facts import playing_side, side_of
 from oracle.rules.meld_play import NEW_MELD_ONLY
 from oracle.rules.melds import WILD_MELD_RANK, MeldShape, canasta_count, meld_rule_breaks, meld_shape
 from oracle.rules.minimum import side_minimum
@@ -74,13 +74,13 @@ class GroupBuilder:
         self.state = state
         self.checkpoint = checkpoint
         self._new_ok: dict[tuple[int, int, int], bool] = {}
-        self.side: SideState = state.sides[side_of(rules, state.seat_to_move)]
+        self.side: SideState = state.sides[playing_side(rules, state, state.seat_to_move)]
         self.hand = _sort_hand(state.seats[state.seat_to_move].hand)
         points = rules.card_points
         self.joker_points = points[JOKER]
         self.two_points = points[1]
         self.rank_points = {r: points[make_card(r, 0)] for r in range(RANK_THREE, RANK_ACE + 1)}
-        self.minimum = side_minimum(rules, self.side)
+        self.minimum = side_minimum(rules, state.sides[side_of(rules, state.seat_to_move)])
 
     # --- single groups -----------------------------------------------------------------------------------------
 

@@ -10,7 +10,8 @@ from oracle.model.cards import ALL_CARDS, format_cards, is_red_three
 from oracle.model.events import CanastaMade, CardsDrawn, Event, HandEnded, RedThreeLaid
 from oracle.model.fast_init import fast_init
 from oracle.model.state import EMPTY_TURN, Cards, GameState, HandEnd, Phase, SeatState, SideState, TurnStart
-from oracle.rules.facts import end_table, side_of
+from oracle.rules.facts import end_table, playing_side, side_of
+from oracle.rules.formation import form_sides, sides_form_now
 from oracle.rules.melds import meld_shape
 from oracle.rules.scoring import score_hand
 from oracle.rules.violations import Code, Violation, violation
@@ -33,7 +34,8 @@ class Ctx:
     rules: CompiledRules
     state: GameState
     seat: int
-    side_index: int
+    side_index: int  #: the entry of state.sides holding the melds of the side the mover plays for
+    own_index: int  #: the mover's own entry (red threes, running total); side_index under fixed sides
     #: (action, what judging it computed) for the action judged last: applying a legal action reuses what its
     #: check worked out (where its melds go) instead of working it out again; held by identity, so the action
     #: stays alive and its id cannot be reused by another while it is here
@@ -56,7 +58,8 @@ class Ctx:
 
 def make_ctx(rules: CompiledRules, state: GameState) -> Ctx:
     """The context for judging an action of the player to move."""
-    return Ctx(rules, state, state.seat_to_move, side_of(rules, state.seat_to_move))
+    seat = state.seat_to_move
+    return Ctx(rules, state, seat, playing_side(rules, state, seat), side_of(rules, seat))
 
 
 _PHASE_WHY = {
@@ -170,8 +173,13 @@ def canasta_events(side_index: int, melds: list[Cards], indexes: list[int]) -> l
 
 def end_hand(
     rules: CompiledRules, state: GameState, reason: HandEnd, *, went_out_seat: int = 0, concealed: bool = False
-) -> tuple[GameState, HandEnded]:
-    """The state with the hand over, and the HandEnded event with the scores."""
+) -> tuple[GameState, tuple[Event, ...]]:
+    """The state with the hand over, and the events: the HandEnded event with the scores, after SidesFormed when a
+    player goes out before sides have formed under players.side_formation LONE_HAND (the goer plays alone)."""
+    events: tuple[Event, ...] = ()
+    if reason == HandEnd.WENT_OUT and sides_form_now(rules, state):
+        state, formed = form_sides(rules, state, went_out_seat)
+        events = (formed,)
     over = state.evolve(
         phase=Phase.HAND_OVER,
         turn=EMPTY_TURN,
@@ -180,4 +188,4 @@ def end_hand(
         went_out_concealed=concealed and reason == HandEnd.WENT_OUT,
     )
     table = end_table(rules, over)
-    return over, HandEnded(reason, table, tuple(score_hand(rules, table)))
+    return over, (*events, HandEnded(reason, table, tuple(score_hand(rules, table))))

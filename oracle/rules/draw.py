@@ -24,6 +24,7 @@ from oracle.rules.context import (
     wrong_phase,
 )
 from oracle.rules.facts import frozen_reasons_for_side
+from oracle.rules.formation import form_sides, sides_form_now
 from oracle.rules.going_out import after_melding, check_keep_cards, check_melding_out
 from oracle.rules.meld_play import Laid, check_laid, lay_groups
 from oracle.rules.melds import MalformedMeld, MeldShape, count_canastas, meld_shape
@@ -49,12 +50,13 @@ def apply_draw(ctx: Ctx) -> Applied:
     count = rules.turn.draw_count
     if not state.stock or (len(state.stock) < count and not rules.turn.short_stock_draws_remaining):
         over, ended = end_hand(rules, state, HandEnd.STOCK_EXHAUSTED)
-        return Applied(over, (ended,))
+        return Applied(over, ended)
     drawn = draw_from_stock(rules, ctx.seat, ctx.hand, state.stock, count)
     side = ctx.side
     sides = state.sides
     if drawn.red_threes:
-        sides = with_side(state, ctx.side_index, side.evolve(red_threes=side.red_threes + drawn.red_threes))
+        own = state.sides[ctx.own_index]
+        sides = with_side(state, ctx.own_index, own.evolve(red_threes=own.red_threes + drawn.red_threes))
     next_state = state.evolve(
         seats=with_seat(state, ctx.seat, SeatState(drawn.hand, state.seats[ctx.seat].melded_before)),
         sides=sides,
@@ -65,7 +67,7 @@ def apply_draw(ctx: Ctx) -> Applied:
     if drawn.last_card_red_three:
         if rules.stock_exhaustion.last_red_three == LastRedThree.ENDS_HAND:
             over, ended = end_hand(rules, next_state, HandEnd.LAST_RED_THREE)
-            return Applied(over, (*drawn.events, ended))
+            return Applied(over, (*drawn.events, *ended))
         next_state = next_state.evolve(phase=Phase.FINAL_MELDS)
     return Applied(next_state, tuple(drawn.events))
 
@@ -254,7 +256,7 @@ def _laid_beyond_the_take(ctx: Ctx, action: TakePile, points: int) -> bool:
         return False
     if not needs_initial_meld(ctx.side):
         return True
-    minimum, card_points = side_minimum(ctx.rules, ctx.side), ctx.rules.card_points
+    minimum, card_points = side_minimum(ctx.rules, ctx.state.sides[ctx.own_index]), ctx.rules.card_points
     return any(points - sum(card_points[c] for c in group.cards) >= minimum for group in action.melds)
 
 
@@ -281,14 +283,21 @@ def apply_take_pile(ctx: Ctx, action: TakePile) -> Applied:
             hand, stock, extra_reds = drawn.hand, drawn.stock, extra_reds + drawn.red_threes
             events.extend(drawn.events)
     events.extend(canasta_events(ctx.side_index, laid.melds, laid.canastas_made))
-    side = ctx.side.evolve(melds=tuple(laid.melds), red_threes=ctx.side.red_threes + take.red_threes + extra_reds)
+    sides = with_side(state, ctx.side_index, ctx.side.evolve(melds=tuple(laid.melds)))
+    reds = take.red_threes + extra_reds
+    if reds:  # laid on the mover's own entry (the side's, under fixed sides)
+        own = sides[ctx.own_index]
+        sides = (*sides[: ctx.own_index], own.evolve(red_threes=own.red_threes + reds), *sides[ctx.own_index + 1 :])
     next_state = state.evolve(
         seats=with_seat(state, ctx.seat, SeatState(hand, state.seats[ctx.seat].melded_before)),
-        sides=with_side(state, ctx.side_index, side),
+        sides=sides,
         stock=stock,
         discard_pile=take.remaining_pile,
         pile_upcards=min(state.pile_upcards, len(take.remaining_pile)),
         phase=Phase.PLAY,
         turn=turn,
     )
+    if sides_form_now(rules, next_state):  # the first take: the taker plays alone (players.side_formation)
+        next_state, formed = form_sides(rules, next_state, ctx.seat)
+        events.insert(1, formed)
     return after_melding(ctx, next_state, turn, events)

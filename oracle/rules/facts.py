@@ -10,8 +10,23 @@ from oracle.ruleset.compiled import CompiledRules
 
 
 def side_of(rules: CompiledRules, seat: int) -> int:
-    """The side a seat plays for."""
+    """The side a seat is dealt into: its own entry of `sides` (red threes, running total). Under fixed sides, also
+    the side it plays for; under players.side_formation LONE_HAND, see playing_side."""
     return seat % rules.sides
+
+
+def playing_side(rules: CompiledRules, state: GameState, seat: int) -> int:
+    """The entry of `state.sides` holding the melds of the side a seat plays for now."""
+    formed = state.side_of_seat
+    return formed[seat] if formed else seat % rules.sides
+
+
+def seats_playing_for(rules: CompiledRules, state: GameState, side: int) -> list[int]:
+    """The seats that play for the side whose melds are on entry `side`, in seat order."""
+    formed = state.side_of_seat
+    if formed:
+        return [seat for seat, entry in enumerate(formed) if entry == side]
+    return rules.seats_of_side(side)
 
 
 def partner_seats(rules: CompiledRules, seat: int) -> list[int]:
@@ -52,7 +67,9 @@ def frozen_reasons_for_side(rules: CompiledRules, state: GameState, side: int) -
 
 def end_table(rules: CompiledRules, state: GameState) -> HandTable:
     """The table to score once the hand is over."""
-    went_out_side = side_of(rules, state.went_out_seat) if state.hand_end == HandEnd.WENT_OUT else -1
+    went_out_side = -1
+    if state.hand_end == HandEnd.WENT_OUT:  # the goer's own entry (the same as its side's under fixed sides)
+        went_out_side = side_of(rules, state.went_out_seat)
     sides = []
     for index, side in enumerate(state.sides):
         went = WentOut.NO
@@ -60,4 +77,4 @@ def end_table(rules: CompiledRules, state: GameState) -> HandTable:
             went = WentOut.CONCEALED if state.went_out_concealed else WentOut.NORMAL
         hands = tuple(state.seats[s].hand for s in rules.seats_of_side(index))
         sides.append(SideTable(side.melds, side.red_threes, hands, went, side.unable_after_yes))
-    return HandTable(tuple(sides))
+    return HandTable(tuple(sides), state.side_of_seat)

@@ -64,4 +64,4 @@ def after_melding(ctx: Ctx, next_state: GameState, turn: TurnState, events: list
     over, ended = end_hand(
         ctx.rules, next_state, HandEnd.WENT_OUT, went_out_seat=ctx.seat, concealed=is_concealed(ctx, turn)
     )
-    return Applied(over, (*events, ended))
+    return Applied(over, (*events, *ended))

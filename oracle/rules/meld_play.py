@@ -142,5 +142,7 @@ def check_laid(rules: CompiledRules, laid: Laid, *, going_out: bool, last_cards:
         for broken in meld_rule_breaks(placed.after, rules, going_out=going_out, last_cards=last_cards):
             if not new and broken.field in NEW_MELD_ONLY:
                 continue
+            if not new and broken.field == "melds.max_wilds" and not placed.shape.wilds:
+                continue  # naturals joining a meld already over the limit (partners' melds put together)
             out.append(broken.violation(rules, f"{what} {format_cards(placed.cards)}"))
     return out

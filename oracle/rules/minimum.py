@@ -16,7 +16,9 @@ def needs_initial_meld(side: SideState) -> bool:
 
 
 def side_minimum(rules: CompiledRules, side: SideState) -> int:
-    """The points the side's initial meld must reach this hand (the row of initial_meld.thresholds for its total)."""
+    """The points an initial meld must reach this hand for the running total of `side` (the row of
+    initial_meld.thresholds); pass the mover's own entry, which under players.side_formation LONE_HAND holds the
+    player's own total."""
     return rules.minimum_initial_meld(side.running_total)[0]
 
 
@@ -48,9 +50,10 @@ def check_initial_meld(ctx: Ctx, points: int, *, took_pile: bool, waived: bool =
     """
     if not needs_initial_meld(ctx.side):
         return []
-    minimum = side_minimum(ctx.rules, ctx.side)
+    own = ctx.state.sides[ctx.own_index]  # the minimum follows the mover's own total (the side's, unless formed)
+    minimum = side_minimum(ctx.rules, own)
     if points >= minimum or waived:
         return []
     variant = "pile" if took_pile else ""
-    total = ctx.side.running_total
+    total = own.running_total
     return [ctx.fail(Code.INITIAL_MELD_BELOW_MINIMUM, variant=variant, points=points, total=total, minimum=minimum)]

@@ -34,7 +34,7 @@ from oracle.rules.meld_play import Laid, check_laid, lay_groups
 from oracle.rules.melds import count_canastas, meld_shape
 from oracle.rules.minimum import check_initial_meld, is_minimum_waived
 from oracle.rules.violations import Code, Violation
-from oracle.ruleset.sections import AskPartner
+from oracle.ruleset.sections import AfterLastCard, AskPartner
 
 # --- melding -------------------------------------------------------------------------------------------------------
 
@@ -172,10 +172,15 @@ def apply_discard(ctx: Ctx, action: Discard) -> Applied:
             went_out_seat=ctx.seat,
             concealed=is_concealed(ctx, turn, final_discard=True),
         )
-        return Applied(over, (ended,))
+        return Applied(over, ended)
     sides = state.sides
     if turn.partner_answer == PartnerAnswer.YES:  # told yes and could not go out (check_discard)
         sides = with_side(state, ctx.side_index, ctx.side.evolve(unable_after_yes=ctx.side.unable_after_yes + 1))
+    if not state.stock and rules.stock_exhaustion.after_last_card == AfterLastCard.ENDS_AFTER_DISCARD:
+        over, ended = end_hand(
+            rules, state.evolve(seats=seats, sides=sides, discard_pile=pile), HandEnd.STOCK_EXHAUSTED
+        )
+        return Applied(over, ended)
     passed = state.evolve(
         seats=seats,
         sides=sides,
@@ -237,4 +242,4 @@ def check_finish(ctx: Ctx) -> list[Violation]:
 def apply_finish(ctx: Ctx) -> Applied:
     """End the hand after a last-card red three."""
     over, ended = end_hand(ctx.rules, ctx.state, HandEnd.LAST_RED_THREE)
-    return Applied(over, (ended,))
+    return Applied(over, ended)

@@ -11,12 +11,36 @@ from oracle.ruleset.compiled import CompiledRules
 
 
 def score_hand(rules: CompiledRules, table: HandTable) -> list[SideScore]:
-    """Score every side; InvalidInputError if the table could not have come from a hand under `rules`."""
+    """Score every side (every entry of the table); InvalidInputError if the table could not have come from a hand
+    under `rules`.
+
+    With sides formed during the hand (table.side_of_seat), each partner's score is the partnership's items (its
+    melds, both partners' hands, its going out) plus or minus the partner's own red threes."""
     shapes = validate_table(table, rules)
-    return [_score_side(rules, side, side_shapes) for side, side_shapes in zip(table.sides, shapes, strict=True)]
+    formed = table.side_of_seat
+    if not formed:
+        return [_score_side(rules, side, side_shapes) for side, side_shapes in zip(table.sides, shapes, strict=True)]
+    scores = []
+    for index, side in enumerate(table.sides):
+        lead = formed[index]
+        group = [table.sides[k] for k, entry in enumerate(formed) if entry == lead]
+        went_out = max((member.went_out for member in group), default=WentOut.NO)
+        pooled = SideTable(
+            table.sides[lead].melds,
+            side.red_threes,
+            tuple(member.hands[0] for member in group),
+            went_out,
+            sum(member.unable_after_yes for member in group),
+        )
+        seats = [k for k, entry in enumerate(formed) if entry == lead]
+        scores.append(_score_side(rules, pooled, shapes[lead], seats if len(seats) > 1 else None))
+    return scores
 
 
-def _score_side(rules: CompiledRules, side: SideTable, shapes: list[MeldShape]) -> SideScore:
+def _score_side(
+    rules: CompiledRules, side: SideTable, shapes: list[MeldShape], seats: list[int] | None = None
+) -> SideScore:
+    """The lines of one side's score; `seats` names the hands' owners (a partnership formed during the hand)."""
     points = rules.card_points
     lines: list[ScoreLine] = []
     for meld, shape in zip(side.melds, shapes, strict=True):
@@ -73,7 +97,8 @@ def _score_side(rules: CompiledRules, side: SideTable, shapes: list[MeldShape]) 
             )
         )
     for k, hand in enumerate(side.hands):
-        detail = f"player {k + 1}: " + (format_cards(hand) if hand else "no cards")
+        owner = f"player {k + 1}" if seats is None else f"seat {seats[k]}"
+        detail = f"{owner}: " + (format_cards(hand) if hand else "no cards")
         lines.append(ScoreLine(ScoreItem.CARDS_IN_HAND, -sum(points[c] for c in hand), detail, "card_values"))
     return SideScore(tuple(lines))
 

@@ -9,7 +9,8 @@ from oracle.model.cards import ALL_CARDS, format_card, is_red_three, is_valid
 from oracle.model.errors import FieldProblem
 from oracle.model.state import GameState, HandEnd, PartnerAnswer, Phase, TurnStart, TurnState
 from oracle.rules import rules_memo
-from oracle.rules.facts import side_of
+from oracle.rules.facts import playing_side
+from oracle.rules.formation import check_formation
 from oracle.rules.melds import (
     MalformedMeld,
     count_canastas,
@@ -69,6 +70,8 @@ def validate_state(rules: CompiledRules, state: GameState, prefix: str = "state"
     else:
         _locate_card_problems(rules, state, add)
     if len(state.seats) == rules.seats and len(state.sides) == rules.sides:
+        if not check_formation(rules, state, add):
+            state = state.evolve(side_of_seat=())  # judged further as if unformed; the problem is reported
         _check_melds(rules, state, add)
         _check_turn(rules, state, add)
     return problems
@@ -150,25 +153,27 @@ _CARDS = frozenset(ALL_CARDS)
 
 
 def _check_melds(rules: CompiledRules, state: GameState, add: Add) -> None:
-    over_side = side_of(rules, state.went_out_seat) if state.hand_end == HandEnd.WENT_OUT else -1
+    over_side = playing_side(rules, state, state.went_out_seat) if state.hand_end == HandEnd.WENT_OUT else -1
     # A black-three meld may stand on the mover's side while the mover holds at most the one card to discard.
     closing_side = (
-        side_of(rules, state.seat_to_move)
+        playing_side(rules, state, state.seat_to_move)
         if state.phase in (Phase.PLAY, Phase.AWAIT_ANSWER)
         and 0 <= state.seat_to_move < rules.seats
         and len(state.seats[state.seat_to_move].hand) <= 1
         else -1
     )
     memo = rules_memo.table(rules, "side_melds")
+    formed = state.side_of_seat
     for i, side in enumerate(state.sides):
         going_out = i in (over_side, closing_side)
-        key = (side.melds, going_out)
+        merged = formed.count(i) > 1  # a partnership formed during the hand: its melds were put together
+        key = (side.melds, going_out, merged)
         try:
             found = memo.get(key)
         except TypeError:  # a meld built by hand as a list: judged, not remembered
-            found = _side_meld_problems(rules, side.melds, going_out)
+            found = _side_meld_problems(rules, side.melds, going_out, merged)
         if found is None:
-            found = memo[key] = _side_meld_problems(rules, side.melds, going_out)
+            found = memo[key] = _side_meld_problems(rules, side.melds, going_out, merged)
         for j, what in found:
             add(f"sides[{i}].melds[{j}]", what)
 
@@ -184,10 +189,13 @@ def _plain_melds(rules: CompiledRules, melds: tuple[tuple[int, ...], ...]) -> bo
 
 
 def _side_meld_problems(
-    rules: CompiledRules, melds: tuple[tuple[int, ...], ...], going_out: bool
+    rules: CompiledRules, melds: tuple[tuple[int, ...], ...], going_out: bool, merged: bool = False
 ) -> tuple[tuple[int, str], ...]:
     """What is wrong with one side's melds (meld index, reason), in order; the same melds judge alike under the
-    same rules, so the result is remembered per rule set (a hand's melds come back in every state of it)."""
+    same rules, so the result is remembered per rule set (a hand's melds come back in every state of it).
+
+    `merged`: the melds of two partners were put together when sides formed (players.side_formation), so a meld
+    may hold up to twice melds.max_wilds (two legal melds of one rank made one)."""
     if _plain_melds(rules, melds):
         return ()
     out: list[tuple[int, str]] = []
@@ -201,6 +209,8 @@ def _side_meld_problems(
             out.append((j, str(exc)))
             continue
         for broken in meld_rule_breaks(shape, rules, going_out=going_out):
+            if merged and broken.field == "melds.max_wilds" and shape.wilds <= 2 * rules.melds.max_wilds:
+                continue
             out.append((j, f"{broken.why} (rule-set field {broken.field})"))
         if rules.melds.one_meld_per_rank and not shape.black_threes:
             if shape.rank in ranks:
@@ -235,7 +245,7 @@ def _check_turn(rules: CompiledRules, state: GameState, add: Add) -> None:
         upcards = state.discard_pile[: state.pile_upcards]
         if all(is_valid(card) for card in upcards):  # a bad card number is reported where it is
             _check_upcards(rules, upcards, a)
-    mover_side = state.sides[side_of(rules, state.seat_to_move)]
+    mover_side = state.sides[playing_side(rules, state, state.seat_to_move)]
     empty_turn = turn == _EMPTY_TURN
     if phase == _OVER:
         if hand_end == _NO_END:
@@ -274,7 +284,7 @@ def _check_turn(rules: CompiledRules, state: GameState, add: Add) -> None:
     for side in state.sides:
         if not side.melds:
             for i, seat in enumerate(state.seats):
-                if seat.melded_before and not state.sides[side_of(rules, i)].melds:
+                if seat.melded_before and not state.sides[playing_side(rules, state, i)].melds:
                     a(f"seats[{i}].melded_before", "the player melded earlier but the side has no melds")
             break
     if hand_end == _WENT_OUT:
@@ -283,7 +293,7 @@ def _check_turn(rules: CompiledRules, state: GameState, add: Add) -> None:
             return
         if state.seats[state.went_out_seat].hand:
             a("went_out_seat", f"seat {state.went_out_seat} went out but still holds cards")
-        side = state.sides[side_of(rules, state.went_out_seat)]
+        side = state.sides[playing_side(rules, state, state.went_out_seat)]
         required = rules.going_out.canastas_required
         if count_canastas(rules, _valid_melds(side.melds)) < required:
             a("went_out_seat", f"the side went out without the {required} canasta(s) required")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from oracle.model.cards import copies_allowed, count_copies, format_card, is_red_three, is_valid
 from oracle.model.errors import Problems
 from oracle.model.table import HandTable, SideTable, WentOut
+from oracle.rules.formation import formation_problem
 from oracle.rules.melds import MalformedMeld, MeldShape, canasta_count, meld_rule_breaks, meld_shape
 from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.sections import AskPartner
@@ -23,19 +24,52 @@ def validate_table(table: HandTable, rules: CompiledRules, prefix: str = "table"
     went_out_sides = [i for i, s in enumerate(table.sides) if s.went_out != WentOut.NO]
     if len(went_out_sides) > 1:
         problems.add(f"{prefix}.sides", f"sides {went_out_sides} all claim to have gone out; at most one can")
+    formed = table.side_of_seat
+    if formed and len(table.sides) == rules.sides:
+        problem = formation_problem(rules, formed, [bool(side.melds) for side in table.sides])
+        if problem is not None:
+            problems.add(f"{prefix}.{problem[0]}", problem[1])
+            formed = ()
     for i, side in enumerate(table.sides):
         path = f"{prefix}.sides[{i}]"
-        shapes.append(_check_side(side, rules, path, problems, all_cards))
+        merged = formed.count(i) > 1
+        goer_melds = table.sides[formed[i]].melds if formed and side.went_out != WentOut.NO else None
+        # a partnership's melds (on the lower partner's entry) end with a going out by either partner
+        melds_going_out = any(table.sides[k].went_out != WentOut.NO for k, e in enumerate(formed) if e == i)
+        shapes.append(
+            _check_side(
+                side,
+                rules,
+                path,
+                problems,
+                all_cards,
+                merged=merged,
+                goer_melds=goer_melds,
+                melds_going_out=melds_going_out or side.went_out != WentOut.NO,
+            )
+        )
     _check_copies(all_cards, rules, problems)
     problems.raise_if_any()
     return shapes
 
 
 def _check_side(
-    side: SideTable, rules: CompiledRules, path: str, problems: Problems, all_cards: list[tuple[str, int]]
+    side: SideTable,
+    rules: CompiledRules,
+    path: str,
+    problems: Problems,
+    all_cards: list[tuple[str, int]],
+    *,
+    merged: bool = False,
+    goer_melds: tuple[tuple[int, ...], ...] | None = None,
+    melds_going_out: bool = False,
 ) -> list[MeldShape]:
+    """`merged`: the entry holds a partnership's melds put together when sides formed (a meld may hold up to twice
+    melds.max_wilds); `goer_melds`: the melds of the side a player of this entry went out for, when they are kept
+    on another entry (sides formed during the hand)."""
     going_out = side.went_out != WentOut.NO
     shapes: list[MeldShape] = []
+    meld_going_out = going_out or melds_going_out
     ranks_seen: dict[int, int] = {}
     for j, meld in enumerate(side.melds):
         meld_path = f"{path}.melds[{j}]"
@@ -46,7 +80,9 @@ def _check_side(
         except MalformedMeld as exc:
             problems.add(meld_path, str(exc))
             continue
-        for broken in meld_rule_breaks(shape, rules, going_out=going_out):
+        for broken in meld_rule_breaks(shape, rules, going_out=meld_going_out):
+            if merged and broken.field == "melds.max_wilds" and shape.wilds <= 2 * rules.melds.max_wilds:
+                continue
             problems.add(meld_path, f"{broken.why} (rule-set field {broken.field})")
         if rules.melds.one_meld_per_rank and not shape.black_threes and shape.rank in ranks_seen:
             problems.add(
@@ -74,7 +110,7 @@ def _check_side(
                 if is_red_three(card):
                     problems.add(f"{hand_path}[{m}]", "a red three is never kept in hand: it is laid at once")
     if going_out:
-        canastas = canasta_count(rules, shapes)
+        canastas = canasta_count(rules, shapes if goer_melds is None else _shapes_of(goer_melds))
         required = rules.going_out.canastas_required
         if canastas < required:
             problems.add(
@@ -84,6 +120,19 @@ def _check_side(
             )
         if side.hands and all(side.hands):
             problems.add(f"{path}.went_out", "the side went out but none of its players has an empty hand")
+    return shapes
+
+
+def _shapes_of(melds: tuple[tuple[int, ...], ...]) -> list[MeldShape]:
+    """The shapes of the melds that are melds (the others are reported where they stand)."""
+    shapes = []
+    for meld in melds:
+        if not all(is_valid(card) for card in meld):
+            continue
+        try:
+            shapes.append(meld_shape(meld))
+        except MalformedMeld:
+            continue
     return shapes
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from oracle.model.state import GameState, PartnerAnswer, Phase, TurnStart
-from oracle.rules.facts import side_of
+from oracle.rules.facts import playing_side, seats_playing_for
 from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.sections import AskPartner
 
@@ -29,7 +29,7 @@ def report_turn_history(rules: CompiledRules, state: GameState, add: Add) -> Non
     if state.phase not in _IN_TURN:
         return
     turn = state.turn
-    side_index = side_of(rules, state.seat_to_move)
+    side_index = playing_side(rules, state, state.seat_to_move)
     melds = len(state.sides[side_index].melds)
     before = turn.melds_before_turn
     laid = turn.melded or turn.start == TurnStart.TOOK_PILE
@@ -47,7 +47,9 @@ def report_turn_history(rules: CompiledRules, state: GameState, add: Add) -> Non
             f"is {before}, but the side has {melds} melds: after its initial meld a side taking the pile lays at"
             " most the top card's new meld unless turn.melded (other groups laid with the pile count as melding)",
         )
-    seats_before = [] if before else [s for s in rules.seats_of_side(side_index) if state.seats[s].melded_before]
+    seats_before = (
+        [] if before else [s for s in seats_playing_for(rules, state, side_index) if state.seats[s].melded_before]
+    )
     if seats_before:
         add(
             "turn.melds_before_turn",

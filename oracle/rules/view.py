@@ -22,7 +22,7 @@ from oracle.model.events import CardsDrawn, Event, HandEnded, RedThreeLaid
 from oracle.model.score import ScoreItem, SideScore
 from oracle.model.state import GameState, Phase, SeatState
 from oracle.model.view import PlayerView, SeatView, Unknown
-from oracle.rules.facts import end_table
+from oracle.rules.facts import end_table, seats_playing_for
 from oracle.rules.referee import Verdict, check_action, validate_action_in
 from oracle.rules.scoring import score_hand
 from oracle.rules.state_check import InvalidStateError, validate_state
@@ -125,6 +125,7 @@ def complete(rules: CompiledRules, view: PlayerView, prefix: str = "view") -> Ga
         view.hand_end,
         view.went_out_seat,
         view.went_out_concealed,
+        view.side_of_seat,
     )
     state_problems = validate_state(rules, state, prefix)
     if state_problems:
@@ -148,6 +149,7 @@ def view_of(state: GameState, seat: int) -> PlayerView:
         state.hand_end,
         state.went_out_seat,
         state.went_out_concealed,
+        state.side_of_seat,
     )
 
 
@@ -212,7 +214,8 @@ def score_view(rules: CompiledRules, view: PlayerView) -> tuple[list[SideScore],
     out: list[SideScore] = []
     unknowns: list[Unknown] = []
     for index, score in enumerate(scores):
-        seats = iter(rules.seats_of_side(index))
+        formed = state.side_of_seat
+        seats = iter(seats_playing_for(rules, state, formed[index]) if formed else rules.seats_of_side(index))
         lines = []
         hidden: list[str] = []
         for line in score.lines:

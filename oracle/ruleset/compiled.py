@@ -26,6 +26,7 @@ from oracle.model.cards import (
     rank_of,
 )
 from oracle.ruleset.sections import (
+    AfterLastCard,
     AskPartner,
     CanastaRules,
     CardValueRules,
@@ -38,6 +39,7 @@ from oracle.ruleset.sections import (
     LastRedThree,
     MeldRules,
     MustTakePile,
+    SideFormation,
     StockExhaustionRules,
     ThreesRules,
     TurnRules,
@@ -53,6 +55,7 @@ class CompiledRules:
     id: str  #: rule-set id
     seats: int  #: players.seats
     side_size: int  #: players.side_size
+    side_formation: SideFormation  #: players.side_formation
     deck: DeckRules
     deal: DealRules
     turn: TurnRules
@@ -130,6 +133,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
         id=frozen.id,
         seats=seats,
         side_size=side_size,
+        side_formation=SideFormation(frozen.players.side_formation),
         deck=DeckRules(packs, jokers),
         deal=DealRules(
             d.hand_size,
@@ -192,7 +196,9 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             g.concealed_with_final_discard,
         ),
         stock_exhaustion=StockExhaustionRules(
-            MustTakePile(frozen.stock_exhaustion.must_take_pile), LastRedThree(frozen.stock_exhaustion.last_red_three)
+            MustTakePile(frozen.stock_exhaustion.must_take_pile),
+            LastRedThree(frozen.stock_exhaustion.last_red_three),
+            AfterLastCard(frozen.stock_exhaustion.after_last_card),
         ),
         game=GameRules(frozen.game.target_score),
         sides=seats // side_size,

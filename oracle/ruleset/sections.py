@@ -39,6 +39,22 @@ class LastRedThree(IntEnum):
     MAY_MELD_THEN_ENDS = 2
 
 
+class SideFormation(IntEnum):
+    """players.side_formation (ruleset_pb2.SideFormation)."""
+
+    UNSPECIFIED = 0
+    FIXED = 1
+    LONE_HAND = 2
+
+
+class AfterLastCard(IntEnum):
+    """stock_exhaustion.after_last_card (ruleset_pb2.AfterLastCard)."""
+
+    UNSPECIFIED = 0
+    PLAY_ON = 1
+    ENDS_AFTER_DISCARD = 2
+
+
 class AskPartner(IntEnum):
     """going_out.ask_partner (ruleset_pb2.AskPartner)."""
 
@@ -175,6 +191,7 @@ class StockExhaustionRules:
 
     must_take_pile: MustTakePile
     last_red_three: LastRedThree
+    after_last_card: AfterLastCard  #: whether play goes on once the stock is empty
 
 
 @dataclass(frozen=True, slots=True)

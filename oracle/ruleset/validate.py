@@ -205,6 +205,11 @@ def _check_consistency(spec: ruleset_pb2.RuleSet, problems: list[Problem]) -> No
         "going_out.ask_partner",
         "asking a partner needs sides of two or more players",
     )
+    bad(
+        p.side_formation == ruleset_pb2.SIDE_FORMATION_LONE_HAND and (p.seats != 3 or p.side_size != 1),
+        "players.side_formation",
+        f"a lone hand against a partnership needs 3 seats in sides of 1, not {p.seats} in sides of {p.side_size}",
+    )
     g = spec.going_out
     bad(
         g.canastas_required > 0 and g.min_hand_after_meld_without_canastas < 2,

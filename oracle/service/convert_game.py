@@ -23,7 +23,7 @@ from oracle.model.actions import (
 )
 from oracle.model.cards import JOKER, NotationError, deck, is_valid, parse_cards, rank_of
 from oracle.model.errors import Problems
-from oracle.model.events import CanastaMade, CardsDrawn, Event, HandEnded, PileTaken, RedThreeLaid
+from oracle.model.events import CanastaMade, CardsDrawn, Event, HandEnded, PileTaken, RedThreeLaid, SidesFormed
 from oracle.model.state import GameState, HandEnd, PartnerAnswer, Phase, SeatState, SideState, TurnStart, TurnState
 from oracle.rules.referee import Verdict
 from oracle.ruleset.compiled import CompiledRules
@@ -93,6 +93,7 @@ def _state_from(
         hand_end=_enum(HandEnd, msg.hand_end, f"{prefix}.hand_end", problems),
         went_out_seat=msg.went_out_seat,
         went_out_concealed=msg.went_out_concealed,
+        side_of_seat=tuple(msg.side_of_seat),
     )
 
 
@@ -129,6 +130,7 @@ def state_from_message(msg: game_pb2.GameState, prefix: str = "state") -> GameSt
         hand_end=_enum(HandEnd, msg.hand_end, f"{prefix}.hand_end", problems),
         went_out_seat=msg.went_out_seat,
         went_out_concealed=msg.went_out_concealed,
+        side_of_seat=tuple(msg.side_of_seat),
     )
     problems.raise_if_any()
     return state
@@ -195,6 +197,7 @@ def fill_state_fields(msg: game_pb2.GameState, state: GameState) -> None:
     msg.hand_end = cast(game_pb2.HandEnd, int(state.hand_end))
     msg.went_out_seat = state.went_out_seat
     msg.went_out_concealed = state.went_out_concealed
+    msg.side_of_seat.extend(state.side_of_seat)
     turn, into = state.turn, msg.turn
     into.start = cast(game_pb2.TurnStart, int(turn.start))
     into.melded = turn.melded
@@ -301,6 +304,11 @@ def event_to_proto(event: Event) -> game_pb2.Event:
             return game_pb2.Event(pile_taken=game_pb2.PileTaken(seat=seat, top=_wire([top])[0], to_hand=_wire(to_hand)))
         case CanastaMade(side, cards, natural):
             return game_pb2.Event(canasta_made=game_pb2.CanastaMade(side=side, cards=_wire(cards), natural=natural))
+        case SidesFormed(lone, partners, melds):
+            formed = game_pb2.SidesFormed(lone_seat=lone, partners=partners)
+            for meld in melds:
+                formed.melds.add(cards=_wire(meld))
+            return game_pb2.Event(sides_formed=formed)
         case HandEnded(reason, table, scores):
             return game_pb2.Event(
                 hand_ended=game_pb2.HandEnded(

@@ -34,7 +34,7 @@ def table_from_proto(table: scoring_pb2.HandTable, prefix: str = "table") -> Han
         for i, side in enumerate(table.sides)
     )
     problems.raise_if_any()
-    return HandTable(sides)
+    return HandTable(sides, tuple(table.side_of_seat))
 
 
 def _cards(text: str, path: str, problems: Problems) -> tuple[int, ...]:
@@ -62,7 +62,7 @@ def table_from_notation(table: notation_pb2.HandTableNotation, prefix: str = "")
             )
         )
     problems.raise_if_any()
-    return HandTable(tuple(sides))
+    return HandTable(tuple(sides), tuple(table.side_of_seat))
 
 
 def table_to_proto(table: HandTable) -> scoring_pb2.HandTable:
@@ -76,6 +76,7 @@ def table_to_proto(table: HandTable) -> scoring_pb2.HandTable:
             entry.melds.add(cards=meld)
         for hand in side.hands:
             entry.hands.add(cards=hand)
+    message.side_of_seat.extend(table.side_of_seat)
     return message
 
 

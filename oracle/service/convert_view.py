@@ -65,6 +65,7 @@ def view_from_message(msg: game_pb2.PlayerView, prefix: str = "view") -> PlayerV
         hand_end=_enum(HandEnd, msg.hand_end, f"{prefix}.hand_end", problems),
         went_out_seat=msg.went_out_seat,
         went_out_concealed=msg.went_out_concealed,
+        side_of_seat=tuple(msg.side_of_seat),
     )
     problems.raise_if_any()
     return view
@@ -96,6 +97,7 @@ def view_to_proto_fields(view: PlayerView) -> game_pb2.PlayerView:
         hand_end=cast(game_pb2.HandEnd, int(view.hand_end)),
         went_out_seat=view.went_out_seat,
         went_out_concealed=view.went_out_concealed,
+        side_of_seat=view.side_of_seat,
     )
 
 

@@ -146,6 +146,8 @@ def encode_state(state: GameState, pieces: Pieces | None = None) -> bytes:
         add(b"\x50" + int32(state.went_out_seat))
     if state.went_out_concealed:
         add(b"\x58\x01")
+    if state.side_of_seat:
+        add(b"\x62" + _packed_small(state.side_of_seat))
     return _checked(parts, cards)
 
 
@@ -183,7 +185,16 @@ def encode_view(view: PlayerView, pieces: Pieces | None = None) -> bytes:
         add(b"\x60" + int32(view.went_out_seat))
     if view.went_out_concealed:
         add(b"\x68\x01")
+    if view.side_of_seat:
+        add(b"\x72" + _packed_small(view.side_of_seat))
     return _checked(parts, cards)
+
+
+def _packed_small(values: tuple[int, ...]) -> bytes:
+    """A packed repeated int32 field's length and payload, for values 0..127 (one byte each); WireError else."""
+    if len(values) > 127 or not all(0 <= value < 128 for value in values):
+        raise WireError("a packed list the fast path does not write")
+    return bytes((len(values), *values))
 
 
 __all__ = ["encode_state", "encode_view"]

@@ -95,7 +95,7 @@ class SideState(_message.Message):
     def __init__(self, melds: _Optional[_Iterable[_Union[_cards_pb2.CardList, _Mapping]]] = ..., red_threes: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., running_total: _Optional[int] = ..., unable_after_yes: _Optional[int] = ...) -> None: ...
 
 class GameState(_message.Message):
-    __slots__ = ("seats", "sides", "stock", "discard_pile", "pile_upcards", "seat_to_move", "phase", "turn", "hand_end", "went_out_seat", "went_out_concealed")
+    __slots__ = ("seats", "sides", "stock", "discard_pile", "pile_upcards", "seat_to_move", "phase", "turn", "hand_end", "went_out_seat", "went_out_concealed", "side_of_seat")
     SEATS_FIELD_NUMBER: _ClassVar[int]
     SIDES_FIELD_NUMBER: _ClassVar[int]
     STOCK_FIELD_NUMBER: _ClassVar[int]
@@ -107,6 +107,7 @@ class GameState(_message.Message):
     HAND_END_FIELD_NUMBER: _ClassVar[int]
     WENT_OUT_SEAT_FIELD_NUMBER: _ClassVar[int]
     WENT_OUT_CONCEALED_FIELD_NUMBER: _ClassVar[int]
+    SIDE_OF_SEAT_FIELD_NUMBER: _ClassVar[int]
     seats: _containers.RepeatedCompositeFieldContainer[SeatState]
     sides: _containers.RepeatedCompositeFieldContainer[SideState]
     stock: _containers.RepeatedScalarFieldContainer[_cards_pb2.Card]
@@ -118,7 +119,8 @@ class GameState(_message.Message):
     hand_end: HandEnd
     went_out_seat: int
     went_out_concealed: bool
-    def __init__(self, seats: _Optional[_Iterable[_Union[SeatState, _Mapping]]] = ..., sides: _Optional[_Iterable[_Union[SideState, _Mapping]]] = ..., stock: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., discard_pile: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., pile_upcards: _Optional[int] = ..., seat_to_move: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[_Union[TurnState, _Mapping]] = ..., hand_end: _Optional[_Union[HandEnd, str]] = ..., went_out_seat: _Optional[int] = ..., went_out_concealed: _Optional[bool] = ...) -> None: ...
+    side_of_seat: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, seats: _Optional[_Iterable[_Union[SeatState, _Mapping]]] = ..., sides: _Optional[_Iterable[_Union[SideState, _Mapping]]] = ..., stock: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., discard_pile: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., pile_upcards: _Optional[int] = ..., seat_to_move: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[_Union[TurnState, _Mapping]] = ..., hand_end: _Optional[_Union[HandEnd, str]] = ..., went_out_seat: _Optional[int] = ..., went_out_concealed: _Optional[bool] = ..., side_of_seat: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class SeatView(_message.Message):
     __slots__ = ("hand_count", "melded_before")
@@ -129,7 +131,7 @@ class SeatView(_message.Message):
     def __init__(self, hand_count: _Optional[int] = ..., melded_before: _Optional[bool] = ...) -> None: ...
 
 class PlayerView(_message.Message):
-    __slots__ = ("seat", "hand", "seats", "sides", "stock_count", "discard_pile", "pile_upcards", "seat_to_move", "phase", "turn", "hand_end", "went_out_seat", "went_out_concealed")
+    __slots__ = ("seat", "hand", "seats", "sides", "stock_count", "discard_pile", "pile_upcards", "seat_to_move", "phase", "turn", "hand_end", "went_out_seat", "went_out_concealed", "side_of_seat")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     HAND_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -143,6 +145,7 @@ class PlayerView(_message.Message):
     HAND_END_FIELD_NUMBER: _ClassVar[int]
     WENT_OUT_SEAT_FIELD_NUMBER: _ClassVar[int]
     WENT_OUT_CONCEALED_FIELD_NUMBER: _ClassVar[int]
+    SIDE_OF_SEAT_FIELD_NUMBER: _ClassVar[int]
     seat: int
     hand: _containers.RepeatedScalarFieldContainer[_cards_pb2.Card]
     seats: _containers.RepeatedCompositeFieldContainer[SeatView]
@@ -156,7 +159,8 @@ class PlayerView(_message.Message):
     hand_end: HandEnd
     went_out_seat: int
     went_out_concealed: bool
-    def __init__(self, seat: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., seats: _Optional[_Iterable[_Union[SeatView, _Mapping]]] = ..., sides: _Optional[_Iterable[_Union[SideState, _Mapping]]] = ..., stock_count: _Optional[int] = ..., discard_pile: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., pile_upcards: _Optional[int] = ..., seat_to_move: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[_Union[TurnState, _Mapping]] = ..., hand_end: _Optional[_Union[HandEnd, str]] = ..., went_out_seat: _Optional[int] = ..., went_out_concealed: _Optional[bool] = ...) -> None: ...
+    side_of_seat: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, seat: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., seats: _Optional[_Iterable[_Union[SeatView, _Mapping]]] = ..., sides: _Optional[_Iterable[_Union[SideState, _Mapping]]] = ..., stock_count: _Optional[int] = ..., discard_pile: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., pile_upcards: _Optional[int] = ..., seat_to_move: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[_Union[TurnState, _Mapping]] = ..., hand_end: _Optional[_Union[HandEnd, str]] = ..., went_out_seat: _Optional[int] = ..., went_out_concealed: _Optional[bool] = ..., side_of_seat: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class DrawAction(_message.Message):
     __slots__ = ()
@@ -240,18 +244,30 @@ class Violation(_message.Message):
     def __init__(self, code: _Optional[str] = ..., field: _Optional[str] = ..., explanation: _Optional[str] = ..., cite: _Optional[_Iterable[_Union[_ruleset_pb2.Citation, _Mapping]]] = ...) -> None: ...
 
 class Event(_message.Message):
-    __slots__ = ("cards_drawn", "red_three_laid", "pile_taken", "canasta_made", "hand_ended")
+    __slots__ = ("cards_drawn", "red_three_laid", "pile_taken", "canasta_made", "hand_ended", "sides_formed")
     CARDS_DRAWN_FIELD_NUMBER: _ClassVar[int]
     RED_THREE_LAID_FIELD_NUMBER: _ClassVar[int]
     PILE_TAKEN_FIELD_NUMBER: _ClassVar[int]
     CANASTA_MADE_FIELD_NUMBER: _ClassVar[int]
     HAND_ENDED_FIELD_NUMBER: _ClassVar[int]
+    SIDES_FORMED_FIELD_NUMBER: _ClassVar[int]
     cards_drawn: CardsDrawn
     red_three_laid: RedThreeLaid
     pile_taken: PileTaken
     canasta_made: CanastaMade
     hand_ended: HandEnded
-    def __init__(self, cards_drawn: _Optional[_Union[CardsDrawn, _Mapping]] = ..., red_three_laid: _Optional[_Union[RedThreeLaid, _Mapping]] = ..., pile_taken: _Optional[_Union[PileTaken, _Mapping]] = ..., canasta_made: _Optional[_Union[CanastaMade, _Mapping]] = ..., hand_ended: _Optional[_Union[HandEnded, _Mapping]] = ...) -> None: ...
+    sides_formed: SidesFormed
+    def __init__(self, cards_drawn: _Optional[_Union[CardsDrawn, _Mapping]] = ..., red_three_laid: _Optional[_Union[RedThreeLaid, _Mapping]] = ..., pile_taken: _Optional[_Union[PileTaken, _Mapping]] = ..., canasta_made: _Optional[_Union[CanastaMade, _Mapping]] = ..., hand_ended: _Optional[_Union[HandEnded, _Mapping]] = ..., sides_formed: _Optional[_Union[SidesFormed, _Mapping]] = ...) -> None: ...
+
+class SidesFormed(_message.Message):
+    __slots__ = ("lone_seat", "partners", "melds")
+    LONE_SEAT_FIELD_NUMBER: _ClassVar[int]
+    PARTNERS_FIELD_NUMBER: _ClassVar[int]
+    MELDS_FIELD_NUMBER: _ClassVar[int]
+    lone_seat: int
+    partners: _containers.RepeatedScalarFieldContainer[int]
+    melds: _containers.RepeatedCompositeFieldContainer[_cards_pb2.CardList]
+    def __init__(self, lone_seat: _Optional[int] = ..., partners: _Optional[_Iterable[int]] = ..., melds: _Optional[_Iterable[_Union[_cards_pb2.CardList, _Mapping]]] = ...) -> None: ...
 
 class CardsDrawn(_message.Message):
     __slots__ = ("seat", "cards")

@@ -26,7 +26,7 @@ from oracle.api.v1 import game_pb2 as oracle_dot_api_dot_v1_dot_game__pb2
 from oracle.api.v1 import scoring_pb2 as oracle_dot_api_dot_v1_dot_scoring__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1coracle/api/v1/notation.proto\x12\roracle.api.v1\x1a\x18oracle/api/v1/game.proto\x1a\x1boracle/api/v1/scoring.proto\"\x97\x01\n\x11SideTableNotation\x12\r\n\x05melds\x18\x01 \x03(\t\x12\x12\n\nred_threes\x18\x02 \x01(\t\x12\r\n\x05hands\x18\x03 \x03(\t\x12(\n\x08went_out\x18\x04 \x01(\x0e\x32\x16.oracle.api.v1.WentOut\x12\x0c\n\x04name\x18\x05 \x01(\t\x12\x18\n\x10unable_after_yes\x18\x06 \x01(\r\"Y\n\x11HandTableNotation\x12\x13\n\x0brule_set_id\x18\x01 \x01(\t\x12/\n\x05sides\x18\x02 \x03(\x0b\x32 .oracle.api.v1.SideTableNotation\"3\n\x0cSeatNotation\x12\x0c\n\x04hand\x18\x01 \x01(\t\x12\x15\n\rmelded_before\x18\x02 \x01(\x08\"b\n\x0cSideNotation\x12\r\n\x05melds\x18\x01 \x03(\t\x12\x12\n\nred_threes\x18\x02 \x01(\t\x12\x15\n\rrunning_total\x18\x03 \x01(\x05\x12\x18\n\x10unable_after_yes\x18\x04 \x01(\r\"\x8f\x03\n\x11GameStateNotation\x12\x13\n\x0brule_set_id\x18\x01 \x01(\t\x12*\n\x05seats\x18\x02 \x03(\x0b\x32\x1b.oracle.api.v1.SeatNotation\x12*\n\x05sides\x18\x03 \x03(\x0b\x32\x1b.oracle.api.v1.SideNotation\x12\r\n\x05stock\x18\x04 \x01(\t\x12\x14\n\x0c\x64iscard_pile\x18\x05 \x01(\t\x12\x14\n\x0cpile_upcards\x18\x06 \x01(\x05\x12\x14\n\x0cseat_to_move\x18\x07 \x01(\x05\x12#\n\x05phase\x18\x08 \x01(\x0e\x32\x14.oracle.api.v1.Phase\x12&\n\x04turn\x18\t \x01(\x0b\x32\x18.oracle.api.v1.TurnState\x12(\n\x08hand_end\x18\n \x01(\x0e\x32\x16.oracle.api.v1.HandEnd\x12\x15\n\rwent_out_seat\x18\x0b \x01(\x05\x12\x1a\n\x12went_out_concealed\x18\x0c \x01(\x08\x12\x12\n\nfill_stock\x18\r \x01(\x08\x42\xab\x01\n\x18org.canastaoracle.api.v1B\rNotationProtoP\x01ZFgithub.com/canasta-oracle/canasta-oracle/gen/go/oracle/api/v1;oraclev1\xa2\x02\x03OAX\xaa\x02\rOracle.Api.V1\xca\x02\rOracle\\Api\\V1\xea\x02\x0fOracle::Api::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1coracle/api/v1/notation.proto\x12\roracle.api.v1\x1a\x18oracle/api/v1/game.proto\x1a\x1boracle/api/v1/scoring.proto\"\x97\x01\n\x11SideTableNotation\x12\r\n\x05melds\x18\x01 \x03(\t\x12\x12\n\nred_threes\x18\x02 \x01(\t\x12\r\n\x05hands\x18\x03 \x03(\t\x12(\n\x08went_out\x18\x04 \x01(\x0e\x32\x16.oracle.api.v1.WentOut\x12\x0c\n\x04name\x18\x05 \x01(\t\x12\x18\n\x10unable_after_yes\x18\x06 \x01(\r\"o\n\x11HandTableNotation\x12\x13\n\x0brule_set_id\x18\x01 \x01(\t\x12/\n\x05sides\x18\x02 \x03(\x0b\x32 .oracle.api.v1.SideTableNotation\x12\x14\n\x0cside_of_seat\x18\x03 \x03(\x05\"3\n\x0cSeatNotation\x12\x0c\n\x04hand\x18\x01 \x01(\t\x12\x15\n\rmelded_before\x18\x02 \x01(\x08\"b\n\x0cSideNotation\x12\r\n\x05melds\x18\x01 \x03(\t\x12\x12\n\nred_threes\x18\x02 \x01(\t\x12\x15\n\rrunning_total\x18\x03 \x01(\x05\x12\x18\n\x10unable_after_yes\x18\x04 \x01(\r\"\xa5\x03\n\x11GameStateNotation\x12\x13\n\x0brule_set_id\x18\x01 \x01(\t\x12*\n\x05seats\x18\x02 \x03(\x0b\x32\x1b.oracle.api.v1.SeatNotation\x12*\n\x05sides\x18\x03 \x03(\x0b\x32\x1b.oracle.api.v1.SideNotation\x12\r\n\x05stock\x18\x04 \x01(\t\x12\x14\n\x0c\x64iscard_pile\x18\x05 \x01(\t\x12\x14\n\x0cpile_upcards\x18\x06 \x01(\x05\x12\x14\n\x0cseat_to_move\x18\x07 \x01(\x05\x12#\n\x05phase\x18\x08 \x01(\x0e\x32\x14.oracle.api.v1.Phase\x12&\n\x04turn\x18\t \x01(\x0b\x32\x18.oracle.api.v1.TurnState\x12(\n\x08hand_end\x18\n \x01(\x0e\x32\x16.oracle.api.v1.HandEnd\x12\x15\n\rwent_out_seat\x18\x0b \x01(\x05\x12\x1a\n\x12went_out_concealed\x18\x0c \x01(\x08\x12\x12\n\nfill_stock\x18\r \x01(\x08\x12\x14\n\x0cside_of_seat\x18\x0e \x03(\x05\x42\xab\x01\n\x18org.canastaoracle.api.v1B\rNotationProtoP\x01ZFgithub.com/canasta-oracle/canasta-oracle/gen/go/oracle/api/v1;oraclev1\xa2\x02\x03OAX\xaa\x02\rOracle.Api.V1\xca\x02\rOracle\\Api\\V1\xea\x02\x0fOracle::Api::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -37,11 +37,11 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SIDETABLENOTATION']._serialized_start=103
   _globals['_SIDETABLENOTATION']._serialized_end=254
   _globals['_HANDTABLENOTATION']._serialized_start=256
-  _globals['_HANDTABLENOTATION']._serialized_end=345
-  _globals['_SEATNOTATION']._serialized_start=347
-  _globals['_SEATNOTATION']._serialized_end=398
-  _globals['_SIDENOTATION']._serialized_start=400
-  _globals['_SIDENOTATION']._serialized_end=498
-  _globals['_GAMESTATENOTATION']._serialized_start=501
-  _globals['_GAMESTATENOTATION']._serialized_end=900
+  _globals['_HANDTABLENOTATION']._serialized_end=367
+  _globals['_SEATNOTATION']._serialized_start=369
+  _globals['_SEATNOTATION']._serialized_end=420
+  _globals['_SIDENOTATION']._serialized_start=422
+  _globals['_SIDENOTATION']._serialized_end=520
+  _globals['_GAMESTATENOTATION']._serialized_start=523
+  _globals['_GAMESTATENOTATION']._serialized_end=944
 # @@protoc_insertion_point(module_scope)

@@ -25,12 +25,14 @@ class SideTableNotation(_message.Message):
     def __init__(self, melds: _Optional[_Iterable[str]] = ..., red_threes: _Optional[str] = ..., hands: _Optional[_Iterable[str]] = ..., went_out: _Optional[_Union[_scoring_pb2.WentOut, str]] = ..., name: _Optional[str] = ..., unable_after_yes: _Optional[int] = ...) -> None: ...
 
 class HandTableNotation(_message.Message):
-    __slots__ = ("rule_set_id", "sides")
+    __slots__ = ("rule_set_id", "sides", "side_of_seat")
     RULE_SET_ID_FIELD_NUMBER: _ClassVar[int]
     SIDES_FIELD_NUMBER: _ClassVar[int]
+    SIDE_OF_SEAT_FIELD_NUMBER: _ClassVar[int]
     rule_set_id: str
     sides: _containers.RepeatedCompositeFieldContainer[SideTableNotation]
-    def __init__(self, rule_set_id: _Optional[str] = ..., sides: _Optional[_Iterable[_Union[SideTableNotation, _Mapping]]] = ...) -> None: ...
+    side_of_seat: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, rule_set_id: _Optional[str] = ..., sides: _Optional[_Iterable[_Union[SideTableNotation, _Mapping]]] = ..., side_of_seat: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class SeatNotation(_message.Message):
     __slots__ = ("hand", "melded_before")
@@ -53,7 +55,7 @@ class SideNotation(_message.Message):
     def __init__(self, melds: _Optional[_Iterable[str]] = ..., red_threes: _Optional[str] = ..., running_total: _Optional[int] = ..., unable_after_yes: _Optional[int] = ...) -> None: ...
 
 class GameStateNotation(_message.Message):
-    __slots__ = ("rule_set_id", "seats", "sides", "stock", "discard_pile", "pile_upcards", "seat_to_move", "phase", "turn", "hand_end", "went_out_seat", "went_out_concealed", "fill_stock")
+    __slots__ = ("rule_set_id", "seats", "sides", "stock", "discard_pile", "pile_upcards", "seat_to_move", "phase", "turn", "hand_end", "went_out_seat", "went_out_concealed", "fill_stock", "side_of_seat")
     RULE_SET_ID_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     SIDES_FIELD_NUMBER: _ClassVar[int]
@@ -67,6 +69,7 @@ class GameStateNotation(_message.Message):
     WENT_OUT_SEAT_FIELD_NUMBER: _ClassVar[int]
     WENT_OUT_CONCEALED_FIELD_NUMBER: _ClassVar[int]
     FILL_STOCK_FIELD_NUMBER: _ClassVar[int]
+    SIDE_OF_SEAT_FIELD_NUMBER: _ClassVar[int]
     rule_set_id: str
     seats: _containers.RepeatedCompositeFieldContainer[SeatNotation]
     sides: _containers.RepeatedCompositeFieldContainer[SideNotation]
@@ -80,4 +83,5 @@ class GameStateNotation(_message.Message):
     went_out_seat: int
     went_out_concealed: bool
     fill_stock: bool
-    def __init__(self, rule_set_id: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatNotation, _Mapping]]] = ..., sides: _Optional[_Iterable[_Union[SideNotation, _Mapping]]] = ..., stock: _Optional[str] = ..., discard_pile: _Optional[str] = ..., pile_upcards: _Optional[int] = ..., seat_to_move: _Optional[int] = ..., phase: _Optional[_Union[_game_pb2.Phase, str]] = ..., turn: _Optional[_Union[_game_pb2.TurnState, _Mapping]] = ..., hand_end: _Optional[_Union[_game_pb2.HandEnd, str]] = ..., went_out_seat: _Optional[int] = ..., went_out_concealed: _Optional[bool] = ..., fill_stock: _Optional[bool] = ...) -> None: ...
+    side_of_seat: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, rule_set_id: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatNotation, _Mapping]]] = ..., sides: _Optional[_Iterable[_Union[SideNotation, _Mapping]]] = ..., stock: _Optional[str] = ..., discard_pile: _Optional[str] = ..., pile_upcards: _Optional[int] = ..., seat_to_move: _Optional[int] = ..., phase: _Optional[_Union[_game_pb2.Phase, str]] = ..., turn: _Optional[_Union[_game_pb2.TurnState, _Mapping]] = ..., hand_end: _Optional[_Union[_game_pb2.HandEnd, str]] = ..., went_out_seat: _Optional[int] = ..., went_out_concealed: _Optional[bool] = ..., fill_stock: _Optional[bool] = ..., side_of_seat: _Optional[_Iterable[int]] = ...) -> None: ...

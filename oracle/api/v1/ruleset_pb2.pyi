@@ -14,6 +14,12 @@ class ChoiceKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     CHOICE_KIND_READING: _ClassVar[ChoiceKind]
     CHOICE_KIND_UNSTATED: _ClassVar[ChoiceKind]
 
+class SideFormation(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SIDE_FORMATION_UNSPECIFIED: _ClassVar[SideFormation]
+    SIDE_FORMATION_FIXED: _ClassVar[SideFormation]
+    SIDE_FORMATION_LONE_HAND: _ClassVar[SideFormation]
+
 class WildRatio(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     WILD_RATIO_UNSPECIFIED: _ClassVar[WildRatio]
@@ -39,10 +45,19 @@ class AskPartner(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ASK_PARTNER_UNSPECIFIED: _ClassVar[AskPartner]
     ASK_PARTNER_NONE: _ClassVar[AskPartner]
     ASK_PARTNER_OPTIONAL_BINDING: _ClassVar[AskPartner]
+
+class AfterLastCard(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    AFTER_LAST_CARD_UNSPECIFIED: _ClassVar[AfterLastCard]
+    AFTER_LAST_CARD_PLAY_ON: _ClassVar[AfterLastCard]
+    AFTER_LAST_CARD_ENDS_AFTER_DISCARD: _ClassVar[AfterLastCard]
 CHOICE_KIND_UNSPECIFIED: ChoiceKind
 CHOICE_KIND_TEXTS_DISAGREE: ChoiceKind
 CHOICE_KIND_READING: ChoiceKind
 CHOICE_KIND_UNSTATED: ChoiceKind
+SIDE_FORMATION_UNSPECIFIED: SideFormation
+SIDE_FORMATION_FIXED: SideFormation
+SIDE_FORMATION_LONE_HAND: SideFormation
 WILD_RATIO_UNSPECIFIED: WildRatio
 WILD_RATIO_ANY: WildRatio
 WILD_RATIO_AT_MOST_NATURALS: WildRatio
@@ -57,6 +72,9 @@ LAST_RED_THREE_MAY_MELD_THEN_ENDS: LastRedThree
 ASK_PARTNER_UNSPECIFIED: AskPartner
 ASK_PARTNER_NONE: AskPartner
 ASK_PARTNER_OPTIONAL_BINDING: AskPartner
+AFTER_LAST_CARD_UNSPECIFIED: AfterLastCard
+AFTER_LAST_CARD_PLAY_ON: AfterLastCard
+AFTER_LAST_CARD_ENDS_AFTER_DISCARD: AfterLastCard
 
 class Citation(_message.Message):
     __slots__ = ("source", "section")
@@ -67,16 +85,18 @@ class Citation(_message.Message):
     def __init__(self, source: _Optional[str] = ..., section: _Optional[str] = ...) -> None: ...
 
 class Source(_message.Message):
-    __slots__ = ("id", "title", "seed_file", "weaker")
+    __slots__ = ("id", "title", "seed_file", "weaker", "url")
     ID_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     SEED_FILE_FIELD_NUMBER: _ClassVar[int]
     WEAKER_FIELD_NUMBER: _ClassVar[int]
+    URL_FIELD_NUMBER: _ClassVar[int]
     id: str
     title: str
     seed_file: str
     weaker: bool
-    def __init__(self, id: _Optional[str] = ..., title: _Optional[str] = ..., seed_file: _Optional[str] = ..., weaker: _Optional[bool] = ...) -> None: ...
+    url: str
+    def __init__(self, id: _Optional[str] = ..., title: _Optional[str] = ..., seed_file: _Optional[str] = ..., weaker: _Optional[bool] = ..., url: _Optional[str] = ...) -> None: ...
 
 class SourceCatalog(_message.Message):
     __slots__ = ("sources",)
@@ -125,12 +145,14 @@ class Reading(_message.Message):
     def __init__(self, text: _Optional[str] = ..., cite: _Optional[_Iterable[_Union[Citation, _Mapping]]] = ..., rule_set: _Optional[str] = ...) -> None: ...
 
 class Players(_message.Message):
-    __slots__ = ("seats", "side_size")
+    __slots__ = ("seats", "side_size", "side_formation")
     SEATS_FIELD_NUMBER: _ClassVar[int]
     SIDE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    SIDE_FORMATION_FIELD_NUMBER: _ClassVar[int]
     seats: int
     side_size: int
-    def __init__(self, seats: _Optional[int] = ..., side_size: _Optional[int] = ...) -> None: ...
+    side_formation: SideFormation
+    def __init__(self, seats: _Optional[int] = ..., side_size: _Optional[int] = ..., side_formation: _Optional[_Union[SideFormation, str]] = ...) -> None: ...
 
 class Deck(_message.Message):
     __slots__ = ("packs", "jokers")
@@ -299,12 +321,14 @@ class GoingOut(_message.Message):
     def __init__(self, canastas_required: _Optional[int] = ..., min_hand_after_meld_without_canastas: _Optional[int] = ..., bonus: _Optional[int] = ..., concealed_bonus: _Optional[int] = ..., discard_optional: _Optional[bool] = ..., ask_partner: _Optional[_Union[AskPartner, str]] = ..., cannot_go_out_after_yes_penalty: _Optional[int] = ..., concealed_with_final_discard: _Optional[bool] = ...) -> None: ...
 
 class StockExhaustion(_message.Message):
-    __slots__ = ("must_take_pile", "last_red_three")
+    __slots__ = ("must_take_pile", "last_red_three", "after_last_card")
     MUST_TAKE_PILE_FIELD_NUMBER: _ClassVar[int]
     LAST_RED_THREE_FIELD_NUMBER: _ClassVar[int]
+    AFTER_LAST_CARD_FIELD_NUMBER: _ClassVar[int]
     must_take_pile: MustTakePile
     last_red_three: LastRedThree
-    def __init__(self, must_take_pile: _Optional[_Union[MustTakePile, str]] = ..., last_red_three: _Optional[_Union[LastRedThree, str]] = ...) -> None: ...
+    after_last_card: AfterLastCard
+    def __init__(self, must_take_pile: _Optional[_Union[MustTakePile, str]] = ..., last_red_three: _Optional[_Union[LastRedThree, str]] = ..., after_last_card: _Optional[_Union[AfterLastCard, str]] = ...) -> None: ...
 
 class Game(_message.Message):
     __slots__ = ("target_score",)

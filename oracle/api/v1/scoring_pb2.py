@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from oracle.api.v1 import cards_pb2 as oracle_dot_api_dot_v1_dot_cards__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1boracle/api/v1/scoring.proto\x12\roracle.api.v1\x1a\x19oracle/api/v1/cards.proto\"\xc8\x01\n\tSideTable\x12&\n\x05melds\x18\x01 \x03(\x0b\x32\x17.oracle.api.v1.CardList\x12\'\n\nred_threes\x18\x02 \x03(\x0e\x32\x13.oracle.api.v1.Card\x12&\n\x05hands\x18\x03 \x03(\x0b\x32\x17.oracle.api.v1.CardList\x12(\n\x08went_out\x18\x04 \x01(\x0e\x32\x16.oracle.api.v1.WentOut\x12\x18\n\x10unable_after_yes\x18\x05 \x01(\r\"4\n\tHandTable\x12\'\n\x05sides\x18\x01 \x03(\x0b\x32\x18.oracle.api.v1.SideTable\"b\n\tScoreLine\x12&\n\x04item\x18\x01 \x01(\x0e\x32\x18.oracle.api.v1.ScoreItem\x12\x0e\n\x06points\x18\x02 \x01(\x05\x12\x0e\n\x06\x64\x65tail\x18\x03 \x01(\t\x12\r\n\x05\x66ield\x18\x04 \x01(\t\"C\n\tSideScore\x12\'\n\x05lines\x18\x01 \x03(\x0b\x32\x18.oracle.api.v1.ScoreLine\x12\r\n\x05total\x18\x02 \x01(\x05*P\n\x07WentOut\x12\x18\n\x14WENT_OUT_UNSPECIFIED\x10\x00\x12\x13\n\x0fWENT_OUT_NORMAL\x10\x01\x12\x16\n\x12WENT_OUT_CONCEALED\x10\x02*\x94\x03\n\tScoreItem\x12\x1a\n\x16SCORE_ITEM_UNSPECIFIED\x10\x00\x12\x1b\n\x17SCORE_ITEM_MELDED_CARDS\x10\x01\x12\x1e\n\x1aSCORE_ITEM_NATURAL_CANASTA\x10\x02\x12\x1c\n\x18SCORE_ITEM_MIXED_CANASTA\x10\x03\x12\x19\n\x15SCORE_ITEM_RED_THREES\x10\x04\x12\x1d\n\x19SCORE_ITEM_ALL_RED_THREES\x10\x05\x12&\n\"SCORE_ITEM_RED_THREES_WITHOUT_MELD\x10\x06\x12*\n&SCORE_ITEM_ALL_RED_THREES_WITHOUT_MELD\x10\x07\x12\x18\n\x14SCORE_ITEM_GOING_OUT\x10\x08\x12\"\n\x1eSCORE_ITEM_GOING_OUT_CONCEALED\x10\t\x12\x1c\n\x18SCORE_ITEM_CARDS_IN_HAND\x10\n\x12&\n\"SCORE_ITEM_CANNOT_GO_OUT_AFTER_YES\x10\x0b\x42\xaa\x01\n\x18org.canastaoracle.api.v1B\x0cScoringProtoP\x01ZFgithub.com/canasta-oracle/canasta-oracle/gen/go/oracle/api/v1;oraclev1\xa2\x02\x03OAX\xaa\x02\rOracle.Api.V1\xca\x02\rOracle\\Api\\V1\xea\x02\x0fOracle::Api::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1boracle/api/v1/scoring.proto\x12\roracle.api.v1\x1a\x19oracle/api/v1/cards.proto\"\xc8\x01\n\tSideTable\x12&\n\x05melds\x18\x01 \x03(\x0b\x32\x17.oracle.api.v1.CardList\x12\'\n\nred_threes\x18\x02 \x03(\x0e\x32\x13.oracle.api.v1.Card\x12&\n\x05hands\x18\x03 \x03(\x0b\x32\x17.oracle.api.v1.CardList\x12(\n\x08went_out\x18\x04 \x01(\x0e\x32\x16.oracle.api.v1.WentOut\x12\x18\n\x10unable_after_yes\x18\x05 \x01(\r\"J\n\tHandTable\x12\'\n\x05sides\x18\x01 \x03(\x0b\x32\x18.oracle.api.v1.SideTable\x12\x14\n\x0cside_of_seat\x18\x02 \x03(\x05\"b\n\tScoreLine\x12&\n\x04item\x18\x01 \x01(\x0e\x32\x18.oracle.api.v1.ScoreItem\x12\x0e\n\x06points\x18\x02 \x01(\x05\x12\x0e\n\x06\x64\x65tail\x18\x03 \x01(\t\x12\r\n\x05\x66ield\x18\x04 \x01(\t\"C\n\tSideScore\x12\'\n\x05lines\x18\x01 \x03(\x0b\x32\x18.oracle.api.v1.ScoreLine\x12\r\n\x05total\x18\x02 \x01(\x05*P\n\x07WentOut\x12\x18\n\x14WENT_OUT_UNSPECIFIED\x10\x00\x12\x13\n\x0fWENT_OUT_NORMAL\x10\x01\x12\x16\n\x12WENT_OUT_CONCEALED\x10\x02*\x94\x03\n\tScoreItem\x12\x1a\n\x16SCORE_ITEM_UNSPECIFIED\x10\x00\x12\x1b\n\x17SCORE_ITEM_MELDED_CARDS\x10\x01\x12\x1e\n\x1aSCORE_ITEM_NATURAL_CANASTA\x10\x02\x12\x1c\n\x18SCORE_ITEM_MIXED_CANASTA\x10\x03\x12\x19\n\x15SCORE_ITEM_RED_THREES\x10\x04\x12\x1d\n\x19SCORE_ITEM_ALL_RED_THREES\x10\x05\x12&\n\"SCORE_ITEM_RED_THREES_WITHOUT_MELD\x10\x06\x12*\n&SCORE_ITEM_ALL_RED_THREES_WITHOUT_MELD\x10\x07\x12\x18\n\x14SCORE_ITEM_GOING_OUT\x10\x08\x12\"\n\x1eSCORE_ITEM_GOING_OUT_CONCEALED\x10\t\x12\x1c\n\x18SCORE_ITEM_CARDS_IN_HAND\x10\n\x12&\n\"SCORE_ITEM_CANNOT_GO_OUT_AFTER_YES\x10\x0b\x42\xaa\x01\n\x18org.canastaoracle.api.v1B\x0cScoringProtoP\x01ZFgithub.com/canasta-oracle/canasta-oracle/gen/go/oracle/api/v1;oraclev1\xa2\x02\x03OAX\xaa\x02\rOracle.Api.V1\xca\x02\rOracle\\Api\\V1\xea\x02\x0fOracle::Api::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -33,16 +33,16 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'oracle.api.v1.scoring_pb2',
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\030org.canastaoracle.api.v1B\014ScoringProtoP\001ZFgithub.com/canasta-oracle/canasta-oracle/gen/go/oracle/api/v1;oraclev1\242\002\003OAX\252\002\rOracle.Api.V1\312\002\rOracle\\Api\\V1\352\002\017Oracle::Api::V1'
-  _globals['_WENTOUT']._serialized_start=499
-  _globals['_WENTOUT']._serialized_end=579
-  _globals['_SCOREITEM']._serialized_start=582
-  _globals['_SCOREITEM']._serialized_end=986
+  _globals['_WENTOUT']._serialized_start=521
+  _globals['_WENTOUT']._serialized_end=601
+  _globals['_SCOREITEM']._serialized_start=604
+  _globals['_SCOREITEM']._serialized_end=1008
   _globals['_SIDETABLE']._serialized_start=74
   _globals['_SIDETABLE']._serialized_end=274
   _globals['_HANDTABLE']._serialized_start=276
-  _globals['_HANDTABLE']._serialized_end=328
-  _globals['_SCORELINE']._serialized_start=330
-  _globals['_SCORELINE']._serialized_end=428
-  _globals['_SIDESCORE']._serialized_start=430
-  _globals['_SIDESCORE']._serialized_end=497
+  _globals['_HANDTABLE']._serialized_end=350
+  _globals['_SCORELINE']._serialized_start=352
+  _globals['_SCORELINE']._serialized_end=450
+  _globals['_SIDESCORE']._serialized_start=452
+  _globals['_SIDESCORE']._serialized_end=519
 # @@protoc_insertion_point(module_scope)

@@ -59,10 +59,12 @@ class SideTable(_message.Message):
     def __init__(self, melds: _Optional[_Iterable[_Union[_cards_pb2.CardList, _Mapping]]] = ..., red_threes: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., hands: _Optional[_Iterable[_Union[_cards_pb2.CardList, _Mapping]]] = ..., went_out: _Optional[_Union[WentOut, str]] = ..., unable_after_yes: _Optional[int] = ...) -> None: ...
 
 class HandTable(_message.Message):
-    __slots__ = ("sides",)
+    __slots__ = ("sides", "side_of_seat")
     SIDES_FIELD_NUMBER: _ClassVar[int]
+    SIDE_OF_SEAT_FIELD_NUMBER: _ClassVar[int]
     sides: _containers.RepeatedCompositeFieldContainer[SideTable]
-    def __init__(self, sides: _Optional[_Iterable[_Union[SideTable, _Mapping]]] = ...) -> None: ...
+    side_of_seat: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, sides: _Optional[_Iterable[_Union[SideTable, _Mapping]]] = ..., side_of_seat: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class ScoreLine(_message.Message):
     __slots__ = ("item", "points", "detail", "field")
