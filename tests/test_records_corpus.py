@@ -24,9 +24,12 @@ FILES = sorted(
 )
 
 
-def test_the_corpus_covers_both_classic_rule_sets() -> None:
-    assert {rule_set for rule_set, _ in FILES} == {"classic-2p", "classic-4p"}
-    assert len(FILES) == 20
+CORPUS_RULE_SETS = ["classic-2p", "classic-4p", "cutthroat-3p", "cutthroat-one-canasta-3p", "cutthroat-play-on-3p"]
+
+
+def test_the_corpus_covers_the_classic_and_cutthroat_rule_sets() -> None:
+    assert {rule_set for rule_set, _ in FILES} == set(CORPUS_RULE_SETS)
+    assert len(FILES) == 10 * len(CORPUS_RULE_SETS)
 
 
 @pytest.mark.parametrize(("rule_set_id", "name"), FILES)
@@ -40,7 +43,7 @@ def test_each_record_replays_cleanly_to_the_end_of_the_game(rule_set_id: str, na
     assert report.standing.winner == record.claimed_winner
 
 
-@pytest.mark.parametrize("rule_set_id", ["classic-2p", "classic-4p"])
+@pytest.mark.parametrize("rule_set_id", CORPUS_RULE_SETS)
 def test_simulate_reproduces_the_corpus_byte_for_byte(rule_set_id: str, tmp_path: Path) -> None:
     # The corpus was written by: canasta-oracle simulate --rules ID --games 10 --seed 0 --out conformance/records/ID
     result = CliRunner().invoke(
