@@ -11,6 +11,7 @@ import random
 from dataclasses import replace
 
 import pytest
+from cutthroat_states import cutthroat_hands, cutthroat_states
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from record_states import RECORDS, record_states
@@ -18,6 +19,7 @@ from record_states import RECORDS, record_states
 from oracle.api.v1 import game_pb2, oracle_pb2
 from oracle.model.actions import Action
 from oracle.model.errors import InvalidInputError
+from oracle.model.events import HandEnded, SidesFormed
 from oracle.model.state import GameState, HandEnd, PartnerAnswer, Phase, SeatState, SideState, TurnStart, TurnState
 from oracle.model.view import PlayerView
 from oracle.rules.candidates import candidates
@@ -28,6 +30,7 @@ from oracle.service.api import OracleApi
 from oracle.service.convert_game import (
     action_from_proto,
     action_to_proto,
+    event_to_proto,
     fill_state,
     fill_state_fields,
     state_from_message,
@@ -44,6 +47,7 @@ from oracle.service.convert_view import (
     view_verdict_fields,
     view_verdict_to_proto,
 )
+from oracle.service.referee_answer import fill_events
 from oracle.service.sizes import SizeCheck, check_state
 from oracle.service.sizes import check_action as check_action_sizes
 from oracle.service.wire import Pieces, WireError
@@ -58,6 +62,12 @@ INT32 = st.integers(-(2**31), 2**31 - 1)
 SMALL = st.one_of(st.integers(0, 130), INT32)
 CARD = st.one_of(st.integers(0, 53), st.integers(0, 300), INT32)
 CARDS = st.lists(CARD, max_size=12)
+#: side_of_seat lists: none (fixed sides), formations and odd numbers, or longer than the fast path reads
+SIDE_OF_SEAT = st.one_of(
+    st.just([]),
+    st.lists(st.one_of(st.integers(0, 3), SMALL), max_size=5),
+    st.lists(st.integers(0, 3), min_size=60, max_size=70),
+)
 
 
 def _states() -> list[tuple[str, GameState]]:
@@ -65,7 +75,7 @@ def _states() -> list[tuple[str, GameState]]:
     for path in RECORDS[:6]:
         rule_set_id, states = record_states(path)
         found += [(rule_set_id, s) for s in states[::3]]
-    return found
+    return found + cutthroat_states(every=3)  # three players, sides formed during the hand (side_of_seat)
 
 
 STATES = _states()
@@ -121,6 +131,35 @@ def test_verdicts_written_as_bytes_equal_the_message_api() -> None:
                 assert got.SerializeToString() == expected.SerializeToString()
 
 
+def test_the_events_of_sides_forming_and_of_a_formed_hand_ending_are_written_as_the_message_api_does() -> None:
+    """The take that forms sides (SidesFormed, next state with side_of_seat) and the action that ends a formed hand
+    (HandEnded whose table carries side_of_seat): the answer's bytes, and the events written in place, are the
+    message API's."""
+    book = default_rule_book()
+    seen: set[type] = set()
+    for hand in cutthroat_hands():
+        rules = book.get(hand.rule_set_id).rules
+        for at in {hand.formed_at, len(hand.actions) - 1} - {-1}:
+            verdict = check_action(rules, hand.states[at], hand.actions[at])
+            assert verdict.next_state is not None
+            expected = verdict_fields(verdict, 50)
+            expected.notation = "take 7C 7C"
+            data = verdict_bytes(verdict, 50, "take 7C 7C")
+            assert data == expected.SerializeToString()
+            assert oracle_pb2.CheckActionResponse.FromString(data).next_state.side_of_seat == list(
+                verdict.next_state.side_of_seat
+            )
+            filled = oracle_pb2.CheckActionResponse()
+            fill_events(filled.events, verdict.events)
+            assert list(filled.events) == [event_to_proto(e) for e in verdict.events] == list(expected.events)
+            for event in verdict.events:
+                seen.add(type(event))
+                if isinstance(event, HandEnded) and hand.formed_at >= 0:
+                    assert event.table.side_of_seat == verdict.next_state.side_of_seat
+                    assert list(expected.events[-1].hand_ended.table.side_of_seat) == list(event.table.side_of_seat)
+    assert {SidesFormed, HandEnded} <= seen
+
+
 @st.composite
 def state_messages(draw: st.DrawFn) -> game_pb2.GameState:
     """GameState messages with any numbers in their fields (unknown enum values, negative numbers, big cards)."""
@@ -138,6 +177,7 @@ def state_messages(draw: st.DrawFn) -> game_pb2.GameState:
     msg.phase = draw(st.one_of(st.integers(0, 7), INT32))
     msg.hand_end = draw(st.one_of(st.integers(0, 4), INT32))
     msg.went_out_concealed = draw(st.booleans())
+    msg.side_of_seat.extend(draw(SIDE_OF_SEAT))
     if draw(st.booleans()):
         turn = msg.turn
         turn.start, turn.partner_answer = draw(st.one_of(st.integers(0, 3), INT32)), draw(st.integers(-2, 5))
@@ -198,6 +238,17 @@ def test_any_state_value_is_written_as_the_message_api_writes_it_or_refused(msg:
     assert game_pb2.GameState.FromString(data) == expected
 
 
+#: side_of_seat in each encoding the runtime reads, and the entries it reads from them
+SIDE_OF_SEAT_BYTES = [
+    (b"\x38\x02\x62\x03\x00\x01\x01", (0, 1, 1)),  # packed
+    (b"\x38\x02\x60\x00\x60\x01\x60\x01", (0, 1, 1)),  # unpacked, one entry per field
+    (b"\x62\x01\x00\x38\x02\x62\x02\x00\x02", (0, 0, 2)),  # two packed runs around another field
+    (b"\x62\x01\x00\x60\x01\x62\x01\x00\x38\x01", (0, 1, 0)),  # packed, unpacked, packed
+    (b"\x62\x00\x38\x01", ()),  # an empty packed run
+    (b"\x62\x0b\x01\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\x38\x01", (1, -1)),  # a negative entry
+    (b"\x60\x80\x01\x38\x01", (128,)),  # a two-byte varint
+    (b"\x60\x80\x80\x80\x80\x10\x38\x01", (0,)),  # 2**32, read as int32
+]
 ODD_BYTES = [
     b"\x1a\x02\x05\x06\x1a\x01\x07\x38\x01",  # stock in two packed runs
     b"\x18\x05\x38\x01",  # stock unpacked: refused
@@ -207,16 +258,45 @@ ODD_BYTES = [
     b"\x12\x06\x0a\x04\x0a\x02\x09\x0a\x38\x01",  # a meld
     b"\x12\x08\x0a\x06\x0a\x01\x09\x0a\x01\x0a\x38\x01",  # a meld in two runs
     b"\x12\x02\x0a\x00\x38\x01",  # an empty meld
-    b"\x38\x02\x60\x01",  # an unknown field: refused
+    b"\x38\x02\x68\x01",  # an unknown field: refused
+    *(data for data, _ in SIDE_OF_SEAT_BYTES),
+    b"\x62\x41" + bytes(65) + b"\x38\x01",  # 65 entries, more than the fast path reads: refused
+    b"\x62\x05\x00\x01",  # a side_of_seat length past the end: refused
     b"\x1a\x03\xc8\x01\x05\x38\x01",  # card 200 (two bytes)
     b"\x28\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\x38\x01",  # pile_upcards -1
     b"\x0a\x05\x0a\x03\x05\x06",  # a length past its message: refused
 ]
 
 
+UNREADABLE = (b"\x0a\x05\x0a\x03\x05\x06", b"\x62\x05\x00\x01")  #: bytes the runtime does not parse either
+
+
+@pytest.mark.parametrize(("data", "expected"), SIDE_OF_SEAT_BYTES)
+def test_side_of_seat_is_read_from_each_encoding(data: bytes, expected: tuple[int, ...]) -> None:
+    assert decode_state(data).side_of_seat == expected == tuple(game_pb2.GameState.FromString(data).side_of_seat)
+    view_data = data.replace(b"\x62", b"\x72").replace(b"\x60", b"\x70").replace(b"\x38", b"\x48")
+    assert (
+        decode_view(view_data).side_of_seat == expected == tuple(game_pb2.PlayerView.FromString(view_data).side_of_seat)
+    )
+
+
+def test_a_side_of_seat_longer_than_the_fast_path_reads_is_left_to_the_message_path() -> None:
+    for entries in (65, 200):
+        msg = game_pb2.GameState(phase=game_pb2.PHASE_DRAW, side_of_seat=[1] * entries)
+        with pytest.raises(WireError):
+            decode_state(msg.SerializeToString())
+        assert state_from_proto(msg).side_of_seat == (1,) * entries
+        view = game_pb2.PlayerView(phase=game_pb2.PHASE_DRAW, side_of_seat=[1] * entries)
+        with pytest.raises(WireError):
+            decode_view(view.SerializeToString())
+        unpacked = b"\x48\x01" + b"\x70\x01" * entries
+        with pytest.raises(WireError):
+            decode_view(unpacked)
+
+
 @pytest.mark.parametrize("data", ODD_BYTES)
 def test_odd_encodings_are_read_exactly_or_refused(data: bytes) -> None:
-    msg = game_pb2.GameState.FromString(data) if data != ODD_BYTES[-1] else None
+    msg = game_pb2.GameState.FromString(data) if data not in UNREADABLE else None
     try:
         got = decode_state(data)
     except REFUSED:
@@ -304,6 +384,7 @@ def view_messages(draw: st.DrawFn) -> game_pb2.PlayerView:
         hand_end=state.hand_end,
         went_out_seat=state.went_out_seat,
         went_out_concealed=state.went_out_concealed,
+        side_of_seat=state.side_of_seat,
     )
     if state.HasField("turn"):
         msg.turn.CopyFrom(state.turn)

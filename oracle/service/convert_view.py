@@ -19,13 +19,16 @@ from oracle.service.wire_write import encode_view
 
 
 def check_view_sizes(check: SizeCheck, msg: game_pb2.PlayerView, path: str, deck: int, rule_set: str) -> None:
-    """The same bounds as a state's: seats and sides at most max_seats, no card list longer than the deck."""
+    """The same bounds as a state's: seats, sides and side_of_seat entries at most max_seats, no card list longer
+    than the deck."""
     if not check.count(f"{path}.seats", msg.seats, check.limits.max_seats, "seats"):
         return
     seats = [game_pb2.SeatState(hand=msg.hand if i == msg.seat else []) for i in range(len(msg.seats))]
     if len(seats) <= msg.seat:
         seats.append(game_pb2.SeatState(hand=msg.hand))
-    shaped = game_pb2.GameState(seats=seats, sides=msg.sides, discard_pile=msg.discard_pile)
+    shaped = game_pb2.GameState(
+        seats=seats, sides=msg.sides, discard_pile=msg.discard_pile, side_of_seat=msg.side_of_seat
+    )
     before = len(check.problems)
     check_state(check, shaped, path, deck, rule_set)
     hand = f"{path}.seats[{msg.seat}].hand"

@@ -101,7 +101,7 @@ class _Cards:
 
 def _state_within(state: game_pb2.GameState, deck: int, max_seats: int) -> bool:
     """Whether a state passes every check of check_state, counted without naming anything (the common case)."""
-    if len(state.seats) > max_seats or len(state.sides) > max_seats:
+    if len(state.seats) > max_seats or len(state.sides) > max_seats or len(state.side_of_seat) > max_seats:
         return False
     lists = [len(state.stock), len(state.discard_pile)]
     lists += [len(seat.hand) for seat in state.seats]
@@ -114,12 +114,14 @@ def _state_within(state: game_pb2.GameState, deck: int, max_seats: int) -> bool:
 
 
 def check_state(check: SizeCheck, state: game_pb2.GameState, path: str, deck: int, rule_set: str = "") -> None:
-    """Seats and sides at most max_seats; no card list longer than the deck; at most twice the deck in all."""
+    """Seats, sides and side_of_seat entries at most max_seats; no card list longer than the deck; at most twice
+    the deck in all."""
     if _state_within(state, deck, check.limits.max_seats):
         return
     seats_ok = check.count(f"{path}.seats", state.seats, check.limits.max_seats, "seats")
     sides_ok = check.count(f"{path}.sides", state.sides, check.limits.max_seats, "sides")
-    if not (seats_ok and sides_ok):
+    formed_ok = check_side_of_seat(check, state.side_of_seat, f"{path}.side_of_seat")
+    if not (seats_ok and sides_ok and formed_ok):
         return
     cards = _Cards(check, deck, rule_set, "a state")
     for i, seat in enumerate(state.seats):
@@ -132,6 +134,11 @@ def check_state(check: SizeCheck, state: game_pb2.GameState, path: str, deck: in
     cards.cards(f"{path}.stock", state.stock)
     cards.cards(f"{path}.discard_pile", state.discard_pile)
     cards.finish(path)
+
+
+def check_side_of_seat(check: SizeCheck, side_of_seat: Sized, path: str) -> bool:
+    """A side_of_seat (of a state, view, table or explicit deal) of at most max_seats entries: one per seat."""
+    return check.count(path, side_of_seat, check.limits.max_seats, "entries", " (one per seat at most)")
 
 
 def check_action(check: SizeCheck, action: game_pb2.Action, path: str, deck: int, rule_set: str = "") -> None:
@@ -154,8 +161,10 @@ def check_action(check: SizeCheck, action: game_pb2.Action, path: str, deck: int
 
 
 def check_table(check: SizeCheck, table: scoring_pb2.HandTable, path: str, deck: int, rule_set: str = "") -> None:
-    """Sides and hands per side at most max_seats; no card list longer than the deck; twice the deck in all."""
-    if not check.count(f"{path}.sides", table.sides, check.limits.max_seats, "sides"):
+    """Sides, side_of_seat entries and hands per side at most max_seats; no card list longer than the deck; twice the
+    deck in all."""
+    sides_ok = check.count(f"{path}.sides", table.sides, check.limits.max_seats, "sides")
+    if not (check_side_of_seat(check, table.side_of_seat, f"{path}.side_of_seat") and sides_ok):
         return
     cards = _Cards(check, deck, rule_set, "a table")
     for i, side in enumerate(table.sides):
@@ -214,6 +223,7 @@ def _check_record_texts(check: SizeCheck, hand: record_pb2.HandRecord, where: st
         check.ident(f"{where}.start.rule_set_id", start.rule_set_id)
         check.text(f"{where}.start.stock", start.stock, longest)
         check.text(f"{where}.start.discard_pile", start.discard_pile, longest)
+        check_side_of_seat(check, start.side_of_seat, f"{where}.start.side_of_seat")
         if check.count(f"{where}.start.seats", start.seats, limits.max_seats, "seats"):
             for i, seat in enumerate(start.seats):
                 check.text(f"{where}.start.seats[{i}].hand", seat.hand, longest)
@@ -241,6 +251,7 @@ __all__ = [
     "check_deck_order",
     "check_record",
     "check_rule_set_ref",
+    "check_side_of_seat",
     "check_state",
     "check_table",
 ]

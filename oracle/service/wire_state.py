@@ -30,6 +30,9 @@ _STARTS = {int(s): s for s in TurnStart}
 _ANSWERS = {int(a): a for a in PartnerAnswer}
 _HAND_ENDS = {int(h): h for h in HandEnd}
 _EMPTY: tuple[int, ...] = ()
+#: The most side_of_seat entries (and bytes of one packed run of them) read here; a real state has 3 (one per seat),
+#: so longer ones are WireError and the message path's size check (sizes.check_state) names them.
+MAX_SIDE_OF_SEAT = 64
 _MAX_TURNS = 4096  #: TurnState values kept by their bytes (immutable values: sharing one is sharing a number)
 _TURNS: dict[bytes, TurnState] = {b"": EMPTY_TURN}
 
@@ -37,6 +40,29 @@ _TURNS: dict[bytes, TurnState] = {b"": EMPTY_TURN}
 def packed_run(chunk: bytes) -> tuple[int, ...]:
     """A packed card payload: its bytes are the card numbers when each is one byte (the usual case)."""
     return tuple(chunk) if chunk.isascii() else read_cards(chunk, 0, len(chunk))
+
+
+def read_side_of_seat(data: bytes, start: int, stop: int, tail: tuple[int, ...]) -> tuple[int, ...]:
+    """`tail` followed by the int32 values of the packed side_of_seat payload data[start:stop] (WireError past
+    MAX_SIDE_OF_SEAT entries, or a payload longer than that: nothing that long is decoded)."""
+    if stop - start > MAX_SIDE_OF_SEAT:
+        raise WireError("a side_of_seat longer than the fast path reads")
+    values = tail + packed_run(data[start:stop])
+    if len(values) > MAX_SIDE_OF_SEAT:
+        raise WireError("a side_of_seat longer than the fast path reads")
+    return values
+
+
+def read_one_side_of_seat(data: bytes, pos: int, tail: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+    """`tail` and one unpacked side_of_seat entry (its varint at data[pos]), and the position after it (WireError
+    past MAX_SIDE_OF_SEAT entries)."""
+    if len(tail) >= MAX_SIDE_OF_SEAT:
+        raise WireError("a side_of_seat longer than the fast path reads")
+    value = data[pos]
+    pos += 1
+    if value & 0x80:
+        value, pos = read_varint(data, pos, value)
+    return (*tail, as_int32(value)), pos
 
 
 def _seat(data: bytes, pos: int, end: int) -> SeatState:
@@ -178,7 +204,7 @@ def decode_state(data: bytes, pieces: Pieces | None = None) -> GameState:
     """
     seats: list[SeatState] = []
     sides: list[SideState] = []
-    stock = pile = _EMPTY
+    stock = pile = side_of_seat = _EMPTY
     scalars = [0] * 12  # by field number: pile_upcards 5, seat_to_move 6, phase 7, hand_end 9, 10, 11
     turn: TurnState | None = None
     pos, end = 0, len(data)
@@ -209,6 +235,8 @@ def decode_state(data: bytes, pieces: Pieces | None = None) -> GameState:
                 pile += packed_run(data[pos:stop])
             elif tag == 0x42 and turn is None:
                 turn = read_turn(data, pos, stop)
+            elif tag == 0x62:  # side_of_seat, packed
+                side_of_seat = read_side_of_seat(data, pos, stop, side_of_seat)
             else:
                 raise WireError(f"GameState tag {tag}")
             pos = stop
@@ -218,6 +246,8 @@ def decode_state(data: bytes, pieces: Pieces | None = None) -> GameState:
             if value & 0x80:
                 value, pos = read_varint(data, pos, value)
             scalars[tag >> 3] = value
+        elif tag == 0x60:  # side_of_seat, one entry unpacked (the runtime reads both encodings)
+            side_of_seat, pos = read_one_side_of_seat(data, pos + 1, side_of_seat)
         else:
             raise WireError(f"GameState tag {tag}")
     if pos != end:
@@ -238,13 +268,14 @@ def decode_state(data: bytes, pieces: Pieces | None = None) -> GameState:
         hand_end,
         as_int32(scalars[10]),
         scalars[11] != 0,
+        side_of_seat,
     )
 
 
 def state_within(state: GameState, deck: int, max_seats: int) -> bool:
     """Whether a state passes every size check of sizes.check_state (the same counts, on the domain state)."""
     seats, sides = state.seats, state.sides
-    if len(seats) > max_seats or len(sides) > max_seats:
+    if len(seats) > max_seats or len(sides) > max_seats or len(state.side_of_seat) > max_seats:
         return False
     longest, total = max(len(state.stock), len(state.discard_pile)), len(state.stock) + len(state.discard_pile)
     for seat in seats:
@@ -267,4 +298,13 @@ def state_within(state: GameState, deck: int, max_seats: int) -> bool:
     return longest <= deck and total <= 2 * deck
 
 
-__all__ = ["decode_state", "packed_run", "read_side", "read_turn", "state_within"]
+__all__ = [
+    "MAX_SIDE_OF_SEAT",
+    "decode_state",
+    "packed_run",
+    "read_one_side_of_seat",
+    "read_side",
+    "read_side_of_seat",
+    "read_turn",
+    "state_within",
+]

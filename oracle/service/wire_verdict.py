@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import cast
 
 from oracle.api.v1 import game_pb2
-from oracle.model.events import CanastaMade, CardsDrawn, Event, HandEnded, PileTaken, RedThreeLaid
+from oracle.model.events import CanastaMade, CardsDrawn, Event, HandEnded, PileTaken, RedThreeLaid, SidesFormed
 from oracle.rules.referee import Verdict
 from oracle.rules.view import ViewVerdict
 from oracle.rules.violations import Violation
@@ -51,6 +51,12 @@ def _event_bytes(event: Event) -> bytes:
         made = cast(CanastaMade, event)
         body = _number(b"\x08", made.side) + packed_cards(b"\x12", made.cards) + _flag(b"\x18", made.natural)
         return length_delimited(b"\x22", body)
+    if kind is SidesFormed:
+        formed = cast(SidesFormed, event)
+        partners = b"".join(int32(seat) for seat in formed.partners)
+        body = _number(b"\x08", formed.lone_seat) + (length_delimited(b"\x12", partners) if partners else b"")
+        body += b"".join(length_delimited(b"\x1a", packed_cards(b"\x0a", meld)) for meld in formed.melds)
+        return length_delimited(b"\x32", body)
     if kind is HandEnded:
         ended = cast(HandEnded, event)
         message = game_pb2.HandEnded(

@@ -9,7 +9,7 @@ from __future__ import annotations
 from oracle.model.state import EMPTY_TURN, HandEnd, Phase, SideState, TurnState
 from oracle.model.view import PlayerView, SeatView
 from oracle.service.wire import Pieces, WireError, as_int32, read_varint
-from oracle.service.wire_state import packed_run, read_side, read_turn
+from oracle.service.wire_state import packed_run, read_one_side_of_seat, read_side, read_side_of_seat, read_turn
 
 _PHASES = {int(p): p for p in Phase if p}  #: PHASE_UNSPECIFIED is refused
 _HAND_ENDS = {int(h): h for h in HandEnd}
@@ -45,7 +45,7 @@ def decode_view(data: bytes, pieces: Pieces | None = None) -> PlayerView:
     does not have, PHASE_UNSPECIFIED, a repeated singular message. With `pieces`, each side read is recorded with
     its bytes (as decode_state does).
     """
-    hand = pile = _EMPTY
+    hand = pile = side_of_seat = _EMPTY
     seats: list[SeatView] = []
     sides: list[SideState] = []
     scalars = [0] * 14  # by field number
@@ -75,6 +75,8 @@ def decode_view(data: bytes, pieces: Pieces | None = None) -> PlayerView:
                 pile += packed_run(data[pos:stop])
             elif tag == 0x52 and turn is None:
                 turn = read_turn(data, pos, stop)
+            elif tag == 0x72:  # side_of_seat, packed
+                side_of_seat = read_side_of_seat(data, pos, stop, side_of_seat)
             else:
                 raise WireError(f"PlayerView tag {tag}")
             pos = stop
@@ -84,6 +86,8 @@ def decode_view(data: bytes, pieces: Pieces | None = None) -> PlayerView:
             if value & 0x80:
                 value, pos = read_varint(data, pos, value)
             scalars[tag >> 3] = value
+        elif tag == 0x70:  # side_of_seat, one entry unpacked (the runtime reads both encodings)
+            side_of_seat, pos = read_one_side_of_seat(data, pos + 1, side_of_seat)
         else:
             raise WireError(f"PlayerView tag {tag}")
     if pos != end:
@@ -106,6 +110,7 @@ def decode_view(data: bytes, pieces: Pieces | None = None) -> PlayerView:
         hand_end,
         as_int32(scalars[12]),
         scalars[13] != 0,
+        side_of_seat,
     )
 
 
@@ -114,6 +119,8 @@ def view_within(view: PlayerView, deck: int, max_seats: int) -> bool:
     state of its seats with only its own hand, on the domain view)."""
     seats = len(view.seats)
     if seats > max_seats or seats + (seats <= view.seat) > max_seats or len(view.sides) > max_seats:
+        return False
+    if len(view.side_of_seat) > max_seats:
         return False
     hand = len(view.hand) if view.seat >= 0 else 0  # check_view_sizes places the hand at seat `seat`, if any
     longest, total = max(hand, len(view.discard_pile)), hand + len(view.discard_pile)
