@@ -36,7 +36,7 @@ from oracle.verify.gate import content_hash
 CODE_PACKAGES = ("api", "model", "ruleset", "rules", "verify")
 
 #: Bumped when the document's layout changes.
-FORMAT = 1
+FORMAT = 2
 
 
 @functools.cache

@@ -72,17 +72,21 @@ def _slots_per_rank(model: RuleModel) -> tuple[int, int]:
     return natural, wild
 
 
-def side_hand(model: RuleModel, name: str = "side") -> SideHand:
-    """Variables and constraints for one side's end-of-hand table under `model`'s rule set (built once per name)."""
+def side_hand(model: RuleModel, name: str = "side", *, partnership: bool = False) -> SideHand:
+    """Variables and constraints for one side's end-of-hand table under `model`'s rule set (built once per name).
+
+    `partnership`: a side of two players formed during the hand (players.side_formation LONE_HAND): whoever of
+    them goes out, the other may still hold cards, so the going-out side's hands need not be empty.
+    """
     cached = model.memo.get(f"side_hand:{name}")
     if isinstance(cached, SideHand):
         return cached
-    built = _build_side_hand(model, name)
+    built = _build_side_hand(model, name, partnership)
     model.memo[f"side_hand:{name}"] = built
     return built
 
 
-def _build_side_hand(model: RuleModel, name: str) -> SideHand:
+def _build_side_hand(model: RuleModel, name: str, partnership: bool = False) -> SideHand:
     """Build side_hand's terms.
 
     Symmetries are removed so that optima are quick to prove: which wild card
@@ -177,7 +181,7 @@ def _build_side_hand(model: RuleModel, name: str) -> SideHand:
         [n * model.class_value(c) for c, n in hand_naturals.items()]
         + [hand_twos * v.two, hand_jokers * v.joker, hand_black * v.black_three]
     )
-    if spec.players.side_size == 1:
+    if spec.players.side_size == 1 and not partnership:  # a player alone who went out holds no card
         cons.append(z3.Implies(going_out, z3.Sum([*hand_naturals.values(), hand_twos, hand_jokers, hand_black]) == 0))
     melded = z3.Sum(
         [s.counts.naturals * model.rank_value(s.rank) for s in slots if s.rank != WILD_MELD]
@@ -311,18 +315,20 @@ _SCORING_FIELDS = (
 _extremes_cache: dict[str, Extremes | None] = {}
 
 
-def score_extremes(model: RuleModel) -> Extremes | None:
+def score_extremes(model: RuleModel, *, partnership: bool = False) -> Extremes | None:
     """The lowest and highest scoring side tables, each proved extreme by satisfiability checks alone.
 
     For each direction a search (_extreme) finds a side table scoring T (sat:
     the witness) while "a total beyond T" is unsatisfiable: that unsat answer
     is the proof of the bound. None when a check gives up
     (budget.PROOF_BUDGET). Rule sets that agree on every scoring field share
-    the answer (cached for the process).
+    the answer (cached for the process). `partnership`: the tables of a side
+    of two formed during the hand (side_hand's `partnership`), scored with
+    one partner's red threes.
     """
-    key = repr([field_value(model.spec, path) for path in _SCORING_FIELDS])
+    key = repr([field_value(model.spec, path) for path in _SCORING_FIELDS] + [partnership])
     if key not in _extremes_cache:
-        hand = side_hand(model, "side")
+        hand = side_hand(model, "partnership" if partnership else "side", partnership=partnership)
         low, high = _extreme(hand, -1), _extreme(hand, 1)
         _extremes_cache[key] = None if low is None or high is None else Extremes(low, high)
     return _extremes_cache[key]

@@ -1,10 +1,13 @@
 """The properties every rule set must have, one sentence each, and checking them all against a rule set's model.
 
-Each property's proof is a function of property_melds (melds and canastas)
-or property_play (scoring, the minimum meld, the pile, going out), built on
-proving (prove, exists, all_of); a failure's detail is the counterexample in
-words, and a proof that runs out of its solver budget is reported as not
-proved with the limit named.
+Each property's proof is a function of property_melds (melds and canastas),
+property_play (scoring, the minimum meld, the pile, going out) or
+property_formation (sides formed during the hand, the end of the stock),
+built on proving (prove, exists, all_of); a failure's detail is the
+counterexample in words, and a proof that runs out of its solver budget is
+reported as not proved with the limit named. A property about a setting a
+rule set does not have (sides formed during the hand under fixed sides) is
+reported as not applicable, with the reason, never as proved.
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from oracle.verify import property_melds, property_play
+from oracle.api.v1 import ruleset_pb2
+from oracle.verify import property_formation, property_melds, property_play
 from oracle.verify.model import RuleModel
 from oracle.verify.proving import Outcome
 
@@ -25,6 +29,8 @@ class Property:
     id: str
     sentence: str
     check: Callable[[RuleModel], Outcome]
+    #: why the property does not apply to a rule set ("" when it does)
+    not_applicable: Callable[[ruleset_pb2.RuleSet], str] = property_formation.always_applies
 
 
 @dataclass(frozen=True)
@@ -36,6 +42,7 @@ class PropertyResult:
     holds: bool
     detail: str
     ms: float
+    applicable: bool = True  #: False: not checked, `detail` says why (holds is then True: nothing fails)
 
 
 PROPERTIES: list[Property] = [
@@ -115,7 +122,8 @@ PROPERTIES: list[Property] = [
     ),
     Property(
         "red-three-score",
-        "A side's r red threes score r x threes.red_three_bonus, or"
+        "A side's (under players.side_formation LONE_HAND a player's own) r red threes score"
+        " r x threes.red_three_bonus, or"
         " threes.all_red_threes_bonus when r is every red three of the deck, negated for a side without a meld"
         " when threes.red_threes_negative_without_meld is set (for every red three, only"
         " r x threes.red_three_bonus unless threes.all_red_threes_negative_without_meld).",
@@ -140,8 +148,9 @@ PROPERTIES: list[Property] = [
     ),
     Property(
         "score-bounds",
-        "Every side's hand score lies between the lowest and highest totals that side tables within the"
-        " deck's counts reach, each bound proved by an unsatisfiable 'beyond it' check (reported).",
+        "Every side's (under players.side_formation LONE_HAND every player's) hand score lies between the lowest"
+        " and highest totals that its tables within the deck's counts reach, each bound proved by an"
+        " unsatisfiable 'beyond it' check (reported).",
         property_play.score_bounds,
     ),
     Property(
@@ -196,6 +205,44 @@ PROPERTIES: list[Property] = [
         " going_out.min_hand_after_meld_without_canastas allows can still discard without going out.",
         property_play.keep_allows_discard,
     ),
+    Property(
+        "stock-end",
+        "A draw phase with an empty stock is reached by play exactly when stock_exhaustion.after_last_card is"
+        " PLAY_ON: the deal leaves a stock, and under ENDS_AFTER_DISCARD a turn that leaves the stock empty ends"
+        " the hand.",
+        property_formation.stock_end,
+    ),
+    Property(
+        "formation-merge",
+        "When sides form, two legal melds of one rank, one from each partner, become one meld holding every card"
+        " of both that meets each meld rule except that it may hold up to twice melds.max_wilds wild cards, and"
+        " a natural card joining it keeps it so unless it would pass melds.max_size.",
+        property_formation.formation_merge,
+        property_formation.not_lone_hand,
+    ),
+    Property(
+        "partner-score",
+        "Each partner's hand score is the partnership's items (its melds, canastas, going out and both partners'"
+        " cards in hand) plus his own red-three score, so two partners' scores differ exactly by their red-three"
+        " scores.",
+        property_formation.partner_score,
+        property_formation.not_lone_hand,
+    ),
+    Property(
+        "lone-hand-score",
+        "The lone hand's score is the score of his own melds, red threes, cards in hand and going out as a side of"
+        " one, whatever the partners hold.",
+        property_formation.lone_hand_score,
+        property_formation.not_lone_hand,
+    ),
+    Property(
+        "all-red-threes-one-owner",
+        "threes.all_red_threes_bonus is earned by a player who laid every red three himself and never by partners"
+        " who split them, whose red threes score threes.red_three_bonus each (negated as the partnership's meld"
+        " decides).",
+        property_formation.all_red_threes_one_owner,
+        property_formation.not_lone_hand,
+    ),
 ]
 
 
@@ -203,6 +250,10 @@ def check_properties(rm: RuleModel, properties: Sequence[Property] = PROPERTIES)
     """Check every property against one rule set's model, timing each."""
     results = []
     for prop in properties:
+        reason = prop.not_applicable(rm.spec)
+        if reason:
+            results.append(PropertyResult(prop.id, rm.id, True, f"not applicable: {reason}", 0.0, applicable=False))
+            continue
         start = time.perf_counter()
         outcome = prop.check(rm)
         results.append(

@@ -7,6 +7,7 @@ import z3
 from oracle.verify.budget import PROOF_BUDGET
 from oracle.verify.hand import ConcreteSide, score_extremes, side_hand
 from oracle.verify.model import RuleModel, meld_counts
+from oracle.verify.model_formation import lone_hand
 from oracle.verify.proving import Outcome, all_of, exists, point_values, prove
 
 # ----- card points and a hand's score ------------------------------------------------------------------------
@@ -86,7 +87,20 @@ def score_bounds(rm: RuleModel) -> Outcome:
     if extremes is None:
         return Outcome(False, f"the solver gave up before proving the lowest and highest scores, within {PROOF_BUDGET}")
     low, high = extremes.low.total, extremes.high.total
-    return Outcome(True, f"lowest {low} ({_side_text(extremes.low)}), highest {high} ({_side_text(extremes.high)})")
+    text = f"lowest {low} ({_side_text(extremes.low)}), highest {high} ({_side_text(extremes.high)})"
+    if not lone_hand(rm.spec):
+        return Outcome(True, text)
+    # sides formed during the hand: a partner scores the partnership's table with his own red threes
+    pair = score_extremes(rm, partnership=True)
+    if pair is None:
+        return Outcome(
+            False, f"the solver gave up before proving a partner's lowest and highest, within {PROOF_BUDGET}"
+        )
+    return Outcome(
+        True,
+        f"{text}; a partner: lowest {pair.low.total} ({_side_text(pair.low)}),"
+        f" highest {pair.high.total} ({_side_text(pair.high)})",
+    )
 
 
 # ----- the minimum initial meld ------------------------------------------------------------------------------

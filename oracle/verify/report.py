@@ -34,6 +34,7 @@ from oracle.verify.cases import Case
 from oracle.verify.hand import score_extremes
 from oracle.verify.lint import ERROR, LintFinding, lint
 from oracle.verify.model import RuleModel
+from oracle.verify.model_formation import lone_hand
 from oracle.verify.properties import PROPERTIES, PropertyResult, check_properties
 
 #: Properties whose detail (numbers) is shown even when proved.
@@ -66,7 +67,10 @@ class RuleSetVerification:
         """The result as JSON for the cache (no timings)."""
         return {
             "ruleSetId": self.rule_set_id,
-            "properties": [{"property": p.property_id, "holds": p.holds, "detail": p.detail} for p in self.properties],
+            "properties": [
+                {"property": p.property_id, "holds": p.holds, "detail": p.detail, "applicable": p.applicable}
+                for p in self.properties
+            ],
             "findings": [
                 {"field": f.field, "message": f.message, "severity": f.severity, "rule": f.rule} for f in self.findings
             ],
@@ -79,7 +83,9 @@ class RuleSetVerification:
         try:
             result = cls(rule_set_id, cached=True)
             result.properties = [
-                PropertyResult(str(p["property"]), rule_set_id, p["holds"] is True, str(p["detail"]), 0.0)
+                PropertyResult(
+                    str(p["property"]), rule_set_id, p["holds"] is True, str(p["detail"]), 0.0, p["applicable"] is True
+                )
                 for p in doc["properties"]
             ]
             result.findings = [
@@ -141,6 +147,9 @@ def verify_one(rule_set_id: str, rules: CompiledRules, case_dir: Path | None = N
     """
     _fresh_z3_context()
     score_extremes(RuleModel(rules))
+    if lone_hand(rules.spec):  # a partner's table too, as score-bounds reports it
+        _fresh_z3_context()
+        score_extremes(RuleModel(rules), partnership=True)
     _fresh_z3_context()
     result = RuleSetVerification(rule_set_id)
     result.properties = check_properties(RuleModel(rules))
@@ -228,6 +237,8 @@ def verify_rule_sets(
 
 
 def _result_text(p: PropertyResult) -> str:
+    if not p.applicable:
+        return p.detail  # "not applicable: why"
     if not p.holds:
         return f"FAILED: {p.detail}"
     return f"proved: {p.detail}" if p.property_id in REPORTED_DETAILS and p.detail else "proved"
@@ -241,7 +252,7 @@ def _text_lines(results: list[RuleSetVerification], total_ms: float) -> list[str
     lines += ["", f"{'property':<{width}}  {'rule set':<{id_width}}  {'ms':>7}  result"]
     for r in results:
         for p in r.properties:
-            ms = f"{'cached':>7}" if r.cached else f"{p.ms:7.1f}"
+            ms = f"{'-':>7}" if not p.applicable else f"{'cached':>7}" if r.cached else f"{p.ms:7.1f}"
             lines.append(f"{p.property_id:<{width}}  {p.rule_set_id:<{id_width}}  {ms}  {_result_text(p)}")
     lines += ["", "Lint"]
     for r in results:
@@ -261,14 +272,17 @@ def _text_lines(results: list[RuleSetVerification], total_ms: float) -> list[str
         for case in r.engine.disagreements:
             lines.append(f"  DISAGREEMENT {json.dumps(case.to_json(), sort_keys=True)}")
         lines += [f"  case file written: {path}" for path in r.engine.written]
-    proved = sum(p.holds for r in results for p in r.properties)
-    checked = sum(len(r.properties) for r in results)
+    proved = sum(p.holds and p.applicable for r in results for p in r.properties)
+    checked = sum(p.applicable for r in results for p in r.properties)
+    not_applicable = sum(not p.applicable for r in results for p in r.properties)
     errors = sum(f.severity == ERROR for r in results for f in r.findings)
     warnings = sum(f.severity != ERROR for r in results for f in r.findings)
     disagreements = sum(len(r.engine.disagreements) for r in results if r.engine)
     verdict = "OK" if all(r.ok for r in results) else "FAILED"
     cached = sum(r.cached for r in results)
     from_cache = f" ({cached} cached: no solver work)" if cached else ""
+    if not_applicable:
+        lines += ["", f"{not_applicable} property result(s) not applicable: about a setting the rule set does not have"]
     lines += [
         "",
         f"{verdict}: {len(results)} rule set(s){from_cache}, {proved}/{checked} properties proved, {errors} lint"
@@ -288,7 +302,8 @@ def _json_doc(results: list[RuleSetVerification], total_ms: float) -> dict[str, 
             {
                 "property": p.property_id,
                 "ruleSet": p.rule_set_id,
-                "proved": p.holds,
+                "proved": p.holds and p.applicable,
+                "applicable": p.applicable,
                 "detail": p.detail,
                 "ms": round(p.ms, 2),
             }
