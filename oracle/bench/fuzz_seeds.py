@@ -18,15 +18,20 @@ from oracle.api.v1 import conformance_pb2, oracle_pb2, record_pb2, ruleset_pb2
 from oracle.bench.states import shipped_records
 from oracle.games.deal import deal
 from oracle.games.match import after_hand, dealer_of_hand, deck_order, start_standing
+from oracle.games.simulate import simulate_game
 from oracle.model.actions import parse_action
 from oracle.model.cards import NotationError, parse_cards
 from oracle.model.errors import InvalidInputError
-from oracle.model.events import HandEnded
+from oracle.model.events import HandEnded, SidesFormed
+from oracle.model.state import GameState
 from oracle.rules.referee import check_action
+from oracle.rules.view import view_of
 from oracle.ruleset.loader import RuleBook, SpecError
+from oracle.ruleset.sections import SideFormation
 from oracle.service.convert_game import action_to_proto, state_from_notation, state_to_proto
 from oracle.service.convert_record import record_from_proto
 from oracle.service.convert_table import table_from_notation, table_to_proto
+from oracle.service.convert_view import view_to_proto
 
 UNARY_RPCS = (
     "ListRuleSets",
@@ -251,9 +256,53 @@ def _add_record(corpus: Corpus, book: RuleBook, msg: record_pb2.GameRecord, ever
     corpus.streams.append(_stream(replayed))
 
 
+FORMING_SEED = 1  #: the simulated game whose first hand gives the positions of rule sets that form sides in play
+
+
+def _add_forming_sides(corpus: Corpus, book: RuleBook, every: int) -> None:
+    """For each rule set whose sides form during the hand (players.side_formation LONE_HAND): the first hand of a
+    simulated game (FORMING_SEED), as the take that forms the sides (its answer holds SidesFormed), every
+    `every`-th position after it (side_of_seat set) as CheckAction, ValidateState and ListLegalActions from the
+    state and from the mover's view, and the hand's end table (side_of_seat set) as ScoreHand."""
+    for rule_set_id in book.ids():
+        rules = book.get(rule_set_id).rules
+        if rules.side_formation != SideFormation.LONE_HAND:
+            continue
+        ref = _ref(rule_set_id)
+        game = simulate_game(rules, FORMING_SEED, max_hands=1)
+        hand = game.record.hands[0]
+        dealer = dealer_of_hand(rules, game.record.first_dealer, 0)
+        state: GameState = deal(rules, deck_order(rules, hand.deck), dealer=dealer)
+        formed = 0
+        for action in hand.actions:
+            verdict = check_action(rules, state, action, validate=False)
+            forming = any(isinstance(event, SidesFormed) for event in verdict.events)
+            if forming or (state.side_of_seat and formed % every == 0):
+                state_msg, action_msg = state_to_proto(state), action_to_proto(action)
+                view_msg = view_to_proto(view_of(state, state.seat_to_move))
+                corpus.add(
+                    "CheckAction", oracle_pb2.CheckActionRequest(rule_set=ref, state=state_msg, action=action_msg)
+                )
+                corpus.add("CheckAction", oracle_pb2.CheckActionRequest(rule_set=ref, view=view_msg, action=action_msg))
+                corpus.add("ValidateState", oracle_pb2.ValidateStateRequest(rule_set=ref, state=state_msg))
+                corpus.add("ListLegalActions", oracle_pb2.ListLegalActionsRequest(rule_set=ref, state=state_msg))
+                corpus.add("ListLegalActions", oracle_pb2.ListLegalActionsRequest(rule_set=ref, view=view_msg))
+                corpus.add("Adjudicate", oracle_pb2.AdjudicateRequest(view=view_msg, action=action_msg))
+            formed += bool(state.side_of_seat)
+            if verdict.next_state is None:
+                raise RuntimeError(f"a simulated {rule_set_id} hand has an illegal action: {action}")
+            state = verdict.next_state
+            for event in verdict.events:
+                if isinstance(event, HandEnded):
+                    corpus.add(
+                        "ScoreHand", oracle_pb2.ScoreHandRequest(rule_set=ref, table=table_to_proto(event.table))
+                    )
+
+
 def build_corpus(book: RuleBook, records: int = 20, every: int = 1, short_actions: int = 40) -> Corpus:
-    """The seed corpus: `records` of the shipped records (spread over both rule sets), every `every`-th decision
-    and conformance case, replays and streams cut to their first hand's first `short_actions` actions."""
+    """The seed corpus: `records` of the shipped records (spread over their rule sets), every `every`-th decision
+    and conformance case, replays and streams cut to their first hand's first `short_actions` actions, and the
+    positions of a simulated hand of each rule set whose sides form during the hand (_add_forming_sides)."""
     corpus = Corpus()
     corpus.add("ListRuleSets", oracle_pb2.ListRuleSetsRequest())
     for rule_set_id in book.ids():
@@ -274,6 +323,7 @@ def build_corpus(book: RuleBook, records: int = 20, every: int = 1, short_action
     chosen = [shipped[i * len(shipped) // records] for i in range(min(records, len(shipped)))]
     for n, msg in enumerate(chosen):
         _add_record(corpus, book, msg, every, short_actions + 7 * n)
+    _add_forming_sides(corpus, book, max(1, every // 4))
     _add_cases(corpus, book, max(1, every // 4))
     corpus.words = sorted(words)
     return corpus

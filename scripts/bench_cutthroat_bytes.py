@@ -1,0 +1,84 @@
+"""Prints the in-process cost of CheckAction request bytes -> response bytes on Cutthroat positions (thread CPU).
+
+Positions come from simulated cutthroat-3p games (fixed seeds): those whose sides have formed (side_of_seat set),
+the takes that form them, and those before. Each request is timed once (oracle.bench.measure.time_each: warm-up,
+garbage collector off, the clock's own cost removed); the median and p10/p90 in µs are printed per group, for the
+whole call and for reading the request's state alone. Run it against another tree (PYTHONPATH=that tree) to
+compare two versions. Never asserts a time.
+
+    .venv/bin/python scripts/bench_cutthroat_bytes.py [--games 12] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+
+from oracle.api.v1 import oracle_pb2
+from oracle.bench.measure import time_each
+from oracle.games.deal import deal
+from oracle.games.match import dealer_of_hand, deck_order, start_standing
+from oracle.games.simulate import simulate_game
+from oracle.model.events import SidesFormed
+from oracle.rules.referee import check_action
+from oracle.ruleset.loader import default_rule_book
+from oracle.service.api import OracleApi
+from oracle.service.convert_game import action_to_proto, state_to_proto
+
+RULE_SET = "cutthroat-3p"
+
+
+def requests(games: int) -> dict[str, list[bytes]]:
+    """CheckActionRequest bytes of the first hand of `games` simulated games, by group."""
+    rules = default_rule_book().get(RULE_SET).rules
+    groups: dict[str, list[bytes]] = {"formed": [], "forming take": [], "before forming": []}
+    for seed in range(1, games + 1):
+        game = simulate_game(rules, seed, max_hands=1)
+        hand = game.record.hands[0]
+        dealer = dealer_of_hand(rules, game.record.first_dealer, 0)
+        state = deal(rules, deck_order(rules, hand.deck), dealer=dealer, running_totals=start_standing(rules).totals)
+        for action in hand.actions:
+            verdict = check_action(rules, state, action)
+            forming = any(isinstance(event, SidesFormed) for event in verdict.events)
+            group = "formed" if state.side_of_seat else "forming take" if forming else "before forming"
+            request = oracle_pb2.CheckActionRequest(
+                rule_set=oracle_pb2.RuleSetRef(id=RULE_SET), state=state_to_proto(state), action=action_to_proto(action)
+            )
+            groups[group].append(request.SerializeToString())
+            assert verdict.next_state is not None
+            state = verdict.next_state
+    return groups
+
+
+def _spread(times: list[float]) -> str:
+    ordered = sorted(times)
+    p10, p90 = ordered[len(ordered) // 10], ordered[(9 * len(ordered)) // 10]
+    return f"median {statistics.median(times):7.1f} µs  p10 {p10:7.1f}  p90 {p90:7.1f}  (n={len(times)})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=12, help="simulated games (one hand each)")
+    parser.add_argument("--repeat", type=int, default=3, help="timed passes over the requests (best median shown)")
+    args = parser.parse_args()
+    book = default_rule_book()
+    parse = oracle_pb2.CheckActionRequest.FromString
+    for group, wires in requests(args.games).items():
+        if not wires:
+            continue
+        full: list[list[float]] = []
+        read: list[list[float]] = []
+        for _ in range(args.repeat):
+            api = OracleApi(book)  # a fresh state cache: each position is read from its bytes
+            times, _ = time_each(wires, lambda w: w, lambda w: api.CheckAction(parse(w)).SerializeToString(), wires)
+            full.append(times)
+            api = OracleApi(book)
+            rules = book.get(RULE_SET).rules
+            times, _ = time_each(wires, parse, lambda r: api.state(r.state, rules), wires[:0])
+            read.append(times)
+        print(f"{group:15} bytes -> bytes  {_spread(min(full, key=statistics.median))}")
+        print(f"{group:15} state read      {_spread(min(read, key=statistics.median))}")
+
+
+if __name__ == "__main__":
+    main()
