@@ -21,7 +21,7 @@ from oracle.games.match import dealer_of_hand, deck_order, start_standing
 from oracle.games.simulate import simulate_game
 from oracle.model.events import SidesFormed
 from oracle.rules.referee import check_action
-from oracle.ruleset.loader import default_rule_book
+from oracle.ruleset.loader import RuleBook, default_rule_book
 from oracle.service.api import OracleApi
 from oracle.service.convert_game import action_to_proto, state_to_proto
 
@@ -56,26 +56,31 @@ def _spread(times: list[float]) -> str:
     return f"median {statistics.median(times):7.1f} µs  p10 {p10:7.1f}  p90 {p90:7.1f}  (n={len(times)})"
 
 
+def _full(book: RuleBook, wires: list[bytes]) -> list[float]:
+    """µs of request bytes -> response bytes per request (a fresh OracleApi: each position read from its bytes)."""
+    api, parse = OracleApi(book), oracle_pb2.CheckActionRequest.FromString
+    times, _ = time_each(wires, lambda w: w, lambda w: api.CheckAction(parse(w)).SerializeToString(), wires)
+    return times
+
+
+def _read(book: RuleBook, wires: list[bytes]) -> list[float]:
+    """µs of reading each request's state (OracleApi.state: decoded, sizes counted), none read before."""
+    api, rules = OracleApi(book), book.get(RULE_SET).rules
+    times, _ = time_each(wires, oracle_pb2.CheckActionRequest.FromString, lambda r: api.state(r.state, rules))
+    return times
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=12, help="simulated games (one hand each)")
     parser.add_argument("--repeat", type=int, default=3, help="timed passes over the requests (best median shown)")
     args = parser.parse_args()
     book = default_rule_book()
-    parse = oracle_pb2.CheckActionRequest.FromString
     for group, wires in requests(args.games).items():
         if not wires:
             continue
-        full: list[list[float]] = []
-        read: list[list[float]] = []
-        for _ in range(args.repeat):
-            api = OracleApi(book)  # a fresh state cache: each position is read from its bytes
-            times, _ = time_each(wires, lambda w: w, lambda w: api.CheckAction(parse(w)).SerializeToString(), wires)
-            full.append(times)
-            api = OracleApi(book)
-            rules = book.get(RULE_SET).rules
-            times, _ = time_each(wires, parse, lambda r: api.state(r.state, rules), wires[:0])
-            read.append(times)
+        full = [_full(book, wires) for _ in range(args.repeat)]
+        read = [_read(book, wires) for _ in range(args.repeat)]
         print(f"{group:15} bytes -> bytes  {_spread(min(full, key=statistics.median))}")
         print(f"{group:15} state read      {_spread(min(read, key=statistics.median))}")
 
