@@ -82,6 +82,45 @@ def _request(case: conformance_pb2.ConformanceCase, book: RuleBook) -> tuple[str
     raise CaseFileError(f"case {case.id} has no input")
 
 
+_GOES_ON = game_pb2.HandEnd.Name(game_pb2.HAND_END_UNSPECIFIED)  #: legal.hand_end expecting no end of the hand
+
+
+def _sides_text(sides: Iterable[tuple[Iterable[str], str, int, int]]) -> list[str]:
+    """Sides (melds as card lists, red threes, running total, unable_after_yes) as comparable text: every card
+    list sorted, the melds sorted."""
+
+    def cards(text: str) -> str:
+        return format_cards(sorted(parse_cards(text)))
+
+    return [
+        f"melds [{', '.join(sorted(cards(m) for m in melds))}] red threes [{cards(reds)}] total {total}"
+        + (f" unable after yes {unable}" if unable else "")
+        for melds, reds, total, unable in sides
+    ]
+
+
+def _judge_next_state(legal: conformance_pb2.LegalExpectation, reply: oracle_pb2.CheckActionResponse) -> str:
+    """'' when the events and the next state's side_of_seat and sides are as expected (where given)."""
+    if legal.events:
+        kinds = [str(e.WhichOneof("kind")) for e in reply.events]
+        if kinds != list(legal.events):
+            return f"expected events {list(legal.events)}, got {kinds}"
+    state = reply.next_state
+    if legal.HasField("side_of_seat_after") and list(state.side_of_seat) != list(legal.side_of_seat_after.entries):
+        return (
+            f"expected side_of_seat {list(legal.side_of_seat_after.entries)} afterwards, got {list(state.side_of_seat)}"
+        )
+    if legal.sides_after:
+        want = _sides_text((s.melds, s.red_threes, s.running_total, s.unable_after_yes) for s in legal.sides_after)
+        got = _sides_text(
+            ([format_cards(m.cards) for m in s.melds], format_cards(s.red_threes), s.running_total, s.unable_after_yes)
+            for s in state.sides
+        )
+        if got != want:
+            return f"expected sides afterwards {want}, got {got}"
+    return ""
+
+
 def _judge(case: conformance_pb2.ConformanceCase, request: Message, reply: Reply) -> str:
     """'' when the reply meets the expectation, else what differs."""
     expect = case.expect
@@ -106,7 +145,10 @@ def _judge(case: conformance_pb2.ConformanceCase, request: Message, reply: Reply
         if not reply.legal:
             return f"expected legal, got illegal {codes}"
         ended = [e.hand_ended for e in reply.events if e.WhichOneof("kind") == "hand_ended"]
-        if expect.legal.hand_end:
+        if expect.legal.hand_end == _GOES_ON:
+            if ended:
+                return f"expected the hand to go on, got it ended {game_pb2.HandEnd.Name(ended[0].reason)}"
+        elif expect.legal.hand_end:
             got = game_pb2.HandEnd.Name(ended[0].reason) if ended else "no end"
             if got != expect.legal.hand_end:
                 return f"expected the hand to end {expect.legal.hand_end}, got {got}"
@@ -119,7 +161,7 @@ def _judge(case: conformance_pb2.ConformanceCase, request: Message, reply: Reply
             held = len(reply.next_state.seats[request.state.seat_to_move].hand)
             if held != expect.legal.hand_size_after:
                 return f"expected {expect.legal.hand_size_after} cards in hand afterwards, got {held}"
-        return ""
+        return _judge_next_state(expect.legal, reply)
     if outcome == "dealt":
         assert isinstance(reply, oracle_pb2.DealHandResponse)
         dealt, state = expect.dealt, reply.state

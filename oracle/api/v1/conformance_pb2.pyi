@@ -136,14 +136,26 @@ class ReplayExpectation(_message.Message):
     def __init__(self, ok: _Optional[bool] = ..., game_over: _Optional[bool] = ..., winner: _Optional[int] = ..., totals: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class LegalExpectation(_message.Message):
-    __slots__ = ("hand_end", "hand_scores", "hand_size_after")
+    __slots__ = ("hand_end", "hand_scores", "hand_size_after", "side_of_seat_after", "sides_after", "events")
     HAND_END_FIELD_NUMBER: _ClassVar[int]
     HAND_SCORES_FIELD_NUMBER: _ClassVar[int]
     HAND_SIZE_AFTER_FIELD_NUMBER: _ClassVar[int]
+    SIDE_OF_SEAT_AFTER_FIELD_NUMBER: _ClassVar[int]
+    SIDES_AFTER_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     hand_end: str
     hand_scores: _containers.RepeatedScalarFieldContainer[int]
     hand_size_after: int
-    def __init__(self, hand_end: _Optional[str] = ..., hand_scores: _Optional[_Iterable[int]] = ..., hand_size_after: _Optional[int] = ...) -> None: ...
+    side_of_seat_after: SideOfSeatExpectation
+    sides_after: _containers.RepeatedCompositeFieldContainer[_notation_pb2.SideNotation]
+    events: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, hand_end: _Optional[str] = ..., hand_scores: _Optional[_Iterable[int]] = ..., hand_size_after: _Optional[int] = ..., side_of_seat_after: _Optional[_Union[SideOfSeatExpectation, _Mapping]] = ..., sides_after: _Optional[_Iterable[_Union[_notation_pb2.SideNotation, _Mapping]]] = ..., events: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class SideOfSeatExpectation(_message.Message):
+    __slots__ = ("entries",)
+    ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    entries: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, entries: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class IllegalExpectation(_message.Message):
     __slots__ = ("codes",)
