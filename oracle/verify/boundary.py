@@ -10,6 +10,8 @@ Score cases are side tables the solver builds to sit on score boundaries
 card short of a canasta; natural and mixed canastas of exactly
 canastas.min_size; going out with exactly the canastas required; black-three
 melds of the smallest and largest size; the lowest and highest scoring tables).
+The end of the stock (boundary_stock) and, under players.side_formation
+LONE_HAND, merged melds and each seat's score (boundary_formation) add theirs.
 
 Each case's counts become concrete cards, and the engine answers with
 oracle.rules.melds (meld_shape, meld_rule_breaks, is_canasta),
@@ -54,6 +56,7 @@ from oracle.model.score import ScoreItem
 from oracle.model.table import HandTable, SideTable, WentOut
 from oracle.rules import melds, scoring
 from oracle.ruleset.compiled import CompiledRules
+from oracle.verify.boundary_formation import formation_engine_cases
 from oracle.verify.budget import PROOF_BUDGET, check_within
 from oracle.verify.cases import Case
 from oracle.verify.hand import ITEMS, ConcreteSide, read_side, score_extremes, side_hand
@@ -382,7 +385,7 @@ def check_engine(rules: CompiledRules, case_dir: Path | None = None) -> EngineRe
     """Run every boundary case of one rule set through the engine; write disagreements into `case_dir`."""
     rm = RuleModel(rules.spec)
     report = EngineReport(rm.id)
-    for make in (_meld_cases, _black_three_cases, _minimum_cases, _score_cases):
+    for make in (_meld_cases, _black_three_cases, _minimum_cases, _score_cases, formation_engine_cases):
         report.cases.extend(make(rm, rules))
     if case_dir is not None and report.disagreements:
         case_dir.mkdir(parents=True, exist_ok=True)

@@ -78,9 +78,14 @@ def legal_merged_meld(rm: RuleModel, m: MeldCounts) -> Cond:
 
 def join_legal(rm: RuleModel, before: MeldCounts, naturals: Expr, wilds: Expr) -> Cond:
     """Adding `naturals` and `wilds` to an existing meld (merged or not) is legal: the grown meld meets the usual
-    rules, except that naturals alone may join a meld already past melds.max_wilds (it stays a legal merged meld)."""
+    rules, except that naturals alone may join a meld already past melds.max_wilds (it stays a legal merged meld),
+    and a wild card joins a natural canasta only under canastas.wild_may_join_natural."""
     after = MeldCounts(before.naturals + naturals, before.wilds + wilds, before.jokers)
-    return z3.If(wilds == 0, legal_merged_meld(rm, after), rm.legal_natural_meld(after))
+    onto_natural_canasta = z3.And(wilds >= 1, rm.is_natural_canasta(before))
+    return z3.And(
+        z3.If(wilds == 0, legal_merged_meld(rm, after), rm.legal_natural_meld(after)),
+        z3.Implies(onto_natural_canasta, z3.BoolVal(rm.spec.canastas.wild_may_join_natural)),
+    )
 
 
 # ----- a formed table and each seat's score ------------------------------------------------------------------
@@ -167,6 +172,11 @@ class StockTurn:
 
     before: Expr
     after: Expr  #: cards left when the turn ends
+    reds: Expr  #: red threes laid and replaced from the stock
+    took_pile: Cond  #: the turn took the pile instead of drawing
+    went_out: Cond
+    last_red: Cond  #: the last stock card drawn was a red three
+    over_at_draw: Cond  #: the draw itself ends the hand (too few cards to draw)
     over: Cond  #: the turn ends the hand
     constraints: tuple[Cond, ...]
 
@@ -201,8 +211,9 @@ def stock_turn(rm: RuleModel, name: str = "turn") -> StockTurn:
         z3.Implies(last_red, z3.And(z3.Not(took_pile), after == 0)),
     ]
     discard_ends = z3.And(after == 0, z3.BoolVal(ends_after_discard(s)))
-    over = z3.Or(z3.And(z3.Not(took_pile), cannot_draw), went_out, last_red, discard_ends)
-    return StockTurn(before, after, over, tuple(cons))
+    at_draw = z3.And(z3.Not(took_pile), cannot_draw)
+    over = z3.Or(at_draw, went_out, last_red, discard_ends)
+    return StockTurn(before, after, reds, took_pile, went_out, last_red, at_draw, over, tuple(cons))
 
 
 __all__ = [

@@ -1,0 +1,88 @@
+"""Engine against model at the end of the stock: does a discard or a draw end the hand, as the model says.
+
+A player discards (not going out) with 0 or 1 card left in the stock, or
+draws from a stock of 1 .. turn.draw_count cards; the model (model_formation
+.stock_turn) says whether the hand ends (stock_exhaustion.after_last_card,
+turn.short_stock_draws_remaining) and the engine's check_action says what the
+next state is. Every rule set has these cases.
+"""
+
+from __future__ import annotations
+
+import z3
+
+from oracle.model.actions import Discard, Draw
+from oracle.model.errors import InvalidInputError
+from oracle.model.state import GameState, Phase, TurnStart, TurnState
+from oracle.rules import referee
+from oracle.ruleset.compiled import CompiledRules
+from oracle.verify.budget import PROOF_BUDGET, check_within
+from oracle.verify.cases import Case
+from oracle.verify.deck_cards import Cards, whole_state
+from oracle.verify.model import RuleModel
+from oracle.verify.model_formation import StockTurn, stock_turn
+
+
+def _verdict_end(rules: CompiledRules, state: GameState, action: Discard | Draw) -> dict[str, object]:
+    try:
+        verdict = referee.check_action(rules, state, action)
+    except (InvalidInputError, ValueError) as exc:
+        return {"error": str(exc)}
+    if not verdict.legal or verdict.next_state is None:
+        return {"legal": False, "codes": [v.code.name for v in verdict.violations]}
+    after = verdict.next_state
+    return {"legal": True, "handOver": after.phase == Phase.HAND_OVER, "stockAfter": len(after.stock)}
+
+
+def stock_end_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
+    """Discards with 0 and 1 stock cards left, draws from stocks of 1 .. turn.draw_count cards."""
+    turn = stock_turn(rm, "case")
+    cases = []
+    draw = rm.spec.turn.draw_count
+    for action_kind, stock in [("discard", 0), ("discard", 1), *[("draw", k) for k in range(1, draw + 1)]]:
+        cards = Cards(rules)
+        mover = cards.plain(3, set())
+        hands = [mover] + [cards.plain(3, set()) for _ in range(rules.seats - 1)]
+        state = whole_state(rules, cards, hands, [[] for _ in range(rules.sides)], stock)
+        fixed = [turn.before == (stock if action_kind == "draw" else stock + draw)]
+        if action_kind == "discard":
+            state = state.evolve(phase=Phase.PLAY, turn=TurnState(TurnStart.DREW))
+            fixed += [turn.after == stock]
+            over = _decided(turn.over, [*turn.constraints, *fixed, *_plain_turn(turn)])
+            action: Discard | Draw = Discard(mover[0])
+            expected: dict[str, object] = {"legal": True, "handOver": over, "stockAfter": stock}
+        else:
+            over = _decided(turn.over_at_draw, [*turn.constraints, *fixed, *_plain_turn(turn)])
+            action = Draw()
+            expected = {"legal": True, "handOver": over}
+            if not over:
+                expected["stockAfter"] = max(0, stock - draw)
+        cases.append(
+            Case(
+                f"{rm.id}-stock-end-{action_kind}-s{stock}",
+                f"a player {'discards' if action_kind == 'discard' else 'draws'} with {stock} card(s) in the stock:"
+                " does the hand end",
+                rm.id,
+                "stock-end",
+                {"action": action_kind, "stock": stock},
+                expected,
+                _verdict_end(rules, state, action),
+            )
+        )
+    return cases
+
+
+def _plain_turn(turn: StockTurn) -> list[z3.BoolRef]:
+    """A turn with no red three drawn, no take and no going out."""
+    return [turn.reds == 0, z3.Not(turn.took_pile), z3.Not(turn.went_out), z3.Not(turn.last_red)]
+
+
+def _decided(term: z3.BoolRef, given: list[z3.BoolRef]) -> bool:
+    """The value `given` forces on `term` (a ValueError if it forces none)."""
+    solver = PROOF_BUDGET.solver()
+    solver.add(*given)
+    can_true = check_within(solver, PROOF_BUDGET, "a stock-end case", term)
+    can_false = check_within(solver, PROOF_BUDGET, "a stock-end case", z3.Not(term))
+    if can_true == can_false:
+        raise ValueError(f"the model does not decide {term} here")
+    return can_true
