@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from oracle.cli.support import CliError, clean_errors, load_book, print_json, read_message, specs_option
+from oracle.cli.support import EXIT_FAILED, CliError, clean_errors, load_book, print_json, read_message, specs_option
 
 if TYPE_CHECKING:
     from oracle.api.v1 import ruleset_pb2
@@ -32,7 +32,13 @@ if TYPE_CHECKING:
     " e.g. CARD_9H). What the view cannot decide is printed as unknown.",
 )
 @click.option("--action", "action_text", required=True, help="The action, e.g. 'take-pile with 9H JK'.")
-@click.option("--rules", "rule_set_ids", default="", help="Comma-separated rule-set ids (default: all).")
+@click.option(
+    "--rules",
+    "rule_set_ids",
+    default="",
+    help="Comma-separated rule-set ids (default: all, the three-player ones too). A rule set the position does not"
+    " fit (another number of seats, sides or cards) is listed as not applicable, with the reason.",
+)
 @click.option(
     "--json",
     "as_json",
@@ -66,11 +72,13 @@ def adjudicate_command(
     if view_file is not None:
         view = read_message(view_file, game_pb2.PlayerView())
         assert isinstance(view, game_pb2.PlayerView)
+        seats = len(view.seats)
         result = adjudicate(rule_sets, view_from_proto(view, "view"), action)
     else:
         assert state_file is not None
         message = read_message(state_file, notation_pb2.GameStateNotation())
         assert isinstance(message, notation_pb2.GameStateNotation)
+        seats = len(message.seats)
         # fill_stock fills the stock from each rule set's own deck
         result = adjudicate(rule_sets, [state_from_notation(message, loaded.rules) for loaded in rule_sets], action)
     answers = result.answers
@@ -103,6 +111,12 @@ def adjudicate_command(
         if len(ids) <= 3:
             for a in skipped:
                 click.echo(f"  {a.rule_set_id}: {a.not_applicable}")
+    if not applicable:
+        given = "view" if view_file is not None else "state"
+        fitting = [loaded.spec.id for loaded in book if loaded.spec.players.seats == seats]
+        hint = f"rule sets of {seats} seats: {', '.join(fitting)}" if fitting else f"no rule set has {seats} seats"
+        click.echo(f"no rule set judged it: the {given} has {seats} seat(s) and fits none of those asked ({hint})")
+        raise SystemExit(EXIT_FAILED)
     if result.deciding:
         click.echo("deciding fields:")
         for deciding in result.deciding:

@@ -52,11 +52,18 @@ def write_record(path: Path, record: record_pb2.GameRecord) -> None:
 
 def describe_report(report: ReplayReport) -> list[str]:
     """The readable replay report: hands, every disagreement, problems, the game's end."""
+    from oracle.cli.hand import describe_event
+    from oracle.model.events import SidesFormed
+
     lines = []
+    formed = {a.hand: (a.index, e) for a in report.actions for e in a.events if isinstance(e, SidesFormed)}
     for hand in report.hands:
         scores = ", ".join(f"side {i} {s.total}" for i, s in enumerate(hand.scores))
         totals = ", ".join(str(t) for t in hand.totals)
         lines.append(f"hand {hand.hand}: {hand.end.name.lower()}; scores {scores}; totals {totals}")
+        if hand.hand in formed:  # players.side_formation LONE_HAND: who played alone this hand
+            index, event = formed[hand.hand]
+            lines.append(f"  action {index}: {describe_event(event)}")
     for d in report.disagreements:
         mark = " [uncertain]" if d.uncertain else ""
         if d.kind == "illegal action":
@@ -201,7 +208,7 @@ def _replay_single(
     total = sum(len(h.actions) for h in record.hands)
     with click.progressbar(length=total, label=f"replaying {path.name}", file=sys.stderr, show_pos=True) as bar:
         report = replay(
-            loaded.rules, record, judge_all=judge_all, keep_actions=as_json and actions, progress=bar.update
+            loaded.rules, record, judge_all=judge_all, keep_actions=actions or not as_json, progress=bar.update
         )
     if as_json:
         print_json(report_to_proto(report))

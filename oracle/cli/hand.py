@@ -55,9 +55,10 @@ def score(rule_set_id: str | None, table_file: Path, as_json: bool, specs: Path 
     if as_json:
         print_json(scores_to_proto(scores))
         return
+    formed = tuple(table_msg.side_of_seat)
     for i, (side, side_score) in enumerate(zip(table_msg.sides, scores, strict=True)):
         name = side.name or f"side {i}"
-        click.echo(f"{name}")
+        click.echo(f"{name}{seat_note(formed, i)}")
         for line in side_score.lines:
             label = ScoreItem(line.item).name.lower().replace("_", " ")
             click.echo(f"  {line.points:>6}  {label:<28} {line.detail}")
@@ -68,6 +69,17 @@ def score(rule_set_id: str | None, table_file: Path, as_json: bool, specs: Path 
             for i, (s, sc) in enumerate(zip(table_msg.sides, scores, strict=True))
         )
     )
+
+
+def seat_note(side_of_seat: tuple[int, ...], seat: int) -> str:
+    """After sides formed (players.side_formation LONE_HAND): " (seat N alone)" or " (seat N, partner of seat M)" for
+    a seat's score column; empty when sides are fixed."""
+    if not side_of_seat or seat >= len(side_of_seat):
+        return ""
+    partners = [s for s, entry in enumerate(side_of_seat) if entry == side_of_seat[seat] and s != seat]
+    if not partners:
+        return f" (seat {seat} alone)"
+    return f" (seat {seat}, partner of seat {' and '.join(str(s) for s in partners)})"
 
 
 def _load_state(state_file: Path, rule_set_id: str | None, specs: Path | None) -> tuple[LoadedRuleSet, GameState]:
@@ -241,7 +253,7 @@ def describe_verdict(verdict: Verdict, action_text: str) -> list[str]:
 def describe_event(event: Event) -> str:
     """One event in words."""
     from oracle.model.cards import format_cards
-    from oracle.model.events import CanastaMade, CardsDrawn, HandEnded, PileTaken, RedThreeLaid
+    from oracle.model.events import CanastaMade, CardsDrawn, HandEnded, PileTaken, RedThreeLaid, SidesFormed
 
     match event:
         case CardsDrawn(seat, cards):
@@ -254,6 +266,9 @@ def describe_event(event: Event) -> str:
             return f"seat {seat} took the pile: top {format_cards([top])} melded, {len(to_hand)} card(s) to hand"
         case CanastaMade(side, cards, natural):
             return f"side {side} has a {'natural' if natural else 'mixed'} canasta: {format_cards(cards)}"
+        case SidesFormed(lone, (first, second), melds):
+            together = ", ".join(format_cards(meld) for meld in melds) or "none"
+            return f"sides formed: seat {lone} alone; seats {first} and {second} partners; melds {together}"
         case HandEnded(reason, _, scores):
             return f"hand over ({reason.name.lower()}): " + ", ".join(
                 f"side {i} {score.total}" for i, score in enumerate(scores)
