@@ -207,7 +207,9 @@ def stub() -> Iterator[oracle_pb2_grpc.OracleServiceStub]:
         yield connected
 
 
-def test_the_live_referee_follows_a_cutthroat_game_through_side_formation_to_its_end(stub) -> None:
+def test_the_live_referee_follows_a_cutthroat_game_through_side_formation_to_its_end(
+    stub: oracle_pb2_grpc.OracleServiceStub,
+) -> None:
     record = json_format.Parse(RECORD.read_text(), record_pb2.GameRecord())
 
     def requests() -> Iterator[oracle_pb2.RefereeGameRequest]:
@@ -241,7 +243,9 @@ def test_the_live_referee_follows_a_cutthroat_game_through_side_formation_to_its
     assert responses[-1].game_over and responses[-1].winner == record.claimed_winner
 
 
-def test_replay_over_grpc_reports_three_scores_a_hand_and_the_sides_formed(stub) -> None:
+def test_replay_over_grpc_reports_three_scores_a_hand_and_the_sides_formed(
+    stub: oracle_pb2_grpc.OracleServiceStub,
+) -> None:
     record = json_format.Parse(RECORD.read_text(), record_pb2.GameRecord())
     report = stub.ReplayGame(oracle_pb2.ReplayGameRequest(record=record), timeout=RPC_TIMEOUT).report
     assert report.ok
