@@ -22,8 +22,9 @@ long the rule set's tables (see lint_minimum). Every query runs under a budget
 the rule and the limit, never a pass.
 
 The rules live by concept in lint_melds (melds and canastas), lint_play (the
-pile, threes, going out) and lint_minimum (the initial-meld table); lint_base
-holds the finding type, the rule ids and the shared solver.
+pile, threes, going out), lint_minimum (the initial-meld table) and
+lint_formation (sides formed during the hand, the end of the stock);
+lint_base holds the finding type, the rule ids and the shared solver.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from oracle.api.v1 import ruleset_pb2
 from oracle.ruleset.compiled import CompiledRules
 from oracle.verify.budget import LINT_BUDGET, Budget
 from oracle.verify.lint_base import ERROR, RULES, WARNING, LintBudgetExceeded, Linter, LintFinding
+from oracle.verify.lint_formation import merged_over_max_size, must_take_dead
 from oracle.verify.lint_melds import canasta_quality, limits_dead, melds_and_canastas, wild_joins_natural
 from oracle.verify.lint_minimum import initial_meld
 from oracle.verify.lint_play import going_out, pile, threes
@@ -46,6 +48,8 @@ _CHECKS: tuple[Callable[[Linter], None], ...] = (
     wild_joins_natural,
     threes,
     initial_meld,
+    merged_over_max_size,
+    must_take_dead,
 )
 
 

@@ -37,6 +37,8 @@ RULES: dict[str, str] = {
     "threshold-row-dead": "initial_meld.thresholds",
     "minimum-unreachable": "initial_meld.thresholds",
     "minimum-unreachable-first-turn": "initial_meld.thresholds",
+    "merged-meld-over-max-size": "melds.max_size",
+    "must-take-dead": "stock_exhaustion.must_take_pile",
 }
 
 
