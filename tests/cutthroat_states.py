@@ -23,6 +23,8 @@ class Hand:
     """The states of one simulated hand (before each action, then its end) and the actions between them."""
 
     rule_set_id: str
+    first_dealer: int  #: the game's first dealer (the hand's dealer)
+    seed: int  #: the hand's deck seed (DeckSource.seed)
     states: tuple[GameState, ...]
     actions: tuple[Action, ...]
     formed_at: int  #: index of the action whose events hold SidesFormed (-1: sides never formed)
@@ -50,7 +52,10 @@ def cutthroat_hands() -> tuple[Hand, ...]:
                     formed_at = i
                 state = verdict.next_state
                 states.append(state)
-            out.append(Hand(rule_set_id, tuple(states), hand.actions, formed_at))
+            assert hand.deck.seed is not None
+            out.append(
+                Hand(rule_set_id, game.record.first_dealer, hand.deck.seed, tuple(states), hand.actions, formed_at)
+            )
     return tuple(out)
 
 

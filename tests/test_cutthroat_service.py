@@ -1,0 +1,356 @@
+"""Cutthroat Canasta over a real server: side_of_seat and SidesFormed on every path in and out (gRPC and Connect).
+
+The positions come from simulated cutthroat-3p hands (tests/cutthroat_states.py, fixed seeds). The server runs
+in-process (tests/server_harness.py) with its HTTP port open; the tests call it with the synchronous gRPC stubs
+and with plain HTTP/JSON posts, as a client would.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any, TypeVar
+
+import grpc
+import pytest
+from cutthroat_states import Hand, cutthroat_hands
+from google.protobuf import json_format
+from google.protobuf.message import Message
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+from server_harness import QUIET, RPC_TIMEOUT, ServerThread
+
+from oracle.api.v1 import cards_pb2, game_pb2, oracle_pb2, oracle_pb2_grpc, scoring_pb2
+from oracle.games.movegen import legal_actions
+from oracle.model.actions import Meld
+from oracle.model.errors import InvalidInputError
+from oracle.model.state import GameState
+from oracle.rules.referee import check_action
+from oracle.rules.view import view_of
+from oracle.ruleset.loader import default_rule_book
+from oracle.service.api import OracleApi
+from oracle.service.convert_game import action_from_proto, action_to_proto, state_to_proto
+from oracle.service.convert_view import view_to_proto
+from oracle.service.limits import DEFAULT_LIMITS
+
+RULE_SET = "cutthroat-3p"
+REF = oracle_pb2.RuleSetRef(id=RULE_SET)
+SERVICE = "oracle.api.v1.OracleService"
+M = TypeVar("M", bound=Message)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[ServerThread]:
+    running = ServerThread(default_rule_book(), replace(QUIET, http_port=0))
+    try:
+        yield running
+    finally:
+        running.close(grace=0)
+
+
+@pytest.fixture(scope="module")
+def stub(server: ServerThread) -> Iterator[oracle_pb2_grpc.OracleServiceStub]:
+    channel = grpc.insecure_channel(server.address)
+    grpc.channel_ready_future(channel).result(timeout=RPC_TIMEOUT)
+    try:
+        yield oracle_pb2_grpc.OracleServiceStub(channel)
+    finally:
+        channel.close()
+
+
+# --------------------------------------------------------------------------- positions
+
+
+def _hand(lone: tuple[int, ...]) -> Hand:
+    """The first simulated cutthroat-3p hand whose sides formed as `lone` (its side_of_seat at the end)."""
+    return next(h for h in cutthroat_hands() if h.rule_set_id == RULE_SET and h.states[-1].side_of_seat == lone)
+
+
+def _forming() -> tuple[GameState, game_pb2.Action]:
+    """Seat 0 takes the pile and so plays alone: seats 1 and 2 become partners, their melds on entry 1."""
+    hand = _hand((0, 1, 1))
+    return hand.states[hand.formed_at], action_to_proto(hand.actions[hand.formed_at])
+
+
+def _partner_meld() -> tuple[GameState, game_pb2.Action]:
+    """After sides formed as [0, 1, 1]: seat 2 (who plays for entry 1, the partnership's) lays a new meld of three
+    cards: no minimum, the partnership having melded; without side_of_seat the same cards would be its own entry's
+    first meld."""
+    hand = _hand((0, 1, 1))
+    for state, action in zip(hand.states, hand.actions, strict=False):
+        if state.side_of_seat and state.seat_to_move == 2 and type(action) is Meld and len(action.groups[0].cards) == 3:
+            return state, action_to_proto(action)
+    raise AssertionError("no meld of three cards by seat 2 after sides formed")
+
+
+def _check(state: GameState, action: game_pb2.Action) -> oracle_pb2.CheckActionRequest:
+    return oracle_pb2.CheckActionRequest(rule_set=REF, state=state_to_proto(state), action=action)
+
+
+def _details(error: grpc.RpcError, code: grpc.StatusCode) -> list[tuple[str, str]]:
+    """(field, description) of each BadRequest field violation (INVALID_ARGUMENT: the request is malformed or over a
+    limit) or PreconditionFailure violation (FAILED_PRECONDITION: the state contradicts the rules or itself)."""
+    assert error.code() == code, (error.code(), error.details())
+    status = rpc_status.from_call(error)
+    assert status is not None
+    found = []
+    for detail in status.details:
+        bad, failed = error_details_pb2.BadRequest(), error_details_pb2.PreconditionFailure()
+        if code == grpc.StatusCode.INVALID_ARGUMENT and detail.Unpack(bad):
+            found.extend((v.field, v.description) for v in bad.field_violations)
+        if code == grpc.StatusCode.FAILED_PRECONDITION and detail.Unpack(failed):
+            found.extend((v.subject, v.description) for v in failed.violations)
+    assert found, status
+    return found
+
+
+def _refused(
+    call: Any, request: Any, code: grpc.StatusCode = grpc.StatusCode.INVALID_ARGUMENT
+) -> list[tuple[str, str]]:
+    with pytest.raises(grpc.RpcError) as info:
+        call(request, timeout=RPC_TIMEOUT)
+    return _details(info.value, code)
+
+
+INCONSISTENT = grpc.StatusCode.FAILED_PRECONDITION
+
+
+# --------------------------------------------------------------------------- gRPC
+
+
+def test_a_take_that_forms_sides_answers_sides_formed_and_a_next_state_with_side_of_seat(
+    stub: oracle_pb2_grpc.OracleServiceStub,
+) -> None:
+    state, action = _forming()
+    assert not state.side_of_seat and state.seat_to_move == 0
+    response = stub.CheckAction(_check(state, action), timeout=RPC_TIMEOUT)
+    assert response.legal, response.violations
+    kinds = [event.WhichOneof("kind") for event in response.events]
+    assert kinds.index("pile_taken") + 1 == kinds.index("sides_formed")
+    formed = response.events[kinds.index("sides_formed")].sides_formed
+    assert formed.lone_seat == 0 and list(formed.partners) == [1, 2]
+    assert list(response.next_state.side_of_seat) == [0, 1, 1]
+    # the partnership's melds, put together on entry 1; entry 2's emptied; each seat's red threes where they were
+    assert list(formed.melds) == list(response.next_state.sides[1].melds)
+    assert not response.next_state.sides[2].melds
+    for seat in (1, 2):
+        assert list(response.next_state.sides[seat].red_threes) == list(state.sides[seat].red_threes)
+
+
+def test_a_formed_state_is_judged_with_its_sides(stub: oracle_pb2_grpc.OracleServiceStub) -> None:
+    state, action = _partner_meld()
+    request = _check(state, action)
+    response = stub.CheckAction(request, timeout=RPC_TIMEOUT)
+    assert response.legal, response.violations
+    assert list(response.next_state.side_of_seat) == [0, 1, 1]
+    melds = [list(m.cards) for m in response.next_state.sides[1].melds]
+    assert len(melds) == len(state.sides[1].melds) + 1 and sorted(action.meld.groups[0].cards) in map(sorted, melds)
+    assert not response.next_state.sides[2].melds  # seat 2's own entry holds no melds
+    judged = check_action(default_rule_book().get(RULE_SET).rules, state, action_from_proto(action)).next_state
+    assert judged is not None and response.next_state == state_to_proto(judged)  # the engine's own next state
+    assert stub.ValidateState(oracle_pb2.ValidateStateRequest(rule_set=REF, state=request.state)).valid
+    # The same position read without side_of_seat: seat 2's own entry has no melds, though it melded this turn
+    del request.state.side_of_seat[:]
+    fields = [field for field, _ in _refused(stub.CheckAction, request, INCONSISTENT)]
+    assert "state.seats[2].melded_before" in fields
+
+
+def test_legal_actions_of_a_formed_state_are_the_partnerships(stub: oracle_pb2_grpc.OracleServiceStub) -> None:
+    state, action = _partner_meld()
+    rules = default_rule_book().get(RULE_SET).rules
+    request = oracle_pb2.ListLegalActionsRequest(rule_set=REF, state=state_to_proto(state))
+    response = stub.ListLegalActions(request, timeout=RPC_TIMEOUT)
+    assert not response.truncated
+    assert list(response.actions) == [action_to_proto(a) for a in legal_actions(rules, state)]
+    assert action in response.actions  # three cards of a new rank: no minimum once the partnership has melded
+    from_view = oracle_pb2.ListLegalActionsRequest(rule_set=REF, view=view_to_proto(view_of(state, 2)))
+    assert stub.ListLegalActions(from_view, timeout=RPC_TIMEOUT).actions == response.actions
+
+
+def test_a_players_view_with_side_of_seat_is_judged_and_answered_with_it(
+    stub: oracle_pb2_grpc.OracleServiceStub,
+) -> None:
+    state, action = _partner_meld()
+    view = view_to_proto(view_of(state, 2))
+    assert list(view.side_of_seat) == [0, 1, 1]
+    response = stub.CheckAction(oracle_pb2.CheckActionRequest(rule_set=REF, view=view, action=action))
+    assert response.legal, response.violations
+    assert list(response.next_view.side_of_seat) == [0, 1, 1]
+    assert len(response.next_view.sides[1].melds) == len(state.sides[1].melds) + 1
+    assert not response.next_view.sides[2].melds
+
+
+def _side(melds: list[str], red_threes: str, hand: str, went_out: int = 0) -> scoring_pb2.SideTable:
+    def cards(text: str) -> list[Any]:
+        return [cards_pb2.Card.Value(f"CARD_{token}") for token in text.split()]
+
+    side = scoring_pb2.SideTable(red_threes=cards(red_threes), went_out=went_out)  # type: ignore[arg-type]
+    for meld in melds:
+        side.melds.add(cards=cards(meld))
+    side.hands.add(cards=cards(hand))
+    return side
+
+
+def test_a_formed_table_scores_three_columns_partners_apart_by_their_red_threes(
+    stub: oracle_pb2_grpc.OracleServiceStub,
+) -> None:
+    """Seat 0 alone; seats 1 and 2 partners (melds on entry 1), seat 1 went out. Partnership: 35 + 110 in melds,
+    500 natural and 300 mixed canasta, 100 for going out, -15 in seat 2's hand = 1,030; seat 1 adds its one red
+    three (100), seat 2 its two (200). Seat 0: 30 melded + 100 red three - 10 in hand = 120 (classic values:
+    4P-CLASSIC card values, bonuses and red threes, which cutthroat-3p keeps)."""
+    table = scoring_pb2.HandTable(
+        sides=[
+            _side(["KH KD KS"], "3D", "4C 6C"),
+            _side(["7H 7D 7S 7C 7H 7D 7S", "8H 8D 8S 8C 8H 8D JK"], "3H", "", scoring_pb2.WENT_OUT_NORMAL),
+            _side([], "3D 3H", "5C 9D"),
+        ],
+        side_of_seat=[0, 1, 1],
+    )
+    response = stub.ScoreHand(oracle_pb2.ScoreHandRequest(rule_set=REF, table=table), timeout=RPC_TIMEOUT)
+    assert [side.total for side in response.sides] == [120, 1130, 1230]
+    red = [
+        [line.points for line in side.lines if line.item == scoring_pb2.SCORE_ITEM_RED_THREES]
+        for side in response.sides
+    ]
+    assert red == [[100], [100], [200]]
+    del table.side_of_seat[:]  # the same cards as three lone hands: seat 2 has red threes and no meld
+    alone = stub.ScoreHand(oracle_pb2.ScoreHandRequest(rule_set=REF, table=table), timeout=RPC_TIMEOUT)
+    assert [side.total for side in alone.sides][2] == -200 - 15
+
+
+def test_a_side_of_seat_that_is_no_formation_is_named_at_state_side_of_seat(
+    stub: oracle_pb2_grpc.OracleServiceStub,
+) -> None:
+    """Within the size limit, a side_of_seat the rule set cannot have (entries that are no formation, one entry per
+    seat not kept) makes the state inconsistent: FAILED_PRECONDITION for a judgement, a problem of ValidateState,
+    at state.side_of_seat (README: a state that contradicts itself is FAILED_PRECONDITION over gRPC)."""
+    state, action = _partner_meld()
+    for bad, says in (
+        ([0, 2, 1], "[0, 2, 1] is no formation"),
+        ([0, 1, -1], "is no formation"),
+        ([0, 1], "has 2 entries; rule set 'cutthroat-3p' has 3 seats"),
+        ([0, 1, 1, 1], "has 4 entries"),
+    ):
+        request = _check(state, action)
+        del request.state.side_of_seat[:]
+        request.state.side_of_seat.extend(bad)
+        found = dict(_refused(stub.CheckAction, request, INCONSISTENT))
+        assert says in found["state.side_of_seat"], found
+        validated = stub.ValidateState(oracle_pb2.ValidateStateRequest(rule_set=REF, state=request.state))
+        assert not validated.valid and "state.side_of_seat" in [p.field for p in validated.problems]
+    view = oracle_pb2.CheckActionRequest(rule_set=REF, view=view_to_proto(view_of(state, 2)), action=action)
+    view.view.side_of_seat[1] = 2
+    assert "is no formation" in dict(_refused(stub.CheckAction, view, INCONSISTENT))["view.side_of_seat"]
+    dealt = stub.DealHand(oracle_pb2.DealHandRequest(rule_set=oracle_pb2.RuleSetRef(id="classic-4p"), seed=5)).state
+    dealt.side_of_seat.extend([0, 1, 0, 1])  # classic-4p fixes sides by seat: side_of_seat stays empty
+    validated = stub.ValidateState(
+        oracle_pb2.ValidateStateRequest(rule_set=oracle_pb2.RuleSetRef(id="classic-4p"), state=dealt)
+    )
+    assert [(p.field, "fixes sides by seat" in p.description) for p in validated.problems] == [
+        ("state.side_of_seat", True)
+    ]
+
+
+def test_a_long_side_of_seat_is_refused_by_its_length_before_any_judging(
+    stub: oracle_pb2_grpc.OracleServiceStub,
+) -> None:
+    limit = DEFAULT_LIMITS.max_seats
+    state, action = _partner_meld()
+    request = _check(state, action)
+    request.state.side_of_seat.extend([1] * 1_000_000)
+    assert _refused(stub.CheckAction, request) == [
+        ("state.side_of_seat", f"has 1000003 entries; the limit is {limit} (one per seat at most)")
+    ]
+    for call, message in (
+        (stub.ListLegalActions, oracle_pb2.ListLegalActionsRequest(rule_set=REF, state=request.state)),
+        (stub.ValidateState, oracle_pb2.ValidateStateRequest(rule_set=REF, state=request.state)),
+        (stub.Adjudicate, oracle_pb2.AdjudicateRequest(state=request.state, action=action, rule_sets=[REF])),
+    ):
+        assert [field for field, _ in _refused(call, message)] == ["state.side_of_seat"]
+    view = view_to_proto(view_of(state, 2))
+    view.side_of_seat.extend([1] * (limit + 1 - 3))
+    found = _refused(stub.CheckAction, oracle_pb2.CheckActionRequest(rule_set=REF, view=view, action=action))
+    assert found == [("view.side_of_seat", f"has {limit + 1} entries; the limit is {limit} (one per seat at most)")]
+    table = scoring_pb2.HandTable(sides=[_side([], "", "4C")] * 3, side_of_seat=[0] * (limit + 1))
+    found = _refused(stub.ScoreHand, oracle_pb2.ScoreHandRequest(rule_set=REF, table=table))
+    assert [field for field, _ in found] == ["table.side_of_seat"]
+
+
+def test_ten_million_side_of_seat_entries_are_refused_in_process_by_their_length() -> None:
+    state, action = _partner_meld()
+    request = _check(state, action)
+    request.state.side_of_seat.extend([1] * 10_000_000)
+    with pytest.raises(InvalidInputError) as info:
+        OracleApi(default_rule_book()).CheckAction(request)
+    assert [(p.field, p.description) for p in info.value.problems] == [
+        ("state.side_of_seat", f"has 10000003 entries; the limit is {DEFAULT_LIMITS.max_seats} (one per seat at most)")
+    ]
+
+
+def test_a_refereed_cutthroat_game_reports_sides_forming_and_the_formed_state(
+    stub: oracle_pb2_grpc.OracleServiceStub,
+) -> None:
+    hand = _hand((0, 1, 1))
+    start = oracle_pb2.RefereeStart(rule_set=REF, first_dealer=hand.first_dealer, full_state=True)
+    messages = [
+        oracle_pb2.RefereeGameRequest(start=start),
+        oracle_pb2.RefereeGameRequest(deal=oracle_pb2.RefereeDeal(seed=hand.seed)),
+        *(oracle_pb2.RefereeGameRequest(action=action_to_proto(a)) for a in hand.actions[: hand.formed_at + 2]),
+    ]
+    answers = list(stub.RefereeGame(iter(messages), timeout=RPC_TIMEOUT))
+    assert all(answer.verdict.legal and not answer.error for answer in answers), answers[-1]
+    forming = answers[2 + hand.formed_at]
+    assert [e.sides_formed.lone_seat for e in forming.verdict.events if e.HasField("sides_formed")] == [0]
+    assert list(forming.state.side_of_seat) == [0, 1, 1]
+    assert answers[-1].state == state_to_proto(hand.states[hand.formed_at + 2])
+
+
+# --------------------------------------------------------------------------- Connect (HTTP/JSON)
+
+
+def _post(server: ServerThread, method: str, body: bytes) -> tuple[int, dict[str, Any]]:
+    assert server.server.http is not None
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{server.server.http.port}/{SERVICE}/{method}",
+        data=body,
+        headers={"Content-Type": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=RPC_TIMEOUT) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def test_over_http_json_a_forming_take_answers_as_over_grpc_and_a_bad_side_of_seat_names_its_field(
+    server: ServerThread, stub: oracle_pb2_grpc.OracleServiceStub
+) -> None:
+    state, action = _forming()
+    request = _check(state, action)
+    status, answer = _post(server, "CheckAction", json_format.MessageToJson(request).encode())
+    assert status == 200
+    assert answer["nextState"]["sideOfSeat"] == [0, 1, 1]
+    assert [e["sidesFormed"]["partners"] for e in answer["events"] if "sidesFormed" in e] == [[1, 2]]
+    assert answer == json.loads(json_format.MessageToJson(stub.CheckAction(request, timeout=RPC_TIMEOUT)))
+    body = json.loads(json_format.MessageToJson(_check(*_partner_meld())))
+    body["state"]["sideOfSeat"] = [1] * (DEFAULT_LIMITS.max_seats + 1)
+    status, answer = _post(server, "CheckAction", json.dumps(body).encode())
+    assert (status, answer["code"]) == (400, "invalid_argument")
+    bad = _connect_detail(answer, "google.rpc.BadRequest", error_details_pb2.BadRequest)
+    assert [v.field for v in bad.field_violations] == ["state.side_of_seat"]
+    body["state"]["sideOfSeat"] = [0, 2, 1]
+    status, answer = _post(server, "CheckAction", json.dumps(body).encode())
+    assert (status, answer["code"]) == (400, "failed_precondition")
+    failed = _connect_detail(answer, "google.rpc.PreconditionFailure", error_details_pb2.PreconditionFailure)
+    assert "state.side_of_seat" in [v.subject for v in failed.violations]
+
+
+def _connect_detail(answer: dict[str, Any], name: str, kind: type[M]) -> M:
+    """The one detail of type `name` of a Connect error (base64 without padding, as Connect sends it)."""
+    (detail,) = [d for d in answer["details"] if d["type"] == name]
+    value = detail["value"]
+    return kind.FromString(base64.b64decode(value + "=" * (-len(value) % 4)))
