@@ -16,9 +16,11 @@ from oracle.ruleset.loader import SpecError, default_rule_book
 from oracle.ruleset.paths import get_value, leaf_paths
 from oracle.ruleset.sections import (
     SECTIONS,
+    AfterLastCard,
     AskPartner,
     LastRedThree,
     MustTakePile,
+    SideFormation,
     WildRatio,
 )
 
@@ -28,13 +30,15 @@ ENUMS: list[tuple[type[IntEnum], str, str]] = [
     (MustTakePile, "MustTakePile", "MUST_TAKE_PILE_"),
     (LastRedThree, "LastRedThree", "LAST_RED_THREE_"),
     (AskPartner, "AskPartner", "ASK_PARTNER_"),
+    (SideFormation, "SideFormation", "SIDE_FORMATION_"),
+    (AfterLastCard, "AfterLastCard", "AFTER_LAST_CARD_"),
 ]
 
 
 def _view_value(rules: CompiledRules, path: str) -> object:
     section, _, name = path.partition(".")
     if section == "players":
-        return {"seats": rules.seats, "side_size": rules.side_size}[name]
+        return {"seats": rules.seats, "side_size": rules.side_size, "side_formation": rules.side_formation}[name]
     return getattr(getattr(rules, section), name)
 
 

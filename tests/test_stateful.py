@@ -25,7 +25,7 @@ class RandomGame(RuleBasedStateMachine):
     """Deals hands from a drawn seed as a live refereed game does, and plays legal actions chosen by hypothesis."""
 
     @initialize(
-        rule_set_id=st.sampled_from(["classic-2p", "classic-4p"]),
+        rule_set_id=st.sampled_from(["classic-2p", "classic-4p", "cutthroat-3p"]),
         seed=st.integers(0, 2**64 - 1),
         dealer=st.integers(0, 3),
     )
@@ -62,7 +62,8 @@ class RandomGame(RuleBasedStateMachine):
         self.state = verdict.next_state
 
     def check_hand_end(self, event: HandEnded, over: GameState) -> None:
-        """The event's table is the hand's final table (seat k plays for side k mod sides), its scores are
+        """The event's table is the hand's final table (seat k's own entry is k mod sides; with sides formed during the
+        hand, the table says which entry holds each seat's side's melds), its scores are
         score_hand of that table, and the next hand will start from the running totals plus those scores."""
         rules = self.rules
         out_side = over.went_out_seat % rules.sides if over.hand_end == HandEnd.WENT_OUT else None
@@ -77,7 +78,8 @@ class RandomGame(RuleBasedStateMachine):
                     side.unable_after_yes,  # each time a player of the side was told yes and could not go out
                 )
                 for i, side in enumerate(over.sides)
-            )
+            ),
+            over.side_of_seat,  # sides formed during the hand (cutthroat-3p): each entry scores as its player
         )
         assert event.reason == over.hand_end
         assert event.table == final

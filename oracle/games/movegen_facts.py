@@ -21,7 +21,7 @@ from oracle.model.cards import (
 from oracle.model.state import Cards, GameState, PartnerAnswer, Phase, SideState, TurnStart
 from oracle.rules.context import Ctx, make_ctx
 from oracle.rules.going_out import melding_out_allowed
-from oracle.rules.meld_play import NEW_MELD_ONLY
+from oracle.rules.meld_play import waived_for_addition
 from oracle.rules.melds import MeldShape, is_canasta, meld_rule_breaks
 from oracle.rules.minimum import minimum_waivable, side_minimum
 from oracle.ruleset.compiled import CompiledRules
@@ -131,11 +131,11 @@ class RuleFacts:
 
     def added_ok(self, old: Target, naturals: int, wilds: int, going_out: bool) -> bool:
         """Adding to a meld of make-up `old` breaks no rule check_laid applies to an addition: the meld rules but
-        those of new melds only (meld_play.NEW_MELD_ONLY), and wilds turning a natural canasta mixed."""
+        those an addition is spared (meld_play.waived_for_addition), and wilds turning a natural canasta mixed."""
         rank, size, old_naturals, old_wilds = old
         mixed = wilds > 0 and not old_wilds and self.canasta(size)  # meld_play: a natural canasta turning mixed
         # by the make-up after it (natural ranks are judged alike: RuleFacts' docstring)
-        key = (size + naturals + wilds, old_naturals + naturals, old_wilds + wilds, going_out, mixed)
+        key = (size + naturals + wilds, old_naturals + naturals, old_wilds + wilds, going_out, mixed, not wilds)
         ok = self._added.get(key)
         if ok is None:
             if len(self._added) > _MEMO_LIMIT:
@@ -145,7 +145,7 @@ class RuleFacts:
             after = MeldShape(rank, size + naturals + wilds, old_naturals + naturals, old_wilds + wilds, False)
             breaks = meld_rule_breaks(after, rules, going_out=going_out)
             mixed = is_canasta(before, rules) and old_wilds == 0 and after.wilds > 0
-            ok = all(b.field in NEW_MELD_ONLY for b in breaks) and not (
+            ok = all(waived_for_addition(b.field, wilds) for b in breaks) and not (
                 mixed and not rules.canastas.wild_may_join_natural
             )
             self._added[key] = ok

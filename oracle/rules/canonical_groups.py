@@ -13,7 +13,7 @@ from oracle.model.cards import JOKER, RANK_ACE, RANK_FOUR, RANK_THREE, is_black_
 from oracle.model.interrupt import Checkpoint
 from oracle.model.state import GameState, SideState, meld_index_of_rank
 from oracle.rules.facts import playing_side, side_of
-from oracle.rules.meld_play import NEW_MELD_ONLY
+from oracle.rules.meld_play import waived_for_addition
 from oracle.rules.melds import WILD_MELD_RANK, MeldShape, canasta_count, meld_rule_breaks, meld_shape
 from oracle.rules.minimum import side_minimum
 from oracle.ruleset.compiled import CompiledRules
@@ -101,7 +101,7 @@ class GroupBuilder:
     def added_ok(self, old: MeldShape, naturals: int, wilds: int) -> bool:
         """Adding to a meld of shape `old` breaks no meld rule that applies to additions."""
         shape = MeldShape(old.rank, old.size + naturals + wilds, old.naturals + naturals, old.wilds + wilds, False)
-        return all(b.field in NEW_MELD_ONLY for b in meld_rule_breaks(shape, self.rules, going_out=True))
+        return all(waived_for_addition(b.field, wilds) for b in meld_rule_breaks(shape, self.rules, going_out=True))
 
     def wild_splits(self, jokers: int, twos: int) -> Iterator[tuple[int, int]]:
         """(j, t) pairs within the budgets."""

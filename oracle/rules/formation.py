@@ -57,7 +57,7 @@ def _same_rank(melds: list[Cards], meld: Cards) -> int | None:
     return None
 
 
-def check_formation(rules: CompiledRules, state: GameState, add: Callable[[str, str], None]) -> bool:
+def report_formation(rules: CompiledRules, state: GameState, add: Callable[[str, str], None]) -> bool:
     """Report (path, what) through `add` where state.side_of_seat is not a formation the rule set allows; True when
     it is (empty, or one lone seat and two partners whose melds are on the lower one's entry)."""
     formed = state.side_of_seat

@@ -19,6 +19,13 @@ from oracle.ruleset.compiled import CompiledRules
 NEW_MELD_ONLY = frozenset({"melds.min_size", "melds.min_naturals"})
 
 
+def waived_for_addition(field: str, wilds_added: int) -> bool:
+    """Whether an addition to a meld answers to the meld rule of `field` not at all: the new-meld-only limits, and
+    melds.max_wilds when the addition brings no wild card (only a meld put together from two partners' melds when
+    sides formed can be over that limit, and it still takes naturals: players.side_formation)."""
+    return field in NEW_MELD_ONLY or (field == "melds.max_wilds" and not wilds_added)
+
+
 @fast_init
 @dataclass(frozen=True, slots=True)
 class Placement:
@@ -140,9 +147,7 @@ def check_laid(rules: CompiledRules, laid: Laid, *, going_out: bool, last_cards:
                 out.append(violation(rules, Code.WILD_ON_NATURAL_CANASTA, wilds=wilds, rank=rank))
         what = "new meld" if new else "meld (with the cards added)"
         for broken in meld_rule_breaks(placed.after, rules, going_out=going_out, last_cards=last_cards):
-            if not new and broken.field in NEW_MELD_ONLY:
+            if not new and waived_for_addition(broken.field, placed.shape.wilds):
                 continue
-            if not new and broken.field == "melds.max_wilds" and not placed.shape.wilds:
-                continue  # naturals joining a meld already over the limit (partners' melds put together)
             out.append(broken.violation(rules, f"{what} {format_cards(placed.cards)}"))
     return out

@@ -10,7 +10,7 @@ from oracle.model.errors import FieldProblem
 from oracle.model.state import GameState, HandEnd, PartnerAnswer, Phase, TurnStart, TurnState
 from oracle.rules import rules_memo
 from oracle.rules.facts import playing_side
-from oracle.rules.formation import check_formation
+from oracle.rules.formation import report_formation
 from oracle.rules.melds import (
     MalformedMeld,
     count_canastas,
@@ -70,7 +70,7 @@ def validate_state(rules: CompiledRules, state: GameState, prefix: str = "state"
     else:
         _locate_card_problems(rules, state, add)
     if len(state.seats) == rules.seats and len(state.sides) == rules.sides:
-        if not check_formation(rules, state, add):
+        if not report_formation(rules, state, add):
             state = state.evolve(side_of_seat=())  # judged further as if unformed; the problem is reported
         _check_melds(rules, state, add)
         _check_turn(rules, state, add)
