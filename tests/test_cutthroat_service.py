@@ -291,6 +291,30 @@ def test_ten_million_side_of_seat_entries_are_refused_in_process_by_their_length
     ]
 
 
+@pytest.mark.xfail(
+    strict=True,
+    raises=IndexError,
+    reason="engine bug (oracle/rules/table_check.py, validate_table): with table.side_of_seat set and fewer sides"
+    " than the rule set has, the formation check is skipped but side_of_seat is still used to index table.sides"
+    " (IndexError, answered INTERNAL; found by the fuzz)",
+)
+@pytest.mark.parametrize(
+    ("rule_set_id", "went_out", "side_of_seat"),
+    [("classic-2p", [0], [0, 0]), ("cutthroat-3p", [1, 0], [0, 5, 1]), ("cutthroat-3p", [1, 0], [0, 1, 1])],
+)
+def test_a_table_with_side_of_seat_and_too_few_sides_is_refused_naming_its_sides(
+    rule_set_id: str, went_out: list[int], side_of_seat: list[int]
+) -> None:
+    """As the same table without side_of_seat is: INVALID_ARGUMENT at table.sides (one side per seat)."""
+    table = scoring_pb2.HandTable(side_of_seat=side_of_seat)
+    for out in went_out:
+        table.sides.add().CopyFrom(_side([], "", "" if out else "4C", out))
+    request = oracle_pb2.ScoreHandRequest(rule_set=oracle_pb2.RuleSetRef(id=rule_set_id), table=table)
+    with pytest.raises(InvalidInputError) as info:
+        OracleApi(default_rule_book()).ScoreHand(request)
+    assert "table.sides" in [p.field for p in info.value.problems]
+
+
 def test_a_refereed_cutthroat_game_reports_sides_forming_and_the_formed_state(
     stub: oracle_pb2_grpc.OracleServiceStub,
 ) -> None:
