@@ -508,3 +508,65 @@ def test_the_move_generator_agrees_with_the_referee_in_each_cutthroat_position(
     assert listed == legal_actions_by_referee(rules, at)
     verdict = check_action(rules, at, parse_action(case.check.action))
     assert verdict.legal == (case.expect.WhichOneof("outcome") == "legal")
+
+
+# --- engine bugs found while writing the cases (xfail, strict: each passes once the engine is fixed) -----------------
+
+
+def _lone_out_table(sides: int, side_of_seat: tuple[int, ...]) -> HandTable:
+    entries = [
+        SideTable(melds("KC KC KD KD KH KH KS", "QC QC QD QD QH QH QS"), (), ((),), WentOut.NORMAL),
+        SideTable(melds("9H 9D 9S"), (), (cards("4C"),)),
+        SideTable((), (), (cards("5C"),)),
+    ]
+    return HandTable(tuple(entries[:sides]), side_of_seat)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=IndexError,
+    reason="table_check.validate_table skips the side_of_seat check when the table has the wrong number of sides "
+    "but still indexes table.sides by side_of_seat: IndexError (INTERNAL over the API) instead of the table.sides "
+    "problem",
+)
+def test_a_formed_table_with_too_few_sides_is_refused_naming_the_sides() -> None:
+    from oracle.model.errors import InvalidInputError
+
+    with pytest.raises(InvalidInputError) as refused:
+        score_hand(CT, _lone_out_table(2, (0, 1, 1)))
+    assert "table.sides" in [p.field for p in refused.value.problems]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=IndexError,
+    reason="state_check._check_melds calls facts.playing_side(went_out_seat) before went_out_seat is known to be a "
+    "seat; with side_of_seat set that indexes side_of_seat[7]: IndexError (INTERNAL over the API) instead of the "
+    "state.went_out_seat problem the unformed state gets",
+)
+def test_a_formed_finished_state_whose_goer_is_no_seat_is_reported_not_crashed() -> None:
+    over = state(
+        seats=[seat("9C"), seat("9D"), seat("")],
+        sides=[{}, {}, {}],
+        discardPile="5C",
+        phase="PHASE_HAND_OVER",
+        handEnd="HAND_END_WENT_OUT",
+        wentOutSeat=7,
+        sideOfSeat=[0, 1, 1],
+    )
+    assert "state.went_out_seat" in [p.field for p in validate_state(CT, over)]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a finished-hand table in which a player went out has formed sides under players.side_formation "
+    "LONE_HAND (the goer plays alone if nobody took the pile), and validate_state refuses such a state without "
+    "side_of_seat, but validate_table accepts the table and score_hand scores the two others alone: "
+    "[1240, 25, -5] instead of a table.side_of_seat problem (as a partnership they would score 20 each)",
+)
+def test_a_table_with_a_goer_but_no_sides_is_refused_like_the_state() -> None:
+    from oracle.model.errors import InvalidInputError
+
+    with pytest.raises(InvalidInputError) as refused:
+        score_hand(CT, _lone_out_table(3, ()))
+    assert "table.side_of_seat" in [p.field for p in refused.value.problems]
