@@ -24,16 +24,18 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 from server_harness import QUIET, RPC_TIMEOUT, ServerThread
 
-from oracle.api.v1 import cards_pb2, game_pb2, oracle_pb2, oracle_pb2_grpc, scoring_pb2
+from oracle.api.v1 import cards_pb2, game_pb2, notation_pb2, oracle_pb2, oracle_pb2_grpc, record_pb2, scoring_pb2
 from oracle.games.movegen import legal_actions
 from oracle.model.actions import Meld
+from oracle.model.cards import format_cards
 from oracle.model.errors import InvalidInputError
 from oracle.model.state import GameState
 from oracle.rules.referee import check_action
 from oracle.rules.view import view_of
 from oracle.ruleset.loader import default_rule_book
 from oracle.service.api import OracleApi
-from oracle.service.convert_game import action_from_proto, action_to_proto, state_to_proto
+from oracle.service.convert_game import action_from_proto, action_to_proto, state_from_notation, state_to_proto
+from oracle.service.convert_table import table_from_notation
 from oracle.service.convert_view import view_to_proto
 from oracle.service.limits import DEFAULT_LIMITS
 
@@ -289,6 +291,67 @@ def test_ten_million_side_of_seat_entries_are_refused_in_process_by_their_length
     assert [(p.field, p.description) for p in info.value.problems] == [
         ("state.side_of_seat", f"has 10000003 entries; the limit is {DEFAULT_LIMITS.max_seats} (one per seat at most)")
     ]
+
+
+def test_side_of_seat_in_notation_is_read_and_an_explicit_deals_is_bounded() -> None:
+    """A state or table in notation (conformance cases, the CLI, a record's explicit deal) keeps its side_of_seat;
+    in a record it counts against the seat limit before the record is read."""
+    rules = default_rule_book().get(RULE_SET).rules
+    state = state_from_notation(
+        notation_pb2.GameStateNotation(phase=game_pb2.PHASE_DRAW, side_of_seat=[0, 0, 2]), rules
+    )
+    assert state.side_of_seat == (0, 0, 2)
+    table = table_from_notation(notation_pb2.HandTableNotation(side_of_seat=[0, 1, 1]))
+    assert table.side_of_seat == (0, 1, 1)
+    limit = DEFAULT_LIMITS.max_seats
+    record = record_pb2.GameRecord(rule_set_id=RULE_SET)
+    record.hands.add().start.side_of_seat.extend([1] * (limit + 1))
+    with pytest.raises(InvalidInputError) as info:
+        OracleApi(default_rule_book()).ReplayGame(oracle_pb2.ReplayGameRequest(record=record))
+    assert [(p.field, p.description) for p in info.value.problems] == [
+        ("record.hands[0].start.side_of_seat", f"has {limit + 1} entries; the limit is {limit} (one per seat at most)")
+    ]
+
+
+def _notation(state: GameState) -> notation_pb2.GameStateNotation:
+    """A state in card notation (a record's explicit deal), side_of_seat included."""
+    written = state_to_proto(state)
+    out = notation_pb2.GameStateNotation(
+        stock=format_cards(state.stock),
+        discard_pile=format_cards(state.discard_pile),
+        pile_upcards=state.pile_upcards,
+        seat_to_move=state.seat_to_move,
+        phase=written.phase,
+        turn=written.turn,
+        side_of_seat=state.side_of_seat,
+    )
+    for seat in state.seats:
+        out.seats.add(hand=format_cards(seat.hand), melded_before=seat.melded_before)
+    for side in state.sides:
+        out.sides.add(
+            melds=[format_cards(m) for m in side.melds],
+            red_threes=format_cards(side.red_threes),
+            running_total=side.running_total,
+        )
+    return out
+
+
+def test_a_record_that_starts_after_sides_formed_replays_with_its_sides(
+    stub: oracle_pb2_grpc.OracleServiceStub,
+) -> None:
+    hand = _hand((0, 1, 1))
+    at = hand.formed_at + 1
+    record = record_pb2.GameRecord(rule_set_id=RULE_SET)
+    entry = record.hands.add(actions=[action_to_proto(a) for a in hand.actions[at:]])
+    entry.start.CopyFrom(_notation(hand.states[at]))
+    report = stub.ReplayGame(oracle_pb2.ReplayGameRequest(record=record), timeout=RPC_TIMEOUT).report
+    assert report.ok and report.actions_judged == len(hand.actions) - at, report
+    assert not [e for a in report.actions for e in a.events if e.HasField("sides_formed")]  # formed once, before
+    entry.start.ClearField("side_of_seat")  # the same start as if sides had not formed: seat 2's melds are gone
+    found = _refused(stub.ReplayGame, oracle_pb2.ReplayGameRequest(record=record))
+    assert ("record.hands[0].start.seats[2].melded_before", "the player melded earlier but the side has no melds") in (
+        found
+    )
 
 
 @pytest.mark.xfail(

@@ -20,8 +20,9 @@ class Limits:
     """
 
     max_seats: int = SIZE_MAXIMUMS["players.seats"]
-    """players.seats and players.side_size of a rule set, and the seats or sides a state, table or deal lists: real
-    Canasta has 2 to 6 players, and every state check walks every seat."""
+    """players.seats and players.side_size of a rule set, and the seats or sides a state, table or deal lists (and
+    the entries of its side_of_seat, one per seat): real Canasta has 2 to 6 players, and every state check walks
+    every seat."""
 
     max_packs: int = SIZE_MAXIMUMS["deck.packs"]
     """deck.packs: the deck is built as a list of 52 cards per pack (and kept per cached rule set), so a pack count
