@@ -38,6 +38,7 @@ from oracle.service.convert_game import action_from_proto, action_to_proto, stat
 from oracle.service.convert_table import table_from_notation
 from oracle.service.convert_view import view_to_proto
 from oracle.service.limits import DEFAULT_LIMITS
+from oracle.service.record_json import record_from_json
 
 RULE_SET = "cutthroat-3p"
 REF = oracle_pb2.RuleSetRef(id=RULE_SET)
@@ -303,6 +304,8 @@ def test_side_of_seat_in_notation_is_read_and_an_explicit_deals_is_bounded() -> 
     assert state.side_of_seat == (0, 0, 2)
     table = table_from_notation(notation_pb2.HandTableNotation(side_of_seat=[0, 1, 1]))
     assert table.side_of_seat == (0, 1, 1)
+    read = record_from_json({"ruleSetId": RULE_SET, "hands": [{"start": {"sideOfSeat": [0, 1, 1], "seats": [{}]}}]})
+    assert list(read.hands[0].start.side_of_seat) == [0, 1, 1]  # a record's JSON (an explicit deal: ParseDict)
     limit = DEFAULT_LIMITS.max_seats
     record = record_pb2.GameRecord(rule_set_id=RULE_SET)
     record.hands.add().start.side_of_seat.extend([1] * (limit + 1))
