@@ -3,6 +3,7 @@
 
 import { cardsElement, formatAction, richText, tokenOf } from "./cards.js";
 import { h } from "./dom.js";
+import { seatNote } from "./sides.js";
 
 const ITEM_NAMES = {
   SCORE_ITEM_MELDED_CARDS: "Melded cards",
@@ -38,6 +39,13 @@ export function eventText(e) {
   if (e.cardsDrawn) return ["Seat ", e.cardsDrawn.seat || 0, " drew ", cardsElement(e.cardsDrawn.cards || [])];
   if (e.redThreeLaid) return ["Seat ", e.redThreeLaid.seat || 0, " laid the red three ", cardsElement([e.redThreeLaid.card]), e.redThreeLaid.replaced ? " and drew a replacement" : ""];
   if (e.pileTaken) return ["Seat ", e.pileTaken.seat || 0, " took the pile: ", cardsElement([e.pileTaken.top]), " melded, ", (e.pileTaken.toHand || []).length, " cards to the hand"];
+  if (e.sidesFormed) {
+    const f = e.sidesFormed;
+    const partners = f.partners || [];
+    const melds = (f.melds || []).map((m, k) => [k ? ", " : "", cardsElement(m.cards || [])]);
+    return ["Sides formed: seat ", f.loneSeat || 0, " plays alone; seats ", partners.join(" and "), " are partners",
+      melds.length ? ["; their melds together: ", melds] : " (neither has melded yet)"];
+  }
   if (e.canastaMade) return ["Side ", e.canastaMade.side || 0, e.canastaMade.natural ? " has a natural canasta: " : " has a mixed canasta: ", cardsElement(e.canastaMade.cards || [])];
   if (e.handEnded) {
     const totals = (e.handEnded.scores || []).map((s, i) => `side ${i}: ${s.total || 0}`).join(", ");
@@ -79,10 +87,10 @@ export function sideBySide(results) {
   return h("div", { class: "columns" }, results.map((r) => h("article", { class: "column", "data-rule-set": r.id }, h("h3", {}, r.id), r.body)));
 }
 
-/** A ScoreHand answer: per side, the items and the total. */
-export function scoreElement(answer) {
-  return h("div", {}, (answer.sides || []).map((s, i) => h("table", { class: "score" },
-    h("caption", {}, `Side ${i}`),
+/** A ScoreHand answer: per side, the items and the total; `sideOfSeat` (the table's) names the seats of each. */
+export function scoreElement(answer, sideOfSeat = []) {
+  return h("div", { class: "scores" }, (answer.sides || []).map((s, i) => h("table", { class: "score" },
+    h("caption", {}, `Side ${i}${seatNote(sideOfSeat, i)}`),
     h("tbody", {}, (s.lines || []).map((l) => h("tr", {},
       h("th", { scope: "row" }, itemName(l.item), l.detail ? h("small", {}, " ", richText(l.detail)) : null),
       h("td", { class: "num" }, l.points || 0)))),

@@ -88,9 +88,13 @@ async function relayout() {
   const { ruleSet } = table;
   const { seats, sideSize } = ruleSet.players;
   const sides = seats / sideSize;
-  fill($("table-of"), `The table: ${seats} seats in ${sides} sides (from ${ruleSet.id}).`);
-  if (!page.pos || page.pos.hands.length !== seats || page.pos.sides.length !== sides) {
+  const loneHand = ruleSet.players.sideFormation === "SIDE_FORMATION_LONE_HAND";
+  const formed = loneHand ? " The first player to take the pile plays alone, the other two as partners." : "";
+  fill($("table-of"), `The table: ${seats} seats in ${sides} sides (from ${ruleSet.id}).${formed}`);
+  if (!page.pos || page.pos.hands.length !== seats || page.pos.sides.length !== sides || Boolean(page.pos.loneHand) !== loneHand) {
     page.pos = page.pos ? fitPosition(page.pos, seats, sides) : emptyPosition(seats, sides);
+    page.pos.loneHand = loneHand;
+    if (!loneHand) page.pos.lone = "";
     drawPosition();
   } else pileStatus();
   document.body.dataset.table = ruleSet.id;
@@ -190,7 +194,7 @@ async function ask() {
     }
     if (question === "score") {
       const table = buildTable(page.pos);
-      const results = await Promise.all(list.map(async (b) => (fits(b) ? { id: b.id, body: scoreElement(await call("ScoreHand", { ruleSet: b.ref, table })) } : notFit(b))));
+      const results = await Promise.all(list.map(async (b) => (fits(b) ? { id: b.id, body: scoreElement(await call("ScoreHand", { ruleSet: b.ref, table }), table.sideOfSeat) } : notFit(b))));
       fill(root, h("p", {}, "The hand's score, as the table stands (the typed hands are the cards left):"), sideBySide(results));
       return;
     }

@@ -4,6 +4,7 @@
 
 import { ALL_TOKENS, NotationError, cardName, cardsElement, parseCards, parseGroups, tokenOf } from "./cards.js";
 import { fill, h } from "./dom.js";
+import { playingSide, seatName, sideName, sideOfSeat } from "./sides.js";
 
 /** A position that cannot be turned into a state: `field` is the form input to fix. */
 export class PositionError extends Error {
@@ -32,6 +33,8 @@ export function emptyPosition(seats, sides) {
     pile: "",
     upcards: 0,
     wentOut: "",
+    loneHand: false, // players.side_formation LONE_HAND: sides form when the pile is first taken
+    lone: "", // then the seat playing alone ("" while nobody has taken the pile)
   };
 }
 
@@ -44,20 +47,8 @@ export function fitPosition(pos, seats, sides) {
   return out;
 }
 
-const sideOf = (seat, sides) => seat % sides;
-
 /** Whether the seat to move has a partner to ask "may I go out?" (more seats than sides). */
 const hasPartner = (pos) => pos.hands.length > pos.sides.length;
-
-function seatName(seat, pos, sides) {
-  if (seat === pos.seatToMove) return `Seat ${seat} (you, to move)`;
-  if (sideOf(seat, sides) === sideOf(pos.seatToMove, sides)) return `Seat ${seat} (your partner)`;
-  return `Seat ${seat} (opponent)`;
-}
-
-function sideName(side, pos, sides) {
-  return side === sideOf(pos.seatToMove, sides) ? `Side ${side} (yours)` : `Side ${side} (opponents)`;
-}
 
 /** The label of a request path, e.g. "state.sides[1].melds[0]" -> "Side 1's meld 1"; and the form input's id. */
 export function describePath(path, pos) {
@@ -73,6 +64,7 @@ export function describePath(path, pos) {
     return { input: mine ? "melded-before" : `hand-${m[1]}`, label: `seat ${m[1]} melded in an earlier turn` };
   }
   if ((m = /^seats\[(\d+)\]/.exec(p))) return { input: `hand-${m[1]}`, label: `seat ${m[1]}` };
+  if (p.startsWith("side_of_seat")) return { input: "lone", label: "who plays alone (the sides formed)" };
   if ((m = /^sides\[(\d+)\]\.melds(?:\[(\d+)\])?/.exec(p))) {
     const which = m[2] !== undefined ? ` meld ${Number(m[2]) + 1}` : " melds";
     return { input: `melds-${m[1]}`, label: `side ${m[1]}'s${which}` };
@@ -186,7 +178,7 @@ export function buildState(pos, ruleSet) {
     dealt[seat].forEach((t) => taken.set(t, (taken.get(t) || 0) + 1));
   });
   const stock = rest.filter((t) => (taken.get(t) ? (taken.set(t, taken.get(t) - 1), false) : true));
-  const side = sideOf(pos.seatToMove, pos.sides.length);
+  const side = playingSide(pos, pos.seatToMove);
   const playing = pos.phase !== "PHASE_DRAW";
   const newMelds = integer(pos.newMelds ?? "", "new-melds", "The melds laid this turn", 0) ?? 0;
   if (newMelds > cards.sides[side].melds.length) {
@@ -211,6 +203,7 @@ export function buildState(pos, ruleSet) {
     pileUpcards: upcards,
     seatToMove: pos.seatToMove,
     phase: pos.phase,
+    sideOfSeat: sideOfSeat(pos),
     turn: {
       start: playing ? pos.start : "TURN_START_UNSPECIFIED",
       // a new meld laid by taking the pile (the top card's) is not "melding" this turn; any other is
@@ -235,6 +228,7 @@ export function buildTable(pos) {
       hands: cards.hands.filter((_, i) => i % sides === j).map((hand) => ({ cards: hand.map(cardName) })),
       wentOut: outSeat !== null && Number(outSeat) % sides === j ? how : "WENT_OUT_UNSPECIFIED",
     })),
+    sideOfSeat: sideOfSeat(pos),
   };
 }
 
@@ -259,7 +253,7 @@ export function pileFreezers(pos, ruleSet) {
   if (dp.frozenByBlackThree && above.some(blackThree)) {
     reasons.push(["discard_pile.frozen_by_black_three", "a black three was discarded into it"]);
   }
-  const side = sideOf(pos.seatToMove, pos.sides.length);
+  const side = playingSide(pos, pos.seatToMove);
   if (dp.frozenUntilInitialMeld && !parsePosition(pos).sides[side].melds.length) {
     reasons.push(["discard_pile.frozen_until_initial_meld", "your side has not made its initial meld"]);
   }
@@ -328,6 +322,18 @@ function answerField(pos, set) {
   return select("partner-answer", "Your partner's answer to \u201cmay I go out?\u201d", ANSWERS, value, set, "Yes: you must go out if you can. No: you may not go out this turn.");
 }
 
+/** Under players.side_formation LONE_HAND: who plays alone, once the pile was first taken (null for fixed sides). */
+function formation(pos, seats, set) {
+  if (!pos.loneHand) return null;
+  const options = [["", "Not formed yet: nobody has taken the pile, each plays alone"]].concat([...Array(seats).keys()].map((lone) => {
+    const partners = [...Array(seats).keys()].filter((s) => s !== lone);
+    return [String(lone), `Seat ${lone} took the pile first: alone against seats ${partners.join(" and ")}`];
+  }));
+  return h("fieldset", { class: "formation" }, h("legend", {}, "The sides"),
+    select("lone", "Who plays alone", options, pos.lone === undefined || pos.lone === null ? "" : String(pos.lone), set,
+      "The first player to take the discard pile plays alone; the other two become partners, their melds put together on the lower seat's side. Red threes and scores stay each player's own."));
+}
+
 /** Render the form for `pos` into `root`; `changed(pos, structural)` is called on every edit. */
 export function renderPosition(root, pos, changed) {
   const sides = pos.sides.length;
@@ -346,7 +352,8 @@ export function renderPosition(root, pos, changed) {
     else if (id === "went-out") pos.wentOut = value;
     else if (id === "new-melds") pos.newMelds = value;
     else if (id === "partner-answer") pos.answer = value;
-    changed(pos, id === "seat-to-move" || id === "phase");
+    else if (id === "lone") pos.lone = value;
+    changed(pos, id === "seat-to-move" || id === "phase" || id === "lone");
   };
   const playing = pos.phase !== "PHASE_DRAW";
   const checkbox = (id, label, key) => h("div", { class: "field check" },
@@ -366,7 +373,7 @@ export function renderPosition(root, pos, changed) {
       checkbox("made-canasta", "Your melds this turn completed a canasta", "madeCanasta")) : null,
     checkbox("melded-before", "You melded in an earlier turn of this hand", "meldedBefore"));
   if (pos.phase !== "PHASE_DRAW" && pos.start === "TURN_START_UNSPECIFIED") pos.start = "TURN_START_DREW";
-  const hands = [...Array(seats).keys()].map((i) => cardInput(`hand-${i}`, `${seatName(i, pos, sides)}: hand`, pos.hands[i],
+  const hands = [...Array(seats).keys()].map((i) => cardInput(`hand-${i}`, `${seatName(i, pos)}: hand`, pos.hands[i],
     i === pos.seatToMove ? "Your cards, e.g. 9H 9D JK KS" : "Optional: leave blank to deal it unseen cards; type it to score the hand.", set, false));
   const sideBlocks = [...Array(sides).keys()].map((j) => h("fieldset", { class: "side" }, h("legend", {}, sideName(j, pos, sides)),
     cardInput(`melds-${j}`, "Melds on the table", pos.sides[j].melds, "Melds separated by commas: KH KD KS, 7S 7D 2C", set, true),
@@ -382,7 +389,7 @@ export function renderPosition(root, pos, changed) {
     numberInput("hand-size", "Cards in each blank hand", pos.handSize, set, "Blank: the rule book's deal"),
     numberInput("stock-size", "Cards in the stock", pos.stockSize, set, "Blank: every card not placed elsewhere"),
     select("went-out", "For scoring: who went out", wentOut, pos.wentOut, set));
-  fill(root, turn, h("div", { class: "hands" }, hands), h("div", { class: "sides" }, sideBlocks), pileBox, rest);
+  fill(root, turn, formation(pos, seats, set), h("div", { class: "hands" }, hands), h("div", { class: "sides" }, sideBlocks), pileBox, rest);
 }
 
 /** Show the pile's top card and, per rule book, whether it is frozen and why. */

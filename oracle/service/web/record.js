@@ -61,14 +61,15 @@ function byItem(lines) {
   return [...sums].map(([item, [points, n]]) => [item, points, n]);
 }
 
-/** Each hand's itemised score per side. */
-export function scoresTable(hands) {
+/** Each hand's itemised score per side; `alone` maps a hand to the seat that played it alone (sides formed). */
+export function scoresTable(hands, alone = new Map()) {
   const sides = hands.length ? hands[0].scores.length : 0;
   return h("table", { class: "hand-scores" },
     h("caption", {}, "Each hand's score, item by item"),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Hand"), [...Array(sides).keys()].map((s) => h("th", { scope: "col" }, `Side ${s}`)))),
     h("tbody", {}, hands.map((hd, i) => h("tr", {},
-      h("th", { scope: "row" }, `${i + 1}`, h("br"), h("small", {}, String(hd.end || "").replace("HAND_END_", "").toLowerCase().replace(/_/g, " "))),
+      h("th", { scope: "row" }, `${i + 1}`, h("br"), h("small", {}, String(hd.end || "").replace("HAND_END_", "").toLowerCase().replace(/_/g, " ")),
+        alone.has(hd.hand || 0) ? [h("br"), h("small", { class: "alone" }, `seat ${alone.get(hd.hand || 0)} alone`)] : null),
       hd.scores.map((s, j) => h("td", {},
         h("ul", { class: "lines" }, byItem(s.lines || []).map(([item, points, n]) => h("li", {}, `${itemName(item)}${n > 1 ? ` (${n})` : ""}: ${points}`))),
         h("p", { class: "total" }, `Hand ${s.total || 0} \u00b7 total ${hd.totals[j] || 0}`)))))));
@@ -100,6 +101,7 @@ export function renderReport(root, report) {
     byHand.get(k).push(a);
   }
   const handNumbers = [...byHand.keys()].sort((a, b) => a - b);
+  const alone = new Map(actions.flatMap((a) => (a.events || []).filter((e) => e.sidesFormed).map((e) => [a.hand || 0, e.sidesFormed.loneSeat || 0])));
   let hand = handNumbers[0] ?? 0;
   let index = 0;
   const handSelect = h("select", { id: "step-hand" }, handNumbers.map((n) => h("option", { value: n }, `Hand ${n + 1} (${byHand.get(n).length} actions)`)));
@@ -129,7 +131,7 @@ export function renderReport(root, report) {
   });
   fill(root, summary(report), disagreements(report),
     hands.length ? totalsChart(hands) : null,
-    hands.length ? scoresTable(hands) : null,
+    hands.length ? scoresTable(hands, alone) : null,
     h("section", { class: "stepper", "aria-labelledby": "stepper-title" }, h("h3", { id: "stepper-title" }, "Step through the game"),
       h("div", { class: "row" }, h("label", { for: "step-hand" }, "Hand "), handSelect, prev, position, next),
       h("div", { class: "step-layout" }, list, detail)));
