@@ -12,8 +12,11 @@ from click.testing import CliRunner
 from google.protobuf import json_format
 from server_harness import RPC_TIMEOUT, oracle_stub
 
-from oracle.api.v1 import oracle_pb2, oracle_pb2_grpc, record_pb2
+from oracle.api.v1 import notation_pb2, oracle_pb2, oracle_pb2_grpc, record_pb2
 from oracle.cli.main import main
+from oracle.model.actions import parse_action
+from oracle.ruleset.loader import default_rule_book
+from oracle.service.convert_game import action_to_proto, state_from_notation, state_to_proto
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "cutthroat"
@@ -253,3 +256,31 @@ def test_replay_over_grpc_reports_three_scores_a_hand_and_the_sides_formed(
     assert [list(hand.totals) for hand in report.hands] == [list(hand.claimed_totals) for hand in record.hands]
     formed = [e.sides_formed for a in report.actions for e in a.events if e.WhichOneof("kind") == "sides_formed"]
     assert [(f.lone_seat, list(f.partners)) for f in formed] == [(1, [0, 2]), (1, [0, 2]), (1, [0, 2]), (0, [1, 2])]
+
+
+def test_rules_list_says_the_cutthroat_sides_of_one_last_until_the_pile_is_taken() -> None:
+    code, out = run("rules", "list")
+    assert code == 0
+    lines = {line.split()[0]: line for line in out.splitlines()}
+    for rule_set in CUTTHROAT:
+        assert " 3 players, sides of 1 until one takes the pile  " in lines[rule_set]
+    assert " 2 players, sides of 1  " in lines["classic-2p"]
+
+
+def test_adjudicate_over_grpc_answers_a_four_player_state_under_a_cutthroat_rule_set_as_not_applicable(
+    stub: oracle_pb2_grpc.OracleServiceStub,
+) -> None:
+    notation = json_format.Parse(
+        (ROOT / "examples" / "black-three-under-top-4p.json").read_text(), notation_pb2.GameStateNotation()
+    )
+    state = state_to_proto(state_from_notation(notation, default_rule_book().get("classic-4p").rules))
+    request = oracle_pb2.AdjudicateRequest(
+        state=state,
+        action=action_to_proto(parse_action("draw")),
+        rule_sets=[oracle_pb2.RuleSetRef(id=i) for i in ("classic-4p", "cutthroat-3p")],
+    )
+    answer = stub.Adjudicate(request, timeout=RPC_TIMEOUT)
+    classic, cutthroat = answer.verdicts
+    assert classic.applicable and classic.verdict.legal
+    assert not cutthroat.applicable
+    assert "state.seats: has 4 seats; rule set 'cutthroat-3p' has 3" in cutthroat.not_applicable

@@ -38,12 +38,15 @@ def rules_list(as_json: bool, specs: Path | None) -> None:
 
         print_json(OracleApi(load_book(specs)).ListRuleSets(oracle_pb2.ListRuleSetsRequest()))
         return
+    from oracle.api.v1.ruleset_pb2 import SIDE_FORMATION_LONE_HAND
+
     for loaded in load_book(specs):
         spec = loaded.spec
         based = f" (extends {loaded.lineage[1]})" if len(loaded.lineage) > 1 else ""
-        click.echo(
-            f"{spec.id:<24} {spec.players.seats} players, sides of {spec.players.side_size}  {spec.title}{based}"
-        )
+        # players.side_formation LONE_HAND: the sides of one last until the pile is first taken
+        formed = " until one takes the pile" if spec.players.side_formation == SIDE_FORMATION_LONE_HAND else ""
+        sides = f"{spec.players.seats} players, sides of {spec.players.side_size}{formed}"
+        click.echo(f"{spec.id:<24} {sides}  {spec.title}{based}")
 
 
 @rules.command("lint")

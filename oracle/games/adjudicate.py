@@ -65,6 +65,12 @@ def adjudicate(
 ) -> Adjudication:
     """Judge under each rule set; a malformed action raises InvalidInputError (it is malformed under all).
 
+    Every rule set may be asked, whatever its table: one the position does not
+    fit (another number of seats or sides, e.g. a four-player state under the
+    three-player cutthroat-3p, or a deck it cannot hold) is not applicable, its
+    answer naming why, and nothing is judged under it. So the front ends ask
+    every rule book by default, the three-player ones too.
+
     `state` is one state for all, or one per rule set (a notation state with
     fill_stock fills a different stock for a deck of another size), or a
     player's view (each answer then carries the view's verdict and unknowns).
