@@ -10,11 +10,12 @@ import z3
 from cutthroat_states import cutthroat_hands
 
 from oracle.api.v1 import ruleset_pb2
-from oracle.model.cards import is_wild
+from oracle.model.cards import is_wild, parse_cards
+from oracle.model.errors import InvalidInputError
 from oracle.model.events import SidesFormed
 from oracle.model.score import SideScore
 from oracle.model.state import GameState, Phase
-from oracle.model.table import HandTable
+from oracle.model.table import HandTable, SideTable, WentOut
 from oracle.rules import formation, scoring
 from oracle.ruleset.compiled import CompiledRules, compile_rules
 from oracle.ruleset.loader import default_rule_book
@@ -250,3 +251,27 @@ def test_played_formations_keep_every_card_in_melds_the_model_calls_legal() -> N
             assert z3.is_true(z3.simplify(mf.legal_merged_meld(rm, counts))), meld
         seen += 1
     assert seen >= 8
+
+
+# ----- an engine gap the model shows ------------------------------------------------------------------------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=pytest.fail.Exception,  # "DID NOT RAISE": any other failure is a real one
+    reason="rules.table_check.validate_table does not apply check_formation's rule that a player who goes out"
+    " before sides form plays alone, so score_hand scores an unformed cutthroat table in which a player went out",
+)
+def test_a_table_where_a_player_went_out_without_sides_formed_is_refused() -> None:
+    rules = rules_of("cutthroat-3p")
+    goer = SideTable(
+        (tuple(parse_cards("KC KD KH KS KC KD KH")), tuple(parse_cards("QC QD QH QS QC QD QH"))),
+        (),
+        ((),),
+        WentOut.NORMAL,
+    )
+    others = (SideTable((), (), ((parse_cards("5C")[0],),)), SideTable((), (), ((parse_cards("5D")[0],),)))
+    # Play never leaves this table: going out first makes seat 0 the lone hand and seats 1 and 2 partners, who
+    # would each score -10 (both hands), not -5 each as sides of one. The state check refuses the same position.
+    with pytest.raises(InvalidInputError, match="side_of_seat"):
+        scoring.score_hand(rules, HandTable((goer, *others)))

@@ -61,6 +61,7 @@ from oracle.verify.budget import PROOF_BUDGET, check_within
 from oracle.verify.cases import Case
 from oracle.verify.hand import ITEMS, ConcreteSide, read_side, score_extremes, side_hand
 from oracle.verify.model import NATURAL_RANKS, RANK_CLASSES, WILD_MELD, Cond, MeldCounts, RuleModel
+from oracle.verify.model_formation import lone_hand
 
 MAX_FLIPS = 200  # per predicate and direction: a guard, far above what real rule sets produce
 
@@ -343,7 +344,9 @@ def _score_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
     empty = SideTable((), (), ((),) * rm.spec.players.side_size)
     cases = []
     for slug, what, side in _score_targets(rm):
-        table = HandTable((_side_cards(rm, side), *([empty] * (sides - 1))))
+        # under players.side_formation LONE_HAND a player who goes out plays alone: the sides have formed
+        formed = (0, *([1] * (sides - 1))) if side.went_out and lone_hand(rm.spec) else ()
+        table = HandTable((_side_cards(rm, side), *([empty] * (sides - 1))), formed)
         expected: dict[str, object] = {_ITEM_KEYS[k]: v for k, v in side.items.items()}
         expected["total"] = side.total
         engine: dict[str, object]
@@ -356,7 +359,7 @@ def _score_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
             for line in score.lines:
                 points[_ITEM_KEYS[_ITEM_OF_LINE[line.item]]] += line.points
             engine = {**points, "total": score.total}
-        doc = {
+        doc: dict[str, object] = {
             "sides": [
                 {
                     "melds": [format_cards(m) for m in s.melds],
@@ -367,6 +370,8 @@ def _score_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
                 for s in table.sides
             ]
         }
+        if formed:
+            doc["sideOfSeat"] = list(formed)
         cases.append(
             Case(
                 f"{rm.id}-score-{slug}",

@@ -24,6 +24,7 @@ own state check runs as it does in play.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import z3
 
@@ -36,6 +37,7 @@ from oracle.model.table import HandTable, SideTable, WentOut
 from oracle.rules import formation, referee, scoring
 from oracle.rules.state_check import validate_state
 from oracle.ruleset.compiled import CompiledRules
+from oracle.ruleset.sections import SideFormation
 from oracle.verify.boundary_stock import stock_end_cases
 from oracle.verify.budget import PROOF_BUDGET, check_within
 from oracle.verify.cases import Case
@@ -308,7 +310,8 @@ def _formed_answer(
 ) -> dict[str, object]:
     try:
         scores = scoring.score_hand(rules, table)
-        alone_score = scoring.score_hand(rules, alone)[lone].total
+        # as a side of one: the same cards where sides are fixed (under LONE_HAND no unformed table goes out)
+        alone_score = scoring.score_hand(replace(rules, side_formation=SideFormation.FIXED), alone)[lone].total
     except InvalidInputError as exc:
         return {"error": str(exc)}
 
