@@ -284,3 +284,14 @@ def test_adjudicate_over_grpc_answers_a_four_player_state_under_a_cutthroat_rule
     assert classic.applicable and classic.verdict.legal
     assert not cutthroat.applicable
     assert "state.seats: has 4 seats; rule set 'cutthroat-3p' has 3" in cutthroat.not_applicable
+
+
+def test_check_from_the_takers_view_shows_the_sides_formed_and_adjudicate_skips_four_player_books() -> None:
+    view = str(DATA / "before-first-take-3p-view.json")  # seat 1's view of BEFORE_TAKE
+    action = "take-pile with 8C 8D meld 7C 7D 7S 2D"
+    code, out = run("check", "--rules", "cutthroat-3p", "--view", view, "--action", action)
+    assert code == 0
+    assert "  sides formed: seat 1 alone; seats 0 and 2 partners; melds 4D 4S 4S, QC QD QH QH" in out.splitlines()
+    code, out = run("adjudicate", "--view", view, "--action", action, "--rules", "cutthroat-3p,classic-4p")
+    assert code == 0
+    assert "  classic-4p: the view does not fit: view.seats: has 3 entries; rule set 'classic-4p' has 4 seats" in out
