@@ -361,14 +361,20 @@ def test_a_record_that_starts_after_sides_formed_replays_with_its_sides(
     strict=True,
     raises=IndexError,
     reason="engine bug (oracle/rules/table_check.py, validate_table): with table.side_of_seat set and fewer sides"
-    " than the rule set has, the formation check is skipped but side_of_seat is still used to index table.sides"
+    " or more than the rule set has, the formation check is skipped but side_of_seat is still used to index"
+    " table.sides"
     " (IndexError, answered INTERNAL; found by the fuzz)",
 )
 @pytest.mark.parametrize(
     ("rule_set_id", "went_out", "side_of_seat"),
-    [("classic-2p", [0], [0, 0]), ("cutthroat-3p", [1, 0], [0, 5, 1]), ("cutthroat-3p", [1, 0], [0, 1, 1])],
+    [
+        ("classic-2p", [0], [0, 0]),
+        ("cutthroat-3p", [1, 0], [0, 5, 1]),
+        ("cutthroat-3p", [1, 0], [0, 1, 1]),
+        ("classic-2p", [0, 0, 1], [0]),  # more sides than the rule set's, and fewer side_of_seat entries
+    ],
 )
-def test_a_table_with_side_of_seat_and_too_few_sides_is_refused_naming_its_sides(
+def test_a_table_with_side_of_seat_and_the_wrong_number_of_sides_is_refused_naming_its_sides(
     rule_set_id: str, went_out: list[int], side_of_seat: list[int]
 ) -> None:
     """As the same table without side_of_seat is: INVALID_ARGUMENT at table.sides (one side per seat)."""
