@@ -120,13 +120,19 @@ def test_form_sides_puts_the_higher_partners_melds_onto_the_lower_ones_one_meld_
 
 
 def test_when_seat_0_is_alone_seat_2s_melds_go_onto_seat_1s_entry() -> None:
-    fresh = unformed_table(0)
-    fresh = fresh.evolve(sides=(fresh.sides[1], fresh.sides[0], fresh.sides[2]))  # seat 1 has the kings now
+    fresh = state(
+        seats=[seat("AH AD 4C", True), seat("7S 9H", True), seat("6S 8C", True)],
+        sides=[{"melds": ["QC QD QH"]}, {"melds": ["KC KD KH"]}, {"melds": ["KS KS 2C", "9C 9D 9S"]}],
+        discardPile="5C AS",
+        phase="PHASE_DRAW",
+    )
     formed, event = form_sides(CT, fresh, 0)
     assert formed.side_of_seat == (0, 1, 1)
-    assert formed.sides[1].melds == fresh.sides[1].melds  # seat 2 had none: nothing to add
-    assert formed.sides[0].melds == fresh.sides[0].melds  # the lone hand keeps his own
-    assert event.partners == (1, 2) and event.lone_seat == 0
+    assert formed.sides[0].melds == melds("QC QD QH")  # the lone hand keeps his own
+    assert formed.sides[1].melds == melds("KC KD KH KS KS 2C", "9C 9D 9S")
+    assert formed.sides[2].melds == ()
+    assert event == SidesFormed(0, (1, 2), formed.sides[1].melds)
+    assert validate_state(CT, formed) == []
 
 
 def test_the_first_take_reports_pile_taken_then_sides_formed_then_the_canasta() -> None:
