@@ -111,8 +111,10 @@ def _worst_row(got: Samples | str) -> Row:
 def throughput_rows(sizes: InProcessSizes, progress: Progress) -> list[Row]:
     """Replay of the shipped records and random simulation, in CPU seconds of the measuring thread."""
     rows = []
-    title = "replay in process, the 20 shipped records"
+    title = "replay in process, the shipped records"
     got = _measure(Job("replay.records"), sizes, progress)
+    if not isinstance(got, str):
+        title = f"{title} ({len(got['actions'])})"
     if isinstance(got, str):
         rows.append(missing("replay.rate", title, "actions/s", got))
     else:
