@@ -519,12 +519,15 @@ def test_the_move_generator_agrees_with_the_referee_in_each_cutthroat_position(
 # --- engine bugs found while writing the cases (xfail, strict: each passes once the engine is fixed) -----------------
 
 
-def _lone_out_table(sides: int, side_of_seat: tuple[int, ...]) -> HandTable:
+def _lone_out_table(sides: int, side_of_seat: tuple[int, ...], went_out: int | None = 0) -> HandTable:
     entries = [
-        SideTable(melds("KC KC KD KD KH KH KS", "QC QC QD QD QH QH QS"), (), ((),), WentOut.NORMAL),
+        SideTable(melds("KC KC KD KD KH KH KS", "QC QC QD QD QH QH QS"), (), ((),)),
         SideTable(melds("9H 9D 9S"), (), (cards("4C"),)),
         SideTable((), (), (cards("5C"),)),
     ]
+    if went_out is not None:
+        entry = entries[went_out]
+        entries[went_out] = SideTable(entry.melds, entry.red_threes, entry.hands, WentOut.NORMAL)
     return HandTable(tuple(entries[:sides]), side_of_seat)
 
 
@@ -533,13 +536,19 @@ def _lone_out_table(sides: int, side_of_seat: tuple[int, ...]) -> HandTable:
     raises=IndexError,
     reason="table_check.validate_table skips the side_of_seat check when the table has the wrong number of sides "
     "but still indexes table.sides by side_of_seat: IndexError (INTERNAL over the API) instead of the table.sides "
-    "problem",
+    "problem; under a fixed-sides rule set too (classic-2p, three sides, side_of_seat [-1], side 1 went out)",
 )
-def test_a_formed_table_with_too_few_sides_is_refused_naming_the_sides() -> None:
+@pytest.mark.parametrize(
+    ("rule_set", "sides", "side_of_seat", "went_out"),
+    [("cutthroat-3p", 2, (0, 1, 1), None), ("classic-2p", 3, (-1,), 1)],
+)
+def test_a_table_with_side_of_seat_and_the_wrong_number_of_sides_is_refused_naming_the_sides(
+    rule_set: str, sides: int, side_of_seat: tuple[int, ...], went_out: int | None
+) -> None:
     from oracle.model.errors import InvalidInputError
 
     with pytest.raises(InvalidInputError) as refused:
-        score_hand(CT, _lone_out_table(2, (0, 1, 1)))
+        score_hand(BOOK.get(rule_set).rules, _lone_out_table(sides, side_of_seat, went_out))
     assert "table.sides" in [p.field for p in refused.value.problems]
 
 
