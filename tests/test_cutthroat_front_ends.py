@@ -295,3 +295,16 @@ def test_check_from_the_takers_view_shows_the_sides_formed_and_adjudicate_skips_
     code, out = run("adjudicate", "--view", view, "--action", action, "--rules", "cutthroat-3p,classic-4p")
     assert code == 0
     assert "  classic-4p: the view does not fit: view.seats: has 3 entries; rule set 'classic-4p' has 4 seats" in out
+
+
+def test_going_out_before_anyone_took_the_pile_makes_the_goer_the_lone_hand_before_the_hand_ends() -> None:
+    # seat 1 goes out; seats 0 and 2 each hold queens: their melds go together, the queens into one mixed canasta
+    code, out = run("check", "--state", str(DATA / "going-out-before-any-take-3p.json"), "--action", "discard 5C")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[1] == (
+        "  sides formed: seat 1 alone; seats 0 and 2 partners;"
+        " melds 4D 4S 4S 4C 4H, QC QD QH QD QH QS JK, AC AH AH JK JK AS AC"
+    )
+    # partners: 335 melded, two mixed canastas 600, less both hands (55 and 45); seat 2 adds its red three
+    assert lines[2] == "  hand over (went_out): side 0 835, side 1 1100, side 2 935"
