@@ -531,13 +531,6 @@ def _lone_out_table(sides: int, side_of_seat: tuple[int, ...], went_out: int | N
     return HandTable(tuple(entries[:sides]), side_of_seat)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=IndexError,
-    reason="table_check.validate_table skips the side_of_seat check when the table has the wrong number of sides "
-    "but still indexes table.sides by side_of_seat: IndexError (INTERNAL over the API) instead of the table.sides "
-    "problem; under a fixed-sides rule set too (classic-2p, three sides, side_of_seat [-1], side 1 went out)",
-)
 @pytest.mark.parametrize(
     ("rule_set", "sides", "side_of_seat", "went_out"),
     [("cutthroat-3p", 2, (0, 1, 1), None), ("classic-2p", 3, (-1,), 1)],
@@ -552,13 +545,6 @@ def test_a_table_with_side_of_seat_and_the_wrong_number_of_sides_is_refused_nami
     assert "table.sides" in [p.field for p in refused.value.problems]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=IndexError,
-    reason="state_check._check_melds calls facts.playing_side(went_out_seat) before went_out_seat is known to be a "
-    "seat; with side_of_seat set that indexes side_of_seat[7]: IndexError (INTERNAL over the API) instead of the "
-    "state.went_out_seat problem the unformed state gets",
-)
 def test_a_formed_finished_state_whose_goer_is_no_seat_is_reported_not_crashed() -> None:
     over = state(
         seats=[seat("9C"), seat("9D"), seat("")],
@@ -572,13 +558,6 @@ def test_a_formed_finished_state_whose_goer_is_no_seat_is_reported_not_crashed()
     assert "state.went_out_seat" in [p.field for p in validate_state(CT, over)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a finished-hand table in which a player went out has formed sides under players.side_formation "
-    "LONE_HAND (the goer plays alone if nobody took the pile), and validate_state refuses such a state without "
-    "side_of_seat, but validate_table accepts the table and score_hand scores the two others alone: "
-    "[1240, 25, -5] instead of a table.side_of_seat problem (as a partnership they would score 20 each)",
-)
 def test_a_table_with_a_goer_but_no_sides_is_refused_like_the_state() -> None:
     from oracle.model.errors import InvalidInputError
 

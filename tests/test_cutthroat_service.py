@@ -220,7 +220,12 @@ def test_a_formed_table_scores_three_columns_partners_apart_by_their_red_threes(
         for side in response.sides
     ]
     assert red == [[100], [100], [200]]
-    del table.side_of_seat[:]  # the same cards as three lone hands: seat 2 has red threes and no meld
+    # the same cards as three lone hands (the pile never taken, the stock run out, nobody out): seat 2 has red
+    # threes and no meld; with a player gone out and no sides formed the table is refused (a goer plays alone)
+    del table.side_of_seat[:]
+    refused = _refused(stub.ScoreHand, oracle_pb2.ScoreHandRequest(rule_set=REF, table=table))
+    assert [field for field, _ in refused] == ["table.side_of_seat"]
+    table.sides[1].went_out = scoring_pb2.WENT_OUT_UNSPECIFIED
     alone = stub.ScoreHand(oracle_pb2.ScoreHandRequest(rule_set=REF, table=table), timeout=RPC_TIMEOUT)
     assert [side.total for side in alone.sides][2] == -200 - 15
 
@@ -357,14 +362,6 @@ def test_a_record_that_starts_after_sides_formed_replays_with_its_sides(
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=IndexError,
-    reason="engine bug (oracle/rules/table_check.py, validate_table): with table.side_of_seat set and fewer sides"
-    " or more than the rule set has, the formation check is skipped but side_of_seat is still used to index"
-    " table.sides"
-    " (IndexError, answered INTERNAL; found by the fuzz)",
-)
 @pytest.mark.parametrize(
     ("rule_set_id", "went_out", "side_of_seat"),
     [

@@ -153,7 +153,8 @@ _CARDS = frozenset(ALL_CARDS)
 
 
 def _check_melds(rules: CompiledRules, state: GameState, add: Add) -> None:
-    over_side = playing_side(rules, state, state.went_out_seat) if state.hand_end == HandEnd.WENT_OUT else -1
+    goer_known = state.hand_end == HandEnd.WENT_OUT and 0 <= state.went_out_seat < rules.seats
+    over_side = playing_side(rules, state, state.went_out_seat) if goer_known else -1
     # A black-three meld may stand on the mover's side while the mover holds at most the one card to discard.
     closing_side = (
         playing_side(rules, state, state.seat_to_move)

@@ -8,7 +8,7 @@ from oracle.model.table import HandTable, SideTable, WentOut
 from oracle.rules.formation import formation_problem
 from oracle.rules.melds import MalformedMeld, MeldShape, canasta_count, meld_rule_breaks, meld_shape
 from oracle.ruleset.compiled import CompiledRules
-from oracle.ruleset.sections import AskPartner
+from oracle.ruleset.sections import AskPartner, SideFormation
 
 
 def validate_table(table: HandTable, rules: CompiledRules, prefix: str = "table") -> list[list[MeldShape]]:
@@ -25,11 +25,19 @@ def validate_table(table: HandTable, rules: CompiledRules, prefix: str = "table"
     if len(went_out_sides) > 1:
         problems.add(f"{prefix}.sides", f"sides {went_out_sides} all claim to have gone out; at most one can")
     formed = table.side_of_seat
-    if formed and len(table.sides) == rules.sides:
+    if len(table.sides) != rules.sides:
+        formed = ()  # judged as if unformed: the table's sides are reported above
+    elif formed:
         problem = formation_problem(rules, formed, [bool(side.melds) for side in table.sides])
         if problem is not None:
             problems.add(f"{prefix}.{problem[0]}", problem[1])
             formed = ()
+    elif rules.side_formation == SideFormation.LONE_HAND and went_out_sides:
+        problems.add(
+            f"{prefix}.side_of_seat",
+            "is empty, but a player who goes out before sides form plays alone against the others"
+            " (players.side_formation): say who played alone",
+        )
     for i, side in enumerate(table.sides):
         path = f"{prefix}.sides[{i}]"
         merged = formed.count(i) > 1
