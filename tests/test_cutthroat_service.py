@@ -321,6 +321,19 @@ def test_side_of_seat_in_notation_is_read_and_an_explicit_deals_is_bounded() -> 
     ]
 
 
+def test_a_formed_position_asked_about_again_is_read_from_memory() -> None:
+    """ListLegalActions then CheckAction on one formed position: its bytes are read once (the wire reader takes
+    side_of_seat, so the state is remembered like any other), and the answer is a fresh read's."""
+    state, action = _partner_meld()
+    api = OracleApi(default_rule_book())
+    request = _check(state, action)
+    api.ListLegalActions(oracle_pb2.ListLegalActionsRequest(rule_set=REF, state=request.state))
+    assert (len(api.states), api.states.hits) == (1, 0)
+    answer = api.CheckAction(request)
+    assert api.states.hits == 1
+    assert answer == OracleApi(default_rule_book()).CheckAction(request)
+
+
 def _notation(state: GameState) -> notation_pb2.GameStateNotation:
     """A state in card notation (a record's explicit deal), side_of_seat included."""
     written = state_to_proto(state)
