@@ -239,7 +239,9 @@ def test_more_naturals_than_the_minimum_meld_size():
 
 
 def test_side_size_not_dividing_seats():
-    text = altered(CLASSIC_4P, "players { seats: 4 side_size: 2 side_formation", "players { seats: 5 side_size: 2 side_formation")
+    text = altered(
+        CLASSIC_4P, "players { seats: 4 side_size: 2 side_formation", "players { seats: 5 side_size: 2 side_formation"
+    )
 
     problem = only_problem({BASE_FILE: text})
 

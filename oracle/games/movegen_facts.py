@@ -92,7 +92,7 @@ class RuleFacts:
         #: Fewest cards a meld may leave for the end-of-action checks to pass whatever the canastas and the answer.
         self.safe_left = max(2, self.keep)
         self._new: dict[tuple[int, int, int, bool, bool], bool] = {}
-        self._added: dict[tuple[int, int, int, bool, bool], bool] = {}
+        self._added: dict[tuple[int, int, int, bool, bool, bool], bool] = {}
         sizes = range(rules.deck_size + 1)  # by size (melds.is_canasta), natural melds and black-three melds
         self.canasta_table = [is_canasta(MeldShape(RANK_ACE, n, n, 0, False), rules) for n in sizes]
         self.black_canasta_table = [is_canasta(MeldShape(RANK_THREE, n, n, 0, True), rules) for n in sizes]
