@@ -288,14 +288,21 @@ def test_a_long_side_of_seat_is_refused_by_its_length_before_any_judging(
     assert [field for field, _ in found] == ["table.side_of_seat"]
 
 
-def test_ten_million_side_of_seat_entries_are_refused_in_process_by_their_length() -> None:
+@pytest.mark.parametrize("given", ["state", "view"])
+def test_ten_million_side_of_seat_entries_are_refused_in_process_by_their_length(given: str) -> None:
     state, action = _partner_meld()
-    request = _check(state, action)
-    request.state.side_of_seat.extend([1] * 10_000_000)
+    if given == "state":
+        request = _check(state, action)
+    else:
+        request = oracle_pb2.CheckActionRequest(rule_set=REF, view=view_to_proto(view_of(state, 2)), action=action)
+    getattr(request, given).side_of_seat.extend([1] * 10_000_000)
     with pytest.raises(InvalidInputError) as info:
         OracleApi(default_rule_book()).CheckAction(request)
     assert [(p.field, p.description) for p in info.value.problems] == [
-        ("state.side_of_seat", f"has 10000003 entries; the limit is {DEFAULT_LIMITS.max_seats} (one per seat at most)")
+        (
+            f"{given}.side_of_seat",
+            f"has 10000003 entries; the limit is {DEFAULT_LIMITS.max_seats} (one per seat at most)",
+        )
     ]
 
 

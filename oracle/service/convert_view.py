@@ -11,7 +11,7 @@ from oracle.model.view import PlayerView, SeatView, Unknown
 from oracle.rules.view import ViewVerdict
 from oracle.service.bounded import bounded_violations
 from oracle.service.convert_game import _enum, _turn, _wire, event_to_proto, state_to_proto
-from oracle.service.sizes import SizeCheck, check_state
+from oracle.service.sizes import SizeCheck, check_side_of_seat, check_state
 from oracle.service.wire import Pieces
 from oracle.service.wire_verdict import view_verdict_bytes
 from oracle.service.wire_view import decode_view
@@ -23,12 +23,11 @@ def check_view_sizes(check: SizeCheck, msg: game_pb2.PlayerView, path: str, deck
     than the deck."""
     if not check.count(f"{path}.seats", msg.seats, check.limits.max_seats, "seats"):
         return
+    check_side_of_seat(check, msg.side_of_seat, f"{path}.side_of_seat")  # counted where it is, never copied
     seats = [game_pb2.SeatState(hand=msg.hand if i == msg.seat else []) for i in range(len(msg.seats))]
     if len(seats) <= msg.seat:
         seats.append(game_pb2.SeatState(hand=msg.hand))
-    shaped = game_pb2.GameState(
-        seats=seats, sides=msg.sides, discard_pile=msg.discard_pile, side_of_seat=msg.side_of_seat
-    )
+    shaped = game_pb2.GameState(seats=seats, sides=msg.sides, discard_pile=msg.discard_pile)
     before = len(check.problems)
     check_state(check, shaped, path, deck, rule_set)
     hand = f"{path}.seats[{msg.seat}].hand"
