@@ -184,3 +184,24 @@ def test_a_cutthroat_game_record_shows_three_sides_and_who_played_each_hand_alon
     at = next(i for i, a in enumerate(first) if any(e.WhichOneof("kind") == "sides_formed" for e in a.events))
     page.locator("#step-list li").nth(at).click()
     assert "Sides formed: seat 1 plays alone; seats 0 and 2 are partners" in page.inner_text("#step-detail")
+
+
+def test_a_partners_legal_moves_are_the_services_and_his_minimum_follows_his_own_score(page: Page) -> None:
+    lay_out_partners_formed(page)
+    choose_books(page, "cutthroat-3p")
+    page.check("input[name=kind][value=moves]")
+    page.fill("#max-actions", "200")
+    ask(page)
+    page.click("#share")
+    request = oracle_pb2.ListLegalActionsRequest(max_actions=200, rule_set=oracle_pb2.RuleSetRef(id="cutthroat-3p"))
+    json_format.ParseDict(page_state(page, "cutthroat-3p"), request.state)
+    expected = API.ListLegalActions(request)
+    shown = page.locator("#answer ol.moves li").all_inner_texts()
+    assert len(shown) == len(expected.actions) > 0
+    assert "meld Q\u2666" in shown  # onto the partnership's queens, on side 0 (drawn as rank and suit symbol)
+    page.check("input[name=kind][value=minimum]")
+    page.fill("#total-0", "-200")  # the partner's score is his own: it does not set seat 2's minimum
+    page.fill("#total-2", "1600")
+    ask(page)
+    minimum = oracle_pb2.GetMinimumInitialMeldRequest(running_total=1600, rule_set=request.rule_set)
+    assert page.locator("#answer .big").inner_text() == f"{API.GetMinimumInitialMeld(minimum).minimum} points"
