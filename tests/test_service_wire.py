@@ -133,8 +133,8 @@ def test_verdicts_written_as_bytes_equal_the_message_api() -> None:
 
 def test_the_events_of_sides_forming_and_of_a_formed_hand_ending_are_written_as_the_message_api_does() -> None:
     """The take that forms sides (SidesFormed, next state with side_of_seat) and the action that ends a formed hand
-    (HandEnded whose table carries side_of_seat): the answer's bytes, and the events written in place, are the
-    message API's."""
+    (HandEnded whose table carries side_of_seat): the answer's bytes (from the state and from the mover's view), and
+    the events written in place, are the message API's."""
     book = default_rule_book()
     seen: set[type] = set()
     for hand in cutthroat_hands():
@@ -152,6 +152,12 @@ def test_the_events_of_sides_forming_and_of_a_formed_hand_ending_are_written_as_
             filled = oracle_pb2.CheckActionResponse()
             fill_events(filled.events, verdict.events)
             assert list(filled.events) == [event_to_proto(e) for e in verdict.events] == list(expected.events)
+            view = view_of(hand.states[at], hand.states[at].seat_to_move)  # the mover's view: its events known
+            answer = judge_view(rules, view, hand.actions[at])
+            expected_view = view_verdict_fields(answer, 50)
+            assert view_verdict_to_proto(answer, 50).SerializeToString() == expected_view.SerializeToString()
+            if at == hand.formed_at:  # the pile is open to all: the mover's view knows the take's events
+                assert list(expected_view.events) == list(expected.events)
             for event in verdict.events:
                 seen.add(type(event))
                 if isinstance(event, HandEnded) and hand.formed_at >= 0:
