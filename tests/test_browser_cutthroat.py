@@ -205,3 +205,37 @@ def test_a_partners_legal_moves_are_the_services_and_his_minimum_follows_his_own
     ask(page)
     minimum = oracle_pb2.GetMinimumInitialMeldRequest(running_total=1600, rule_set=request.rule_set)
     assert page.locator("#answer .big").inner_text() == f"{API.GetMinimumInitialMeld(minimum).minimum} points"
+
+
+def test_the_discard_after_the_last_stock_card_ends_the_hand_only_under_the_book_that_says_so(page: Page) -> None:
+    # tests/data/cutthroat/stock-empty-3p.json: the lone seat 1 discards with the stock empty
+    choose_books(page, "cutthroat-3p", "cutthroat-play-on-3p")
+    page.select_option("#lone", "1")
+    page.select_option("#seat-to-move", "1")
+    page.select_option("#phase", "PHASE_PLAY")
+    page.check("#melded-before")
+    page.fill("#hand-0", "5D 6S 7C 9S TD JD JS")
+    page.fill("#hand-1", "5C 6C")
+    page.fill("#hand-2", "3C 3S 6D 9C 9H QD KD")
+    page.fill("#melds-0", "4D 4S 4S 4C 4H, QC QD QH QH, AC AH AH JK JK AS AC")
+    page.fill("#melds-1", "8S 8C 8D 8C 8H 8D 8H, 7C 7D 7S 2D, TD TH TH TS, JC JH 2C")
+    page.fill("#red-0", "3H 3H")
+    page.fill("#red-1", "3D")
+    page.fill("#red-2", "3D")
+    page.fill(
+        "#pile",
+        "4C 2C 2D 2H 2H 2S 2S 3C 3S 4D 4H 5C 5H 5H 5S 5S 6C 6D 6H 6H 6S 7D 7H 7H 7S 8S 9C 9D 9D 9H TC TC TS JC JD JH"
+        " JS QC QS QS KC KC KD KH KH KS KS AD AD AS JK JK 5D 9S",
+    )
+    page.fill("#upcards", "1")
+    page.fill("#stock-size", "0")
+    page.fill("#action", "discard 6C")
+    ask(page)
+    ends = page.locator("#answer .column[data-rule-set=cutthroat-3p] .events li").all_inner_texts()
+    assert ends == [
+        "The hand ended (stock exhausted): side 0 (seat 0, partner of seat 2): 655, side 1 (seat 1 alone): 780,"
+        " side 2 (seat 2, partner of seat 0): 555"
+    ]
+    playing_on = page.locator("#answer .column[data-rule-set=cutthroat-play-on-3p]")
+    assert playing_on.locator(".badge").inner_text() == "Legal"
+    assert "The hand ended" not in playing_on.inner_text()

@@ -108,7 +108,10 @@ def test_the_discard_after_the_last_stock_card_ends_the_hand_only_where_the_rule
     code, out = run("check", "--state", str(STOCK_EMPTY), "--action", "discard 6C")
     assert code == 0
     # three score columns: the partners' (seats 0 and 2: partnership items and their own red threes) and the lone hand's
-    assert "  hand over (stock_exhausted): side 0 655, side 1 780, side 2 555" in out.splitlines()
+    assert (
+        "  hand over (stock_exhausted): side 0 (seat 0, partner of seat 2) 655, side 1 (seat 1 alone) 780,"
+        " side 2 (seat 2, partner of seat 0) 555"
+    ) in out.splitlines()
     code, out = run("check", "--rules", "cutthroat-play-on-3p", "--state", str(STOCK_EMPTY), "--action", "discard 6C")
     assert code == 0
     assert "hand over" not in out
@@ -309,4 +312,7 @@ def test_going_out_before_anyone_took_the_pile_makes_the_goer_the_lone_hand_befo
         " melds 4D 4S 4S 4C 4H, QC QD QH QD QH QS JK, AC AH AH JK JK AS AC"
     )
     # partners: 335 melded, two mixed canastas 600, less both hands (55 and 45); seat 2 adds its red three
-    assert lines[2] == "  hand over (went_out): side 0 835, side 1 1100, side 2 935"
+    assert lines[2] == (
+        "  hand over (went_out): side 0 (seat 0, partner of seat 2) 835, side 1 (seat 1 alone) 1100,"
+        " side 2 (seat 2, partner of seat 0) 935"
+    )

@@ -269,9 +269,9 @@ def describe_event(event: Event) -> str:
         case SidesFormed(lone, (first, second), melds):
             together = ", ".join(format_cards(meld) for meld in melds) or "none"
             return f"sides formed: seat {lone} alone; seats {first} and {second} partners; melds {together}"
-        case HandEnded(reason, _, scores):
+        case HandEnded(reason, table, scores):
             return f"hand over ({reason.name.lower()}): " + ", ".join(
-                f"side {i} {score.total}" for i, score in enumerate(scores)
+                f"side {i}{seat_note(table.side_of_seat, i)} {score.total}" for i, score in enumerate(scores)
             )
     return repr(event)
 

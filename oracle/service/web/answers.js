@@ -48,7 +48,8 @@ export function eventText(e) {
   }
   if (e.canastaMade) return ["Side ", e.canastaMade.side || 0, e.canastaMade.natural ? " has a natural canasta: " : " has a mixed canasta: ", cardsElement(e.canastaMade.cards || [])];
   if (e.handEnded) {
-    const totals = (e.handEnded.scores || []).map((s, i) => `side ${i}: ${s.total || 0}`).join(", ");
+    const formed = (e.handEnded.table || {}).sideOfSeat || [];
+    const totals = (e.handEnded.scores || []).map((s, i) => `side ${i}${seatNote(formed, i)}: ${s.total || 0}`).join(", ");
     const concealed = ((e.handEnded.table || {}).sides || []).some((s) => s.wentOut === "WENT_OUT_CONCEALED");
     const why = String(e.handEnded.reason || "").replace("HAND_END_", "").toLowerCase().replace(/_/g, " ");
     return ["The hand ended (", why, concealed ? " concealed" : "", "): ", totals];
