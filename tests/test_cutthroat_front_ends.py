@@ -316,3 +316,21 @@ def test_going_out_before_anyone_took_the_pile_makes_the_goer_the_lone_hand_befo
         "  hand over (went_out): side 0 (seat 0, partner of seat 2) 835, side 1 (seat 1 alone) 1100,"
         " side 2 (seat 2, partner of seat 0) 935"
     )
+
+
+def test_replay_all_of_a_record_missing_the_take_that_formed_the_sides_reports_each_illegal_action(
+    tmp_path: Path,
+) -> None:
+    record = json.loads(RECORD.read_text())
+    taken = record["hands"][0]["actions"].pop(5)  # seat 1's first take of the pile, which made it the lone hand
+    assert "takePile" in taken
+    path = tmp_path / "no-take.json"
+    path.write_text(json.dumps(record))
+    code, out = run("replay", "--all", str(path))
+    assert code == 1
+    lines = out.splitlines()
+    assert "ILLEGAL: hand 0, action 5 (seat 1): meld TD TH TH TS" in lines
+    assert any(
+        line.startswith("ILLEGAL: hand 0, action 6 (seat 1): ") and line.endswith("[uncertain]") for line in lines
+    )
+    assert lines[-1].endswith("; FAILED")
