@@ -18,8 +18,10 @@ from oracle.ruleset.sections import (
     SECTIONS,
     AfterLastCard,
     AskPartner,
+    BlackThreeRole,
     LastRedThree,
     MustTakePile,
+    RankRule,
     SideFormation,
     WildRatio,
 )
@@ -32,6 +34,7 @@ ENUMS: list[tuple[type[IntEnum], str, str]] = [
     (AskPartner, "AskPartner", "ASK_PARTNER_"),
     (SideFormation, "SideFormation", "SIDE_FORMATION_"),
     (AfterLastCard, "AfterLastCard", "AFTER_LAST_CARD_"),
+    (BlackThreeRole, "BlackThreeRole", "BLACK_THREE_ROLE_"),
 ]
 
 
@@ -46,6 +49,22 @@ def _proto_value(spec: ruleset_pb2.RuleSet, path: str) -> object:
     value = get_value(spec, path)
     if path == "initial_meld.thresholds":
         return tuple((row.from_score, row.minimum) for row in value)  # type: ignore[attr-defined]
+    if path == "melds.rank_rules":  # the view numbers a rank by its index (four 2 .. ace 12), the schema by face
+        return tuple(
+            RankRule(
+                row.rank - 2,
+                row.max_wilds,
+                row.wilds_in_initial_meld,
+                row.canasta_bonus,
+                row.unfinished_penalty,
+                row.held_min,
+                row.held_penalty,
+                row.no_discard_on_empty_pile,
+            )
+            for row in value  # type: ignore[attr-defined]
+        )
+    if path == "threes.count_values":
+        return tuple(value)  # type: ignore[call-overload]
     return value
 
 

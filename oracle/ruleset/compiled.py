@@ -28,6 +28,8 @@ from oracle.model.cards import (
 from oracle.ruleset.sections import (
     AfterLastCard,
     AskPartner,
+    BlackThreeRole,
+    BonusCardRules,
     CanastaRules,
     CardValueRules,
     DealRules,
@@ -39,6 +41,7 @@ from oracle.ruleset.sections import (
     LastRedThree,
     MeldRules,
     MustTakePile,
+    RankRule,
     SideFormation,
     StockExhaustionRules,
     ThreesRules,
@@ -67,9 +70,11 @@ class CompiledRules:
     threes: ThreesRules
     going_out: GoingOutRules
     stock_exhaustion: StockExhaustionRules
+    bonus_cards: BonusCardRules
     game: GameRules
     # Derived tables.
     sides: int  #: number of sides
+    rank_rule_at: tuple[RankRule | None, ...]  #: by rank index (0..13): melds.rank_rules' row for it, or None
     deck_size: int  #: cards in the whole deck
     card_points: tuple[int, ...]  #: points of each card number (index 0 unused; red threes 0)
     cites: dict[str, tuple[tuple[str, str], ...]]  #: field or section path -> (source, section) citations
@@ -126,7 +131,26 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
     seats, side_size = frozen.players.seats, frozen.players.side_size
     d, t, m, c, im = frozen.deal, frozen.threes, frozen.melds, frozen.canastas, frozen.initial_meld
     p, g, v = frozen.discard_pile, frozen.going_out, frozen.card_values
-    card_values = CardValueRules(v.joker, v.two, v.ace, v.eight_to_king, v.four_to_seven, v.black_three)
+    card_values = CardValueRules(
+        v.joker, v.two, v.ace, v.eight_to_king, v.four_to_seven, v.black_three, v.table_minus_below_canastas
+    )
+    rank_rules = tuple(
+        RankRule(
+            row.rank - 2,  # NATURAL_RANK_FOUR (4) is rank index 2
+            row.max_wilds,
+            row.wilds_in_initial_meld,
+            row.canasta_bonus,
+            row.unfinished_penalty,
+            row.held_min,
+            row.held_penalty,
+            row.no_discard_on_empty_pile,
+        )
+        for row in frozen.melds.rank_rules
+    )
+    rank_rule_at: list[RankRule | None] = [None] * 14
+    for rank_rule in rank_rules:
+        rank_rule_at[rank_rule.rank] = rank_rule
+    b, t_ = frozen.bonus_cards, frozen.threes
     packs, jokers = frozen.deck.packs, frozen.deck.jokers
     return CompiledRules(
         spec=frozen,
@@ -141,6 +165,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             d.upcard_cover_red_three,
             d.upcard_cover_black_three,
             d.upcard_cover_repeats,
+            d.upcard,
         ),
         turn=TurnRules(frozen.turn.draw_count, frozen.turn.short_stock_draws_remaining),
         card_values=card_values,
@@ -152,12 +177,27 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             m.max_size,
             m.one_meld_per_rank,
             m.wild_only_melds,
+            m.wilds_after_opening_min_naturals,
+            m.open_wild_meld_blocks_wilds,
+            rank_rules,
         ),
-        canastas=CanastaRules(c.min_size, c.natural_bonus, c.mixed_bonus, c.wild_may_join_natural),
+        canastas=CanastaRules(
+            c.min_size,
+            c.natural_bonus,
+            c.mixed_bonus,
+            c.wild_may_join_natural,
+            c.wild_bonus,
+            c.wild_all_twos_bonus,
+            c.wild_all_jokers_bonus,
+            c.wild_unfinished_penalty,
+        ),
         initial_meld=InitialMeldRules(
             im.minimum_below_table,
             tuple((row.from_score, row.minimum) for row in im.thresholds),
             im.waived_for_concealed_going_out,
+            im.natural_meld_required,
+            im.no_mixed_canasta,
+            im.pile_top_counts,
         ),
         discard_pile=DiscardPileRules(
             p.take_limit,
@@ -171,6 +211,9 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             p.black_three_top_blocks,
             p.one_card_hand_no_one_card_pile,
             p.frozen_take_wilds,
+            p.closed_rank_dead,
+            p.no_wild_on_empty_pile,
+            p.wild_discard_last_resort,
         ),
         threes=ThreesRules(
             t.red_three_bonus,
@@ -184,6 +227,10 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             t.black_three_meld_max,
             t.black_three_meld_wilds,
             t.black_three_meld_last_cards,
+            BlackThreeRole(t_.black_three_role),
+            tuple(t_.count_values),
+            t_.minus_below_canastas,
+            t_.plus_from_canastas,
         ),
         going_out=GoingOutRules(
             g.canastas_required,
@@ -194,14 +241,20 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             AskPartner(g.ask_partner),
             g.cannot_go_out_after_yes_penalty,
             g.concealed_with_final_discard,
+            g.ask_partner_max_per_hand,
+            g.unfinished_special_meld_blocks,
         ),
         stock_exhaustion=StockExhaustionRules(
             MustTakePile(frozen.stock_exhaustion.must_take_pile),
             LastRedThree(frozen.stock_exhaustion.last_red_three),
             AfterLastCard(frozen.stock_exhaustion.after_last_card),
         ),
+        bonus_cards=BonusCardRules(
+            b.first_side, b.later_side, b.not_with_pile_take, b.none_when_stock_at_most, b.keep_only_discard
+        ),
         game=GameRules(frozen.game.target_score),
         sides=seats // side_size,
+        rank_rule_at=tuple(rank_rule_at),
         deck_size=52 * packs + jokers,
         card_points=_card_points(card_values),
         cites=_citations(frozen),

@@ -156,9 +156,10 @@ def _merge_into(
         section_name, _, field_name = path.partition(".")
         source_section = getattr(child, section_name)
         target_section = getattr(merged, section_name)
-        if path == "initial_meld.thresholds":
-            del target_section.thresholds[:]
-            target_section.thresholds.extend(source_section.thresholds)
+        if source_section.DESCRIPTOR.fields_by_name[field_name].is_repeated:
+            target = getattr(target_section, field_name)
+            del target[:]
+            target.extend(getattr(source_section, field_name))
         else:
             setattr(target_section, field_name, getattr(source_section, field_name))
         setter[path] = spec_file

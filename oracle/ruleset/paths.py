@@ -60,13 +60,35 @@ def format_field(rule_set: ruleset_pb2.RuleSet, path: str) -> str:
     """A leaf's value in words: enum names, yes/no, numbers, threshold rows."""
     value = get_value(rule_set, path)
     field = field_at(path)
-    if field.is_repeated:
+    if path == "initial_meld.thresholds":
         return "; ".join(f"from {row.from_score}: {row.minimum}" for row in value)  # type: ignore[attr-defined]
+    if path == "melds.rank_rules":
+        return "; ".join(_rank_rule_text(row) for row in value) or "none"  # type: ignore[attr-defined]
+    if field.is_repeated:
+        return ", ".join(str(v) for v in value) or "none"  # type: ignore[attr-defined]
     if field.enum_type is not None:
         return field.enum_type.values_by_number[value].name  # type: ignore[index]
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
+
+
+def _rank_rule_text(row: ruleset_pb2.RankRule) -> str:
+    """One rank rule in words: its rank and the values it sets."""
+    rank = ruleset_pb2.NaturalRank.Name(row.rank).removeprefix("NATURAL_RANK_").lower()
+    parts = [f"max_wilds {row.max_wilds}"]
+    if row.wilds_in_initial_meld:
+        parts.append("wilds in the initial meld")
+    for name in ("canasta_bonus", "unfinished_penalty", "held_min", "held_penalty"):
+        if getattr(row, name):
+            parts.append(f"{name} {getattr(row, name)}")
+    if row.no_discard_on_empty_pile:
+        parts.append("not discarded onto an empty pile")
+    return f"{rank}: " + ", ".join(parts)
+
+
+#: Repeated rule fields that may be left empty (no such rule); a variant cannot empty a base's list.
+MAY_BE_EMPTY = frozenset({"melds.rank_rules", "threes.count_values"})
 
 
 def has_value(rule_set: ruleset_pb2.RuleSet, path: str) -> bool:

@@ -55,6 +55,14 @@ class AfterLastCard(IntEnum):
     ENDS_AFTER_DISCARD = 2
 
 
+class BlackThreeRole(IntEnum):
+    """threes.black_three_role (ruleset_pb2.BlackThreeRole)."""
+
+    UNSPECIFIED = 0
+    BLOCKER = 1
+    BONUS = 2
+
+
 class AskPartner(IntEnum):
     """going_out.ask_partner (ruleset_pb2.AskPartner)."""
 
@@ -83,6 +91,7 @@ class DealRules:
     upcard_cover_red_three: bool
     upcard_cover_black_three: bool
     upcard_cover_repeats: bool
+    upcard: bool  #: a first upcard starts the pile (false: the pile starts empty)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +112,21 @@ class CardValueRules:
     eight_to_king: int
     four_to_seven: int
     black_three: int
+    table_minus_below_canastas: int  #: a side with fewer canastas counts its melded cards minus (0: never)
+
+
+@dataclass(frozen=True, slots=True)
+class RankRule:
+    """One row of melds.rank_rules, its rank as a rank index of oracle.model.cards (seven 5, ace 12)."""
+
+    rank: int
+    max_wilds: int
+    wilds_in_initial_meld: bool
+    canasta_bonus: int
+    unfinished_penalty: int
+    held_min: int
+    held_penalty: int
+    no_discard_on_empty_pile: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +140,9 @@ class MeldRules:
     max_size: int  #: 0 = no limit
     one_meld_per_rank: bool
     wild_only_melds: bool
+    wilds_after_opening_min_naturals: int  #: 0 = no such rule
+    open_wild_meld_blocks_wilds: bool
+    rank_rules: tuple[RankRule, ...]  #: in the spec's order
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +153,10 @@ class CanastaRules:
     natural_bonus: int
     mixed_bonus: int
     wild_may_join_natural: bool
+    wild_bonus: int  #: 0 = a canasta of wild cards scores mixed_bonus
+    wild_all_twos_bonus: int  #: 0 = wild_bonus
+    wild_all_jokers_bonus: int  #: 0 = wild_bonus
+    wild_unfinished_penalty: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +166,9 @@ class InitialMeldRules:
     minimum_below_table: int
     thresholds: tuple[tuple[int, int], ...]
     waived_for_concealed_going_out: bool
+    natural_meld_required: int  #: 0 = no such rule
+    no_mixed_canasta: bool
+    pile_top_counts: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +186,9 @@ class DiscardPileRules:
     black_three_top_blocks: bool
     one_card_hand_no_one_card_pile: bool
     frozen_take_wilds: bool  #: wilds may join the natural pair that takes a frozen pile
+    closed_rank_dead: bool
+    no_wild_on_empty_pile: bool
+    wild_discard_last_resort: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +206,10 @@ class ThreesRules:
     black_three_meld_max: int
     black_three_meld_wilds: bool
     black_three_meld_last_cards: bool  #: no final discard after a black-three meld
+    black_three_role: BlackThreeRole
+    count_values: tuple[int, ...]  #: empty = the classic per-card scoring
+    minus_below_canastas: int
+    plus_from_canastas: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +224,8 @@ class GoingOutRules:
     ask_partner: AskPartner
     cannot_go_out_after_yes_penalty: int  #: points; read only where a partner may be asked
     concealed_with_final_discard: bool  #: a concealed going out may end with a discard
+    ask_partner_max_per_hand: int  #: 0 = no limit
+    unfinished_special_meld_blocks: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +235,17 @@ class StockExhaustionRules:
     must_take_pile: MustTakePile
     last_red_three: LastRedThree
     after_last_card: AfterLastCard  #: whether play goes on once the stock is empty
+
+
+@dataclass(frozen=True, slots=True)
+class BonusCardRules:
+    """bonus_cards.*"""
+
+    first_side: int  #: 0 = no bonus cards
+    later_side: int
+    not_with_pile_take: bool
+    none_when_stock_at_most: int
+    keep_only_discard: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,5 +269,6 @@ SECTIONS: dict[str, type] = {
     "threes": ThreesRules,
     "going_out": GoingOutRules,
     "stock_exhaustion": StockExhaustionRules,
+    "bonus_cards": BonusCardRules,
     "game": GameRules,
 }

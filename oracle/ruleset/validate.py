@@ -10,7 +10,7 @@ from google.protobuf.descriptor import FieldDescriptor
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.ruleset.choices import check_choices
-from oracle.ruleset.paths import all_paths, field_at, get_value, has_value, leaf_paths
+from oracle.ruleset.paths import MAY_BE_EMPTY, all_paths, field_at, get_value, has_value, leaf_paths
 
 ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
@@ -57,8 +57,25 @@ POINT_MAXIMUMS: Mapping[str, int] = MappingProxyType(
         "going_out.bonus": 10_000,
         "going_out.concealed_bonus": 10_000,
         "going_out.cannot_go_out_after_yes_penalty": 10_000,
+        "canastas.wild_bonus": 10_000,
+        "canastas.wild_all_twos_bonus": 10_000,
+        "canastas.wild_all_jokers_bonus": 10_000,
+        "canastas.wild_unfinished_penalty": 10_000,
+        "bonus_cards.first_side": 30,
+        "bonus_cards.later_side": 30,
+        "bonus_cards.none_when_stock_at_most": 672,
+        "going_out.ask_partner_max_per_hand": 100,
+        "initial_meld.natural_meld_required": 48,
+        "melds.wilds_after_opening_min_naturals": 48,
+        "card_values.table_minus_below_canastas": 100,
+        "threes.minus_below_canastas": 100,
+        "threes.plus_from_canastas": 100,
     }
 )
+
+#: The most rows of threes.count_values and melds.rank_rules, and the highest points in either.
+MAX_RULE_ROWS = 48
+MAX_ROW_POINTS = 10_000
 
 
 def check_rule_set(
@@ -89,7 +106,7 @@ def _check_presence(spec: ruleset_pb2.RuleSet, problems: list[Problem]) -> set[s
     missing: set[str] = set()
     for path in leaf_paths():
         field = field_at(path)
-        if not has_value(spec, path):
+        if not has_value(spec, path) and path not in MAY_BE_EMPTY:
             missing.add(path)
             what = "needs at least one row" if field.is_repeated else "is not set"
             problems.append((path, f"{what}: every rule-set field needs a value (here or in the base)"))
@@ -114,8 +131,8 @@ def _check_ranges(spec: ruleset_pb2.RuleSet, missing: set[str], problems: list[P
         field = field_at(path)
         if path in missing or field.type != FieldDescriptor.TYPE_INT32:
             continue
-        if path == "initial_meld.thresholds":
-            continue
+        if field.is_repeated:
+            continue  # thresholds, count_values: checked row by row
         low = _MINIMUMS.get(path, 0)
         value = get_value(spec, path)
         assert isinstance(value, int)
@@ -235,6 +252,50 @@ def _check_consistency(spec: ruleset_pb2.RuleSet, problems: list[Problem]) -> No
         "a take limit of 1 card leaves nothing but the top card; use 0 for the whole pile or 2 or more",
     )
     _check_thresholds(spec.initial_meld, problems)
+    _check_rule_rows(spec, problems)
+    b = spec.bonus_cards
+    bad(
+        (b.first_side + b.later_side) > 0
+        and 52 * d.packs + d.jokers < p.seats * spec.deal.hand_size + b.first_side + b.later_side,
+        "bonus_cards.first_side",
+        "the deck cannot hold the hands and the bonus cards",
+    )
+    tr = spec.threes
+    bad(
+        bool(tr.count_values) and tr.plus_from_canastas < tr.minus_below_canastas,
+        "threes.plus_from_canastas",
+        f"{tr.plus_from_canastas} is below threes.minus_below_canastas {tr.minus_below_canastas}: a side would score"
+        " its threes minus and plus at once",
+    )
+
+
+def _check_rule_rows(spec: ruleset_pb2.RuleSet, problems: list[Problem]) -> None:
+    """threes.count_values and melds.rank_rules row by row: sizes, ranks, points."""
+    counts = spec.threes.count_values
+    if len(counts) > MAX_RULE_ROWS:
+        problems.append(("threes.count_values", f"has {len(counts)} rows; the limit is {MAX_RULE_ROWS}"))
+    for i, value in enumerate(counts[:MAX_RULE_ROWS]):
+        if not 0 <= value <= MAX_ROW_POINTS:
+            problems.append((f"threes.count_values[{i}]", f"is {value}; it must be 0 to {MAX_ROW_POINTS}"))
+    rows = spec.melds.rank_rules
+    if len(rows) > MAX_RULE_ROWS:
+        problems.append(("melds.rank_rules", f"has {len(rows)} rows; the limit is {MAX_RULE_ROWS}"))
+    seen: dict[int, int] = {}
+    for i, row in enumerate(rows[:MAX_RULE_ROWS]):
+        at = f"melds.rank_rules[{i}]"
+        if row.rank not in ruleset_pb2.NaturalRank.values() or row.rank == 0:
+            problems.append(
+                (f"{at}.rank", f"is {row.rank}: name a natural rank (NATURAL_RANK_FOUR to NATURAL_RANK_ACE)")
+            )
+        elif row.rank in seen:
+            problems.append((f"{at}.rank", f"repeats the rank of melds.rank_rules[{seen[row.rank]}]"))
+        seen.setdefault(row.rank, i)
+        for name in ("max_wilds", "held_min"):
+            if not 0 <= getattr(row, name) <= MAX_RULE_ROWS:
+                problems.append((f"{at}.{name}", f"is {getattr(row, name)}; it must be 0 to {MAX_RULE_ROWS}"))
+        for name in ("canasta_bonus", "unfinished_penalty", "held_penalty"):
+            if not 0 <= getattr(row, name) <= MAX_ROW_POINTS:
+                problems.append((f"{at}.{name}", f"is {getattr(row, name)}; it must be 0 to {MAX_ROW_POINTS}"))
 
 
 def _check_thresholds(im: ruleset_pb2.InitialMeld, problems: list[Problem]) -> None:

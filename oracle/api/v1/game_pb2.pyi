@@ -83,16 +83,18 @@ class SeatState(_message.Message):
     def __init__(self, hand: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., melded_before: _Optional[bool] = ...) -> None: ...
 
 class SideState(_message.Message):
-    __slots__ = ("melds", "red_threes", "running_total", "unable_after_yes")
+    __slots__ = ("melds", "red_threes", "running_total", "unable_after_yes", "asks")
     MELDS_FIELD_NUMBER: _ClassVar[int]
     RED_THREES_FIELD_NUMBER: _ClassVar[int]
     RUNNING_TOTAL_FIELD_NUMBER: _ClassVar[int]
     UNABLE_AFTER_YES_FIELD_NUMBER: _ClassVar[int]
+    ASKS_FIELD_NUMBER: _ClassVar[int]
     melds: _containers.RepeatedCompositeFieldContainer[_cards_pb2.CardList]
     red_threes: _containers.RepeatedScalarFieldContainer[_cards_pb2.Card]
     running_total: int
     unable_after_yes: int
-    def __init__(self, melds: _Optional[_Iterable[_Union[_cards_pb2.CardList, _Mapping]]] = ..., red_threes: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., running_total: _Optional[int] = ..., unable_after_yes: _Optional[int] = ...) -> None: ...
+    asks: int
+    def __init__(self, melds: _Optional[_Iterable[_Union[_cards_pb2.CardList, _Mapping]]] = ..., red_threes: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., running_total: _Optional[int] = ..., unable_after_yes: _Optional[int] = ..., asks: _Optional[int] = ...) -> None: ...
 
 class GameState(_message.Message):
     __slots__ = ("seats", "sides", "stock", "discard_pile", "pile_upcards", "seat_to_move", "phase", "turn", "hand_end", "went_out_seat", "went_out_concealed", "side_of_seat")

@@ -20,6 +20,21 @@ class SideFormation(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SIDE_FORMATION_FIXED: _ClassVar[SideFormation]
     SIDE_FORMATION_LONE_HAND: _ClassVar[SideFormation]
 
+class NaturalRank(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    NATURAL_RANK_UNSPECIFIED: _ClassVar[NaturalRank]
+    NATURAL_RANK_FOUR: _ClassVar[NaturalRank]
+    NATURAL_RANK_FIVE: _ClassVar[NaturalRank]
+    NATURAL_RANK_SIX: _ClassVar[NaturalRank]
+    NATURAL_RANK_SEVEN: _ClassVar[NaturalRank]
+    NATURAL_RANK_EIGHT: _ClassVar[NaturalRank]
+    NATURAL_RANK_NINE: _ClassVar[NaturalRank]
+    NATURAL_RANK_TEN: _ClassVar[NaturalRank]
+    NATURAL_RANK_JACK: _ClassVar[NaturalRank]
+    NATURAL_RANK_QUEEN: _ClassVar[NaturalRank]
+    NATURAL_RANK_KING: _ClassVar[NaturalRank]
+    NATURAL_RANK_ACE: _ClassVar[NaturalRank]
+
 class WildRatio(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     WILD_RATIO_UNSPECIFIED: _ClassVar[WildRatio]
@@ -33,6 +48,12 @@ class MustTakePile(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     MUST_TAKE_PILE_NEVER: _ClassVar[MustTakePile]
     MUST_TAKE_PILE_WHEN_TOP_FITS_MELD: _ClassVar[MustTakePile]
     MUST_TAKE_PILE_WHENEVER_ALLOWED: _ClassVar[MustTakePile]
+
+class BlackThreeRole(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    BLACK_THREE_ROLE_UNSPECIFIED: _ClassVar[BlackThreeRole]
+    BLACK_THREE_ROLE_BLOCKER: _ClassVar[BlackThreeRole]
+    BLACK_THREE_ROLE_BONUS: _ClassVar[BlackThreeRole]
 
 class LastRedThree(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -58,6 +79,18 @@ CHOICE_KIND_UNSTATED: ChoiceKind
 SIDE_FORMATION_UNSPECIFIED: SideFormation
 SIDE_FORMATION_FIXED: SideFormation
 SIDE_FORMATION_LONE_HAND: SideFormation
+NATURAL_RANK_UNSPECIFIED: NaturalRank
+NATURAL_RANK_FOUR: NaturalRank
+NATURAL_RANK_FIVE: NaturalRank
+NATURAL_RANK_SIX: NaturalRank
+NATURAL_RANK_SEVEN: NaturalRank
+NATURAL_RANK_EIGHT: NaturalRank
+NATURAL_RANK_NINE: NaturalRank
+NATURAL_RANK_TEN: NaturalRank
+NATURAL_RANK_JACK: NaturalRank
+NATURAL_RANK_QUEEN: NaturalRank
+NATURAL_RANK_KING: NaturalRank
+NATURAL_RANK_ACE: NaturalRank
 WILD_RATIO_UNSPECIFIED: WildRatio
 WILD_RATIO_ANY: WildRatio
 WILD_RATIO_AT_MOST_NATURALS: WildRatio
@@ -66,6 +99,9 @@ MUST_TAKE_PILE_UNSPECIFIED: MustTakePile
 MUST_TAKE_PILE_NEVER: MustTakePile
 MUST_TAKE_PILE_WHEN_TOP_FITS_MELD: MustTakePile
 MUST_TAKE_PILE_WHENEVER_ALLOWED: MustTakePile
+BLACK_THREE_ROLE_UNSPECIFIED: BlackThreeRole
+BLACK_THREE_ROLE_BLOCKER: BlackThreeRole
+BLACK_THREE_ROLE_BONUS: BlackThreeRole
 LAST_RED_THREE_UNSPECIFIED: LastRedThree
 LAST_RED_THREE_ENDS_HAND: LastRedThree
 LAST_RED_THREE_MAY_MELD_THEN_ENDS: LastRedThree
@@ -154,6 +190,26 @@ class Players(_message.Message):
     side_formation: SideFormation
     def __init__(self, seats: _Optional[int] = ..., side_size: _Optional[int] = ..., side_formation: _Optional[_Union[SideFormation, str]] = ...) -> None: ...
 
+class RankRule(_message.Message):
+    __slots__ = ("rank", "max_wilds", "wilds_in_initial_meld", "canasta_bonus", "unfinished_penalty", "held_min", "held_penalty", "no_discard_on_empty_pile")
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    MAX_WILDS_FIELD_NUMBER: _ClassVar[int]
+    WILDS_IN_INITIAL_MELD_FIELD_NUMBER: _ClassVar[int]
+    CANASTA_BONUS_FIELD_NUMBER: _ClassVar[int]
+    UNFINISHED_PENALTY_FIELD_NUMBER: _ClassVar[int]
+    HELD_MIN_FIELD_NUMBER: _ClassVar[int]
+    HELD_PENALTY_FIELD_NUMBER: _ClassVar[int]
+    NO_DISCARD_ON_EMPTY_PILE_FIELD_NUMBER: _ClassVar[int]
+    rank: NaturalRank
+    max_wilds: int
+    wilds_in_initial_meld: bool
+    canasta_bonus: int
+    unfinished_penalty: int
+    held_min: int
+    held_penalty: int
+    no_discard_on_empty_pile: bool
+    def __init__(self, rank: _Optional[_Union[NaturalRank, str]] = ..., max_wilds: _Optional[int] = ..., wilds_in_initial_meld: _Optional[bool] = ..., canasta_bonus: _Optional[int] = ..., unfinished_penalty: _Optional[int] = ..., held_min: _Optional[int] = ..., held_penalty: _Optional[int] = ..., no_discard_on_empty_pile: _Optional[bool] = ...) -> None: ...
+
 class Deck(_message.Message):
     __slots__ = ("packs", "jokers")
     PACKS_FIELD_NUMBER: _ClassVar[int]
@@ -163,18 +219,20 @@ class Deck(_message.Message):
     def __init__(self, packs: _Optional[int] = ..., jokers: _Optional[int] = ...) -> None: ...
 
 class Deal(_message.Message):
-    __slots__ = ("hand_size", "upcard_cover_wild", "upcard_cover_red_three", "upcard_cover_black_three", "upcard_cover_repeats")
+    __slots__ = ("hand_size", "upcard_cover_wild", "upcard_cover_red_three", "upcard_cover_black_three", "upcard_cover_repeats", "upcard")
     HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
     UPCARD_COVER_WILD_FIELD_NUMBER: _ClassVar[int]
     UPCARD_COVER_RED_THREE_FIELD_NUMBER: _ClassVar[int]
     UPCARD_COVER_BLACK_THREE_FIELD_NUMBER: _ClassVar[int]
     UPCARD_COVER_REPEATS_FIELD_NUMBER: _ClassVar[int]
+    UPCARD_FIELD_NUMBER: _ClassVar[int]
     hand_size: int
     upcard_cover_wild: bool
     upcard_cover_red_three: bool
     upcard_cover_black_three: bool
     upcard_cover_repeats: bool
-    def __init__(self, hand_size: _Optional[int] = ..., upcard_cover_wild: _Optional[bool] = ..., upcard_cover_red_three: _Optional[bool] = ..., upcard_cover_black_three: _Optional[bool] = ..., upcard_cover_repeats: _Optional[bool] = ...) -> None: ...
+    upcard: bool
+    def __init__(self, hand_size: _Optional[int] = ..., upcard_cover_wild: _Optional[bool] = ..., upcard_cover_red_three: _Optional[bool] = ..., upcard_cover_black_three: _Optional[bool] = ..., upcard_cover_repeats: _Optional[bool] = ..., upcard: _Optional[bool] = ...) -> None: ...
 
 class Turn(_message.Message):
     __slots__ = ("draw_count", "short_stock_draws_remaining")
@@ -185,23 +243,25 @@ class Turn(_message.Message):
     def __init__(self, draw_count: _Optional[int] = ..., short_stock_draws_remaining: _Optional[bool] = ...) -> None: ...
 
 class CardValues(_message.Message):
-    __slots__ = ("joker", "two", "ace", "eight_to_king", "four_to_seven", "black_three")
+    __slots__ = ("joker", "two", "ace", "eight_to_king", "four_to_seven", "black_three", "table_minus_below_canastas")
     JOKER_FIELD_NUMBER: _ClassVar[int]
     TWO_FIELD_NUMBER: _ClassVar[int]
     ACE_FIELD_NUMBER: _ClassVar[int]
     EIGHT_TO_KING_FIELD_NUMBER: _ClassVar[int]
     FOUR_TO_SEVEN_FIELD_NUMBER: _ClassVar[int]
     BLACK_THREE_FIELD_NUMBER: _ClassVar[int]
+    TABLE_MINUS_BELOW_CANASTAS_FIELD_NUMBER: _ClassVar[int]
     joker: int
     two: int
     ace: int
     eight_to_king: int
     four_to_seven: int
     black_three: int
-    def __init__(self, joker: _Optional[int] = ..., two: _Optional[int] = ..., ace: _Optional[int] = ..., eight_to_king: _Optional[int] = ..., four_to_seven: _Optional[int] = ..., black_three: _Optional[int] = ...) -> None: ...
+    table_minus_below_canastas: int
+    def __init__(self, joker: _Optional[int] = ..., two: _Optional[int] = ..., ace: _Optional[int] = ..., eight_to_king: _Optional[int] = ..., four_to_seven: _Optional[int] = ..., black_three: _Optional[int] = ..., table_minus_below_canastas: _Optional[int] = ...) -> None: ...
 
 class Melds(_message.Message):
-    __slots__ = ("min_size", "min_naturals", "max_wilds", "wild_ratio", "max_size", "one_meld_per_rank", "wild_only_melds")
+    __slots__ = ("min_size", "min_naturals", "max_wilds", "wild_ratio", "max_size", "one_meld_per_rank", "wild_only_melds", "wilds_after_opening_min_naturals", "open_wild_meld_blocks_wilds", "rank_rules")
     MIN_SIZE_FIELD_NUMBER: _ClassVar[int]
     MIN_NATURALS_FIELD_NUMBER: _ClassVar[int]
     MAX_WILDS_FIELD_NUMBER: _ClassVar[int]
@@ -209,6 +269,9 @@ class Melds(_message.Message):
     MAX_SIZE_FIELD_NUMBER: _ClassVar[int]
     ONE_MELD_PER_RANK_FIELD_NUMBER: _ClassVar[int]
     WILD_ONLY_MELDS_FIELD_NUMBER: _ClassVar[int]
+    WILDS_AFTER_OPENING_MIN_NATURALS_FIELD_NUMBER: _ClassVar[int]
+    OPEN_WILD_MELD_BLOCKS_WILDS_FIELD_NUMBER: _ClassVar[int]
+    RANK_RULES_FIELD_NUMBER: _ClassVar[int]
     min_size: int
     min_naturals: int
     max_wilds: int
@@ -216,19 +279,30 @@ class Melds(_message.Message):
     max_size: int
     one_meld_per_rank: bool
     wild_only_melds: bool
-    def __init__(self, min_size: _Optional[int] = ..., min_naturals: _Optional[int] = ..., max_wilds: _Optional[int] = ..., wild_ratio: _Optional[_Union[WildRatio, str]] = ..., max_size: _Optional[int] = ..., one_meld_per_rank: _Optional[bool] = ..., wild_only_melds: _Optional[bool] = ...) -> None: ...
+    wilds_after_opening_min_naturals: int
+    open_wild_meld_blocks_wilds: bool
+    rank_rules: _containers.RepeatedCompositeFieldContainer[RankRule]
+    def __init__(self, min_size: _Optional[int] = ..., min_naturals: _Optional[int] = ..., max_wilds: _Optional[int] = ..., wild_ratio: _Optional[_Union[WildRatio, str]] = ..., max_size: _Optional[int] = ..., one_meld_per_rank: _Optional[bool] = ..., wild_only_melds: _Optional[bool] = ..., wilds_after_opening_min_naturals: _Optional[int] = ..., open_wild_meld_blocks_wilds: _Optional[bool] = ..., rank_rules: _Optional[_Iterable[_Union[RankRule, _Mapping]]] = ...) -> None: ...
 
 class Canastas(_message.Message):
-    __slots__ = ("min_size", "natural_bonus", "mixed_bonus", "wild_may_join_natural")
+    __slots__ = ("min_size", "natural_bonus", "mixed_bonus", "wild_may_join_natural", "wild_bonus", "wild_all_twos_bonus", "wild_all_jokers_bonus", "wild_unfinished_penalty")
     MIN_SIZE_FIELD_NUMBER: _ClassVar[int]
     NATURAL_BONUS_FIELD_NUMBER: _ClassVar[int]
     MIXED_BONUS_FIELD_NUMBER: _ClassVar[int]
     WILD_MAY_JOIN_NATURAL_FIELD_NUMBER: _ClassVar[int]
+    WILD_BONUS_FIELD_NUMBER: _ClassVar[int]
+    WILD_ALL_TWOS_BONUS_FIELD_NUMBER: _ClassVar[int]
+    WILD_ALL_JOKERS_BONUS_FIELD_NUMBER: _ClassVar[int]
+    WILD_UNFINISHED_PENALTY_FIELD_NUMBER: _ClassVar[int]
     min_size: int
     natural_bonus: int
     mixed_bonus: int
     wild_may_join_natural: bool
-    def __init__(self, min_size: _Optional[int] = ..., natural_bonus: _Optional[int] = ..., mixed_bonus: _Optional[int] = ..., wild_may_join_natural: _Optional[bool] = ...) -> None: ...
+    wild_bonus: int
+    wild_all_twos_bonus: int
+    wild_all_jokers_bonus: int
+    wild_unfinished_penalty: int
+    def __init__(self, min_size: _Optional[int] = ..., natural_bonus: _Optional[int] = ..., mixed_bonus: _Optional[int] = ..., wild_may_join_natural: _Optional[bool] = ..., wild_bonus: _Optional[int] = ..., wild_all_twos_bonus: _Optional[int] = ..., wild_all_jokers_bonus: _Optional[int] = ..., wild_unfinished_penalty: _Optional[int] = ...) -> None: ...
 
 class MeldThreshold(_message.Message):
     __slots__ = ("from_score", "minimum")
@@ -239,17 +313,23 @@ class MeldThreshold(_message.Message):
     def __init__(self, from_score: _Optional[int] = ..., minimum: _Optional[int] = ...) -> None: ...
 
 class InitialMeld(_message.Message):
-    __slots__ = ("minimum_below_table", "thresholds", "waived_for_concealed_going_out")
+    __slots__ = ("minimum_below_table", "thresholds", "waived_for_concealed_going_out", "natural_meld_required", "no_mixed_canasta", "pile_top_counts")
     MINIMUM_BELOW_TABLE_FIELD_NUMBER: _ClassVar[int]
     THRESHOLDS_FIELD_NUMBER: _ClassVar[int]
     WAIVED_FOR_CONCEALED_GOING_OUT_FIELD_NUMBER: _ClassVar[int]
+    NATURAL_MELD_REQUIRED_FIELD_NUMBER: _ClassVar[int]
+    NO_MIXED_CANASTA_FIELD_NUMBER: _ClassVar[int]
+    PILE_TOP_COUNTS_FIELD_NUMBER: _ClassVar[int]
     minimum_below_table: int
     thresholds: _containers.RepeatedCompositeFieldContainer[MeldThreshold]
     waived_for_concealed_going_out: bool
-    def __init__(self, minimum_below_table: _Optional[int] = ..., thresholds: _Optional[_Iterable[_Union[MeldThreshold, _Mapping]]] = ..., waived_for_concealed_going_out: _Optional[bool] = ...) -> None: ...
+    natural_meld_required: int
+    no_mixed_canasta: bool
+    pile_top_counts: bool
+    def __init__(self, minimum_below_table: _Optional[int] = ..., thresholds: _Optional[_Iterable[_Union[MeldThreshold, _Mapping]]] = ..., waived_for_concealed_going_out: _Optional[bool] = ..., natural_meld_required: _Optional[int] = ..., no_mixed_canasta: _Optional[bool] = ..., pile_top_counts: _Optional[bool] = ...) -> None: ...
 
 class DiscardPile(_message.Message):
-    __slots__ = ("take_limit", "unfrozen_natural_and_wild", "unfrozen_onto_existing_meld", "frozen_by_wild", "frozen_by_upcard", "frozen_by_black_three", "frozen_until_initial_meld", "wild_top_blocks", "black_three_top_blocks", "one_card_hand_no_one_card_pile", "frozen_take_wilds")
+    __slots__ = ("take_limit", "unfrozen_natural_and_wild", "unfrozen_onto_existing_meld", "frozen_by_wild", "frozen_by_upcard", "frozen_by_black_three", "frozen_until_initial_meld", "wild_top_blocks", "black_three_top_blocks", "one_card_hand_no_one_card_pile", "frozen_take_wilds", "closed_rank_dead", "no_wild_on_empty_pile", "wild_discard_last_resort")
     TAKE_LIMIT_FIELD_NUMBER: _ClassVar[int]
     UNFROZEN_NATURAL_AND_WILD_FIELD_NUMBER: _ClassVar[int]
     UNFROZEN_ONTO_EXISTING_MELD_FIELD_NUMBER: _ClassVar[int]
@@ -261,6 +341,9 @@ class DiscardPile(_message.Message):
     BLACK_THREE_TOP_BLOCKS_FIELD_NUMBER: _ClassVar[int]
     ONE_CARD_HAND_NO_ONE_CARD_PILE_FIELD_NUMBER: _ClassVar[int]
     FROZEN_TAKE_WILDS_FIELD_NUMBER: _ClassVar[int]
+    CLOSED_RANK_DEAD_FIELD_NUMBER: _ClassVar[int]
+    NO_WILD_ON_EMPTY_PILE_FIELD_NUMBER: _ClassVar[int]
+    WILD_DISCARD_LAST_RESORT_FIELD_NUMBER: _ClassVar[int]
     take_limit: int
     unfrozen_natural_and_wild: bool
     unfrozen_onto_existing_meld: bool
@@ -272,10 +355,13 @@ class DiscardPile(_message.Message):
     black_three_top_blocks: bool
     one_card_hand_no_one_card_pile: bool
     frozen_take_wilds: bool
-    def __init__(self, take_limit: _Optional[int] = ..., unfrozen_natural_and_wild: _Optional[bool] = ..., unfrozen_onto_existing_meld: _Optional[bool] = ..., frozen_by_wild: _Optional[bool] = ..., frozen_by_upcard: _Optional[bool] = ..., frozen_by_black_three: _Optional[bool] = ..., frozen_until_initial_meld: _Optional[bool] = ..., wild_top_blocks: _Optional[bool] = ..., black_three_top_blocks: _Optional[bool] = ..., one_card_hand_no_one_card_pile: _Optional[bool] = ..., frozen_take_wilds: _Optional[bool] = ...) -> None: ...
+    closed_rank_dead: bool
+    no_wild_on_empty_pile: bool
+    wild_discard_last_resort: bool
+    def __init__(self, take_limit: _Optional[int] = ..., unfrozen_natural_and_wild: _Optional[bool] = ..., unfrozen_onto_existing_meld: _Optional[bool] = ..., frozen_by_wild: _Optional[bool] = ..., frozen_by_upcard: _Optional[bool] = ..., frozen_by_black_three: _Optional[bool] = ..., frozen_until_initial_meld: _Optional[bool] = ..., wild_top_blocks: _Optional[bool] = ..., black_three_top_blocks: _Optional[bool] = ..., one_card_hand_no_one_card_pile: _Optional[bool] = ..., frozen_take_wilds: _Optional[bool] = ..., closed_rank_dead: _Optional[bool] = ..., no_wild_on_empty_pile: _Optional[bool] = ..., wild_discard_last_resort: _Optional[bool] = ...) -> None: ...
 
 class Threes(_message.Message):
-    __slots__ = ("red_three_bonus", "all_red_threes_bonus", "red_threes_negative_without_meld", "all_red_threes_negative_without_meld", "red_three_replaced", "red_three_from_pile_replaced", "black_three_meld_going_out_only", "black_three_meld_min", "black_three_meld_max", "black_three_meld_wilds", "black_three_meld_last_cards")
+    __slots__ = ("red_three_bonus", "all_red_threes_bonus", "red_threes_negative_without_meld", "all_red_threes_negative_without_meld", "red_three_replaced", "red_three_from_pile_replaced", "black_three_meld_going_out_only", "black_three_meld_min", "black_three_meld_max", "black_three_meld_wilds", "black_three_meld_last_cards", "black_three_role", "count_values", "minus_below_canastas", "plus_from_canastas")
     RED_THREE_BONUS_FIELD_NUMBER: _ClassVar[int]
     ALL_RED_THREES_BONUS_FIELD_NUMBER: _ClassVar[int]
     RED_THREES_NEGATIVE_WITHOUT_MELD_FIELD_NUMBER: _ClassVar[int]
@@ -287,6 +373,10 @@ class Threes(_message.Message):
     BLACK_THREE_MELD_MAX_FIELD_NUMBER: _ClassVar[int]
     BLACK_THREE_MELD_WILDS_FIELD_NUMBER: _ClassVar[int]
     BLACK_THREE_MELD_LAST_CARDS_FIELD_NUMBER: _ClassVar[int]
+    BLACK_THREE_ROLE_FIELD_NUMBER: _ClassVar[int]
+    COUNT_VALUES_FIELD_NUMBER: _ClassVar[int]
+    MINUS_BELOW_CANASTAS_FIELD_NUMBER: _ClassVar[int]
+    PLUS_FROM_CANASTAS_FIELD_NUMBER: _ClassVar[int]
     red_three_bonus: int
     all_red_threes_bonus: int
     red_threes_negative_without_meld: bool
@@ -298,10 +388,14 @@ class Threes(_message.Message):
     black_three_meld_max: int
     black_three_meld_wilds: bool
     black_three_meld_last_cards: bool
-    def __init__(self, red_three_bonus: _Optional[int] = ..., all_red_threes_bonus: _Optional[int] = ..., red_threes_negative_without_meld: _Optional[bool] = ..., all_red_threes_negative_without_meld: _Optional[bool] = ..., red_three_replaced: _Optional[bool] = ..., red_three_from_pile_replaced: _Optional[bool] = ..., black_three_meld_going_out_only: _Optional[bool] = ..., black_three_meld_min: _Optional[int] = ..., black_three_meld_max: _Optional[int] = ..., black_three_meld_wilds: _Optional[bool] = ..., black_three_meld_last_cards: _Optional[bool] = ...) -> None: ...
+    black_three_role: BlackThreeRole
+    count_values: _containers.RepeatedScalarFieldContainer[int]
+    minus_below_canastas: int
+    plus_from_canastas: int
+    def __init__(self, red_three_bonus: _Optional[int] = ..., all_red_threes_bonus: _Optional[int] = ..., red_threes_negative_without_meld: _Optional[bool] = ..., all_red_threes_negative_without_meld: _Optional[bool] = ..., red_three_replaced: _Optional[bool] = ..., red_three_from_pile_replaced: _Optional[bool] = ..., black_three_meld_going_out_only: _Optional[bool] = ..., black_three_meld_min: _Optional[int] = ..., black_three_meld_max: _Optional[int] = ..., black_three_meld_wilds: _Optional[bool] = ..., black_three_meld_last_cards: _Optional[bool] = ..., black_three_role: _Optional[_Union[BlackThreeRole, str]] = ..., count_values: _Optional[_Iterable[int]] = ..., minus_below_canastas: _Optional[int] = ..., plus_from_canastas: _Optional[int] = ...) -> None: ...
 
 class GoingOut(_message.Message):
-    __slots__ = ("canastas_required", "min_hand_after_meld_without_canastas", "bonus", "concealed_bonus", "discard_optional", "ask_partner", "cannot_go_out_after_yes_penalty", "concealed_with_final_discard")
+    __slots__ = ("canastas_required", "min_hand_after_meld_without_canastas", "bonus", "concealed_bonus", "discard_optional", "ask_partner", "cannot_go_out_after_yes_penalty", "concealed_with_final_discard", "ask_partner_max_per_hand", "unfinished_special_meld_blocks")
     CANASTAS_REQUIRED_FIELD_NUMBER: _ClassVar[int]
     MIN_HAND_AFTER_MELD_WITHOUT_CANASTAS_FIELD_NUMBER: _ClassVar[int]
     BONUS_FIELD_NUMBER: _ClassVar[int]
@@ -310,6 +404,8 @@ class GoingOut(_message.Message):
     ASK_PARTNER_FIELD_NUMBER: _ClassVar[int]
     CANNOT_GO_OUT_AFTER_YES_PENALTY_FIELD_NUMBER: _ClassVar[int]
     CONCEALED_WITH_FINAL_DISCARD_FIELD_NUMBER: _ClassVar[int]
+    ASK_PARTNER_MAX_PER_HAND_FIELD_NUMBER: _ClassVar[int]
+    UNFINISHED_SPECIAL_MELD_BLOCKS_FIELD_NUMBER: _ClassVar[int]
     canastas_required: int
     min_hand_after_meld_without_canastas: int
     bonus: int
@@ -318,7 +414,9 @@ class GoingOut(_message.Message):
     ask_partner: AskPartner
     cannot_go_out_after_yes_penalty: int
     concealed_with_final_discard: bool
-    def __init__(self, canastas_required: _Optional[int] = ..., min_hand_after_meld_without_canastas: _Optional[int] = ..., bonus: _Optional[int] = ..., concealed_bonus: _Optional[int] = ..., discard_optional: _Optional[bool] = ..., ask_partner: _Optional[_Union[AskPartner, str]] = ..., cannot_go_out_after_yes_penalty: _Optional[int] = ..., concealed_with_final_discard: _Optional[bool] = ...) -> None: ...
+    ask_partner_max_per_hand: int
+    unfinished_special_meld_blocks: bool
+    def __init__(self, canastas_required: _Optional[int] = ..., min_hand_after_meld_without_canastas: _Optional[int] = ..., bonus: _Optional[int] = ..., concealed_bonus: _Optional[int] = ..., discard_optional: _Optional[bool] = ..., ask_partner: _Optional[_Union[AskPartner, str]] = ..., cannot_go_out_after_yes_penalty: _Optional[int] = ..., concealed_with_final_discard: _Optional[bool] = ..., ask_partner_max_per_hand: _Optional[int] = ..., unfinished_special_meld_blocks: _Optional[bool] = ...) -> None: ...
 
 class StockExhaustion(_message.Message):
     __slots__ = ("must_take_pile", "last_red_three", "after_last_card")
@@ -330,6 +428,20 @@ class StockExhaustion(_message.Message):
     after_last_card: AfterLastCard
     def __init__(self, must_take_pile: _Optional[_Union[MustTakePile, str]] = ..., last_red_three: _Optional[_Union[LastRedThree, str]] = ..., after_last_card: _Optional[_Union[AfterLastCard, str]] = ...) -> None: ...
 
+class BonusCards(_message.Message):
+    __slots__ = ("first_side", "later_side", "not_with_pile_take", "none_when_stock_at_most", "keep_only_discard")
+    FIRST_SIDE_FIELD_NUMBER: _ClassVar[int]
+    LATER_SIDE_FIELD_NUMBER: _ClassVar[int]
+    NOT_WITH_PILE_TAKE_FIELD_NUMBER: _ClassVar[int]
+    NONE_WHEN_STOCK_AT_MOST_FIELD_NUMBER: _ClassVar[int]
+    KEEP_ONLY_DISCARD_FIELD_NUMBER: _ClassVar[int]
+    first_side: int
+    later_side: int
+    not_with_pile_take: bool
+    none_when_stock_at_most: int
+    keep_only_discard: bool
+    def __init__(self, first_side: _Optional[int] = ..., later_side: _Optional[int] = ..., not_with_pile_take: _Optional[bool] = ..., none_when_stock_at_most: _Optional[int] = ..., keep_only_discard: _Optional[bool] = ...) -> None: ...
+
 class Game(_message.Message):
     __slots__ = ("target_score",)
     TARGET_SCORE_FIELD_NUMBER: _ClassVar[int]
@@ -337,7 +449,7 @@ class Game(_message.Message):
     def __init__(self, target_score: _Optional[int] = ...) -> None: ...
 
 class RuleSet(_message.Message):
-    __slots__ = ("id", "extends", "title", "description", "players", "deck", "deal", "turn", "card_values", "melds", "canastas", "initial_meld", "discard_pile", "threes", "going_out", "stock_exhaustion", "game", "rules", "choices")
+    __slots__ = ("id", "extends", "title", "description", "players", "deck", "deal", "turn", "card_values", "melds", "canastas", "initial_meld", "discard_pile", "threes", "going_out", "stock_exhaustion", "game", "bonus_cards", "rules", "choices")
     ID_FIELD_NUMBER: _ClassVar[int]
     EXTENDS_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
@@ -355,6 +467,7 @@ class RuleSet(_message.Message):
     GOING_OUT_FIELD_NUMBER: _ClassVar[int]
     STOCK_EXHAUSTION_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
+    BONUS_CARDS_FIELD_NUMBER: _ClassVar[int]
     RULES_FIELD_NUMBER: _ClassVar[int]
     CHOICES_FIELD_NUMBER: _ClassVar[int]
     id: str
@@ -374,6 +487,7 @@ class RuleSet(_message.Message):
     going_out: GoingOut
     stock_exhaustion: StockExhaustion
     game: Game
+    bonus_cards: BonusCards
     rules: _containers.RepeatedCompositeFieldContainer[RuleNote]
     choices: _containers.RepeatedCompositeFieldContainer[Choice]
-    def __init__(self, id: _Optional[str] = ..., extends: _Optional[str] = ..., title: _Optional[str] = ..., description: _Optional[str] = ..., players: _Optional[_Union[Players, _Mapping]] = ..., deck: _Optional[_Union[Deck, _Mapping]] = ..., deal: _Optional[_Union[Deal, _Mapping]] = ..., turn: _Optional[_Union[Turn, _Mapping]] = ..., card_values: _Optional[_Union[CardValues, _Mapping]] = ..., melds: _Optional[_Union[Melds, _Mapping]] = ..., canastas: _Optional[_Union[Canastas, _Mapping]] = ..., initial_meld: _Optional[_Union[InitialMeld, _Mapping]] = ..., discard_pile: _Optional[_Union[DiscardPile, _Mapping]] = ..., threes: _Optional[_Union[Threes, _Mapping]] = ..., going_out: _Optional[_Union[GoingOut, _Mapping]] = ..., stock_exhaustion: _Optional[_Union[StockExhaustion, _Mapping]] = ..., game: _Optional[_Union[Game, _Mapping]] = ..., rules: _Optional[_Iterable[_Union[RuleNote, _Mapping]]] = ..., choices: _Optional[_Iterable[_Union[Choice, _Mapping]]] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., extends: _Optional[str] = ..., title: _Optional[str] = ..., description: _Optional[str] = ..., players: _Optional[_Union[Players, _Mapping]] = ..., deck: _Optional[_Union[Deck, _Mapping]] = ..., deal: _Optional[_Union[Deal, _Mapping]] = ..., turn: _Optional[_Union[Turn, _Mapping]] = ..., card_values: _Optional[_Union[CardValues, _Mapping]] = ..., melds: _Optional[_Union[Melds, _Mapping]] = ..., canastas: _Optional[_Union[Canastas, _Mapping]] = ..., initial_meld: _Optional[_Union[InitialMeld, _Mapping]] = ..., discard_pile: _Optional[_Union[DiscardPile, _Mapping]] = ..., threes: _Optional[_Union[Threes, _Mapping]] = ..., going_out: _Optional[_Union[GoingOut, _Mapping]] = ..., stock_exhaustion: _Optional[_Union[StockExhaustion, _Mapping]] = ..., game: _Optional[_Union[Game, _Mapping]] = ..., bonus_cards: _Optional[_Union[BonusCards, _Mapping]] = ..., rules: _Optional[_Iterable[_Union[RuleNote, _Mapping]]] = ..., choices: _Optional[_Iterable[_Union[Choice, _Mapping]]] = ...) -> None: ...

@@ -28,6 +28,10 @@ class ScoreItem(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SCORE_ITEM_GOING_OUT_CONCEALED: _ClassVar[ScoreItem]
     SCORE_ITEM_CARDS_IN_HAND: _ClassVar[ScoreItem]
     SCORE_ITEM_CANNOT_GO_OUT_AFTER_YES: _ClassVar[ScoreItem]
+    SCORE_ITEM_WILD_CANASTA: _ClassVar[ScoreItem]
+    SCORE_ITEM_UNFINISHED_MELD: _ClassVar[ScoreItem]
+    SCORE_ITEM_HELD_RANK: _ClassVar[ScoreItem]
+    SCORE_ITEM_THREES_BY_COUNT: _ClassVar[ScoreItem]
 WENT_OUT_UNSPECIFIED: WentOut
 WENT_OUT_NORMAL: WentOut
 WENT_OUT_CONCEALED: WentOut
@@ -43,6 +47,10 @@ SCORE_ITEM_GOING_OUT: ScoreItem
 SCORE_ITEM_GOING_OUT_CONCEALED: ScoreItem
 SCORE_ITEM_CARDS_IN_HAND: ScoreItem
 SCORE_ITEM_CANNOT_GO_OUT_AFTER_YES: ScoreItem
+SCORE_ITEM_WILD_CANASTA: ScoreItem
+SCORE_ITEM_UNFINISHED_MELD: ScoreItem
+SCORE_ITEM_HELD_RANK: ScoreItem
+SCORE_ITEM_THREES_BY_COUNT: ScoreItem
 
 class SideTable(_message.Message):
     __slots__ = ("melds", "red_threes", "hands", "went_out", "unable_after_yes")
