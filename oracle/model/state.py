@@ -101,6 +101,7 @@ class SideState:
     red_threes: Cards = ()  #: red threes laid
     running_total: int = 0  #: total at the start of the hand
     unable_after_yes: int = 0  #: times this hand a player of the side was told "yes" and could not go out
+    asks: int = 0  #: times this hand a player of the side asked the partner (going_out.ask_partner_max_per_hand)
 
     def evolve(
         self,
@@ -108,6 +109,7 @@ class SideState:
         melds: tuple[Cards, ...] | None = None,
         red_threes: Cards | None = None,
         unable_after_yes: int | None = None,
+        asks: int | None = None,
     ) -> SideState:
         """This side with some fields changed (dataclasses.replace, at a fraction of its cost)."""
         return SideState(
@@ -115,6 +117,7 @@ class SideState:
             self.red_threes if red_threes is None else red_threes,
             self.running_total,
             self.unable_after_yes if unable_after_yes is None else unable_after_yes,
+            self.asks if asks is None else asks,
         )
 
 

@@ -81,6 +81,7 @@ def _state_from(
                 cards(s.red_threes, f"{prefix}.sides[{i}].red_threes"),
                 s.running_total,
                 s.unable_after_yes,
+                s.asks,
             )
             for i, s in enumerate(msg.sides)
         ),
@@ -118,7 +119,13 @@ def state_from_message(msg: game_pb2.GameState, prefix: str = "state") -> GameSt
     state = GameState(
         seats=tuple(SeatState(tuple(s.hand), s.melded_before) for s in msg.seats),
         sides=tuple(
-            SideState(tuple(tuple(m.cards) for m in s.melds), tuple(s.red_threes), s.running_total, s.unable_after_yes)
+            SideState(
+                tuple(tuple(m.cards) for m in s.melds),
+                tuple(s.red_threes),
+                s.running_total,
+                s.unable_after_yes,
+                s.asks,
+            )
             for s in msg.sides
         ),
         stock=tuple(msg.stock),
@@ -209,7 +216,10 @@ def fill_state_fields(msg: game_pb2.GameState, state: GameState) -> None:
         msg.seats.add(hand=seat.hand, melded_before=seat.melded_before)
     for side in state.sides:
         entry = msg.sides.add(
-            red_threes=side.red_threes, running_total=side.running_total, unable_after_yes=side.unable_after_yes
+            red_threes=side.red_threes,
+            running_total=side.running_total,
+            unable_after_yes=side.unable_after_yes,
+            asks=side.asks,
         )
         for meld in side.melds:
             entry.melds.add(cards=meld)

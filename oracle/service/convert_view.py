@@ -55,7 +55,13 @@ def view_from_message(msg: game_pb2.PlayerView, prefix: str = "view") -> PlayerV
         hand=tuple(msg.hand),
         seats=tuple(SeatView(s.hand_count, s.melded_before) for s in msg.seats),
         sides=tuple(
-            SideState(tuple(tuple(m.cards) for m in s.melds), tuple(s.red_threes), s.running_total, s.unable_after_yes)
+            SideState(
+                tuple(tuple(m.cards) for m in s.melds),
+                tuple(s.red_threes),
+                s.running_total,
+                s.unable_after_yes,
+                s.asks,
+            )
             for s in msg.sides
         ),
         stock_count=msg.stock_count,

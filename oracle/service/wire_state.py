@@ -123,7 +123,7 @@ def read_side(data: bytes, pos: int, end: int) -> SideState:
     """The SideState whose bytes are data[pos:end] (the melds most often each one packed run, read whole)."""
     melds: list[tuple[int, ...]] = []
     red = _EMPTY
-    total = unable = 0
+    total = unable = asks = 0
     while pos < end:
         tag = data[pos]
         if tag == 0x0A:  # melds: a CardList, most often one packed field of one-byte cards (0a L 0a L-2 cards)
@@ -145,20 +145,22 @@ def read_side(data: bytes, pos: int, end: int) -> SideState:
                 size, pos = read_varint(data, pos, size)
             red += packed_run(data[pos : pos + size])
             pos += size
-        elif tag == 0x18 or tag == 0x20:  # running_total (int32), unable_after_yes (uint32)
+        elif tag == 0x18 or tag == 0x20 or tag == 0x28:  # running_total (int32), unable_after_yes, asks (uint32)
             value = data[pos + 1]
             pos += 2
             if value & 0x80:
                 value, pos = read_varint(data, pos, value)
             if tag == 0x18:
                 total = as_int32(value)
-            else:
+            elif tag == 0x20:
                 unable = value & 0xFFFFFFFF
+            else:
+                asks = value & 0xFFFFFFFF
         else:
             raise WireError(f"SideState tag {tag}")
     if pos != end:
         raise WireError("a field past the end of SideState")
-    return SideState(tuple(melds), red, total, unable)
+    return SideState(tuple(melds), red, total, unable, asks)
 
 
 def read_turn(data: bytes, pos: int, end: int) -> TurnState:

@@ -88,6 +88,8 @@ def _sides(add: Add, card: Add, tag: bytes, sides: tuple[SideState, ...], known:
             put(b"\x18" + int32(side.running_total))
         if side.unable_after_yes:
             put(b"\x20" + uint32(side.unable_after_yes))
+        if side.asks:
+            put(b"\x28" + uint32(side.asks))
         joined = b"".join(body)
         add(varint(len(joined)))
         add(joined)

@@ -43,16 +43,18 @@ class SeatNotation(_message.Message):
     def __init__(self, hand: _Optional[str] = ..., melded_before: _Optional[bool] = ...) -> None: ...
 
 class SideNotation(_message.Message):
-    __slots__ = ("melds", "red_threes", "running_total", "unable_after_yes")
+    __slots__ = ("melds", "red_threes", "running_total", "unable_after_yes", "asks")
     MELDS_FIELD_NUMBER: _ClassVar[int]
     RED_THREES_FIELD_NUMBER: _ClassVar[int]
     RUNNING_TOTAL_FIELD_NUMBER: _ClassVar[int]
     UNABLE_AFTER_YES_FIELD_NUMBER: _ClassVar[int]
+    ASKS_FIELD_NUMBER: _ClassVar[int]
     melds: _containers.RepeatedScalarFieldContainer[str]
     red_threes: str
     running_total: int
     unable_after_yes: int
-    def __init__(self, melds: _Optional[_Iterable[str]] = ..., red_threes: _Optional[str] = ..., running_total: _Optional[int] = ..., unable_after_yes: _Optional[int] = ...) -> None: ...
+    asks: int
+    def __init__(self, melds: _Optional[_Iterable[str]] = ..., red_threes: _Optional[str] = ..., running_total: _Optional[int] = ..., unable_after_yes: _Optional[int] = ..., asks: _Optional[int] = ...) -> None: ...
 
 class GameStateNotation(_message.Message):
     __slots__ = ("rule_set_id", "seats", "sides", "stock", "discard_pile", "pile_upcards", "seat_to_move", "phase", "turn", "hand_end", "went_out_seat", "went_out_concealed", "fill_stock", "side_of_seat")
