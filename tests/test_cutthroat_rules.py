@@ -516,7 +516,7 @@ def test_the_move_generator_agrees_with_the_referee_in_each_cutthroat_position(
     assert verdict.legal == (case.expect.WhichOneof("outcome") == "legal")
 
 
-# --- engine bugs found while writing the cases (xfail, strict: each passes once the engine is fixed) -----------------
+# --- engine gaps found while writing the cases (pinned as strict xfails, fixed in 4ee69b8) ----------------------------
 
 
 def _lone_out_table(sides: int, side_of_seat: tuple[int, ...], went_out: int | None = 0) -> HandTable:
