@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from oracle.model.cards import is_red_three
 from oracle.model.errors import FieldProblem, InvalidInputError
 from oracle.model.state import GameState, Phase, SeatState, SideState
 from oracle.rules.context import draw_from_stock
@@ -46,15 +45,16 @@ def deal(
             hands[seat].append(order[position])
             position += 1
     stock = list(reversed(order[position:]))  # bottom to top: the next card dealt is the top
-    pile = [stock.pop()]
-    while stock and must_cover(rules, pile):
+    pile = [stock.pop()] if rules.deal.upcard else []  # deal.upcard false: the pile starts empty
+    while pile and stock and must_cover(rules, pile):
         pile.append(stock.pop())
     reds: list[list[int]] = [[] for _ in range(rules.sides)]
+    bonus = rules.bonus_threes  # red threes, and black ones where threes.black_three_role is BONUS
     for seat in seat_order:
-        dealt_reds = [c for c in hands[seat] if is_red_three(c)]
+        dealt_reds = [c for c in hands[seat] if c in bonus]
         if not dealt_reds:
             continue
-        kept = tuple(c for c in hands[seat] if not is_red_three(c))
+        kept = tuple(c for c in hands[seat] if c not in bonus)
         reds[side_of(rules, seat)].extend(dealt_reds)
         if rules.threes.red_three_replaced:  # replacements are drawn like any draw: a red three among them is laid too
             drawn = draw_from_stock(rules, seat, kept, tuple(stock), len(dealt_reds))

@@ -20,6 +20,10 @@ class ScoreItem(IntEnum):
     GOING_OUT_CONCEALED = 9
     CARDS_IN_HAND = 10
     CANNOT_GO_OUT_AFTER_YES = 11
+    WILD_CANASTA = 12
+    UNFINISHED_MELD = 13
+    HELD_RANK = 14
+    THREES_BY_COUNT = 15
 
 
 @dataclass(frozen=True, slots=True)

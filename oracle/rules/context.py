@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from oracle.model.cards import ALL_CARDS, format_cards, is_red_three
+from oracle.model.cards import format_cards
 from oracle.model.events import CanastaMade, CardsDrawn, Event, HandEnded, RedThreeLaid
 from oracle.model.fast_init import fast_init
 from oracle.model.state import EMPTY_TURN, Cards, GameState, HandEnd, Phase, SeatState, SideState, TurnStart
@@ -118,9 +118,6 @@ def with_side(state: GameState, index: int, side: SideState) -> tuple[SideState,
     return (*state.sides[:index], side, *state.sides[index + 1 :])
 
 
-_RED_THREES = frozenset(c for c in ALL_CARDS if is_red_three(c))
-
-
 @dataclass
 class Drawn:
     """The result of drawing from the stock with red threes laid and replaced."""
@@ -134,9 +131,10 @@ class Drawn:
 
 def draw_from_stock(rules: CompiledRules, seat: int, hand: Cards, stock: Cards, count: int) -> Drawn:
     """Draw `count` cards (top first); each red three is laid and, per the rule set, replaced from the stock."""
+    bonus = rules.bonus_threes
     if 0 < count <= len(stock):
         top = stock[len(stock) - count :]
-        if _RED_THREES.isdisjoint(top):  # the common case: the cards go to the hand as they are
+        if bonus.isdisjoint(top):  # the common case: the cards go to the hand as they are
             drawn_cards = top[::-1]
             return Drawn(hand + drawn_cards, stock[: len(stock) - count], (), [CardsDrawn(seat, drawn_cards)], False)
     stock_list = list(stock)
@@ -150,7 +148,7 @@ def draw_from_stock(rules: CompiledRules, seat: int, hand: Cards, stock: Cards, 
         card = stock_list.pop()
         pending -= 1
         emptied = not stock_list
-        if is_red_three(card):
+        if card in bonus:  # a red three (or a black one as a bonus card): laid, replaced as the rule set says
             replaced = rules.threes.red_three_replaced and bool(stock_list)
             reds.append(card)
             events.append(RedThreeLaid(seat, card, replaced))

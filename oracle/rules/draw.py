@@ -10,6 +10,7 @@ from oracle.model.cards import describe_rank, format_cards, is_black_three, is_n
 from oracle.model.events import Event, PileTaken, RedThreeLaid
 from oracle.model.fast_init import fast_init
 from oracle.model.state import Cards, HandEnd, Phase, SeatState, TurnStart, TurnState, meld_index_of_rank
+from oracle.rules.bonus_cards import take_owes_bonus_cards
 from oracle.rules.candidates import take_pile_candidates
 from oracle.rules.context import (
     Applied,
@@ -24,6 +25,13 @@ from oracle.rules.context import (
     wrong_phase,
 )
 from oracle.rules.facts import frozen_reasons_for_side
+from oracle.rules.family_checks import (
+    check_family_laid,
+    check_initial_makeup,
+    check_unfinished_going_out,
+    dead_ranks,
+    initial_points,
+)
 from oracle.rules.formation import form_sides, sides_form_now
 from oracle.rules.going_out import after_melding, check_keep_cards, check_melding_out
 from oracle.rules.meld_play import Laid, check_laid, lay_groups
@@ -129,12 +137,13 @@ def _work_out_take(ctx: Ctx, action: TakePile, shape: MeldShape) -> _Take:
     top = pile[-1]
     taken = pile[-limit:] if limit else pile
     rest = taken[:-1]
-    to_hand = tuple(c for c in rest if not is_red_three(c))
+    bonus = ctx.rules.bonus_threes
+    to_hand = tuple(c for c in rest if c not in bonus)
     hand_after = remove_cards(ctx.hand, [*action.with_cards, *(c for g in action.melds for c in g.cards)]) + to_hand
     groups = [(MeldGroup((top, *action.with_cards)), shape)]
     groups += [(g, meld_shape(g.cards)) for g in action.melds]
     laid = lay_groups(ctx.rules, ctx.side, groups, melds_before_turn=len(ctx.side.melds))
-    reds = tuple(c for c in rest if is_red_three(c))
+    reds = tuple(c for c in rest if c in bonus)
     return _Take(top, pile[: len(pile) - len(taken)], reds, to_hand, hand_after, laid)
 
 
@@ -164,6 +173,10 @@ def _check_top(ctx: Ctx, top: int) -> list[Violation]:
         return [ctx.fail(Code.PILE_TOP_RED_THREE, top=format_cards([top]))]
     if not is_natural(top):
         return [ctx.fail(Code.PILE_TOP_NOT_MELDED, variant="cannot_start", top=format_cards([top]))]
+    dead = dead_ranks(ctx.rules, ctx.state)
+    if rank_of(top) in dead:
+        rank = rank_of(top)
+        return [ctx.fail(Code.PILE_TOP_DEAD, top=format_cards([top]), side=dead[rank], rank=describe_rank(rank))]
     return []
 
 
@@ -191,10 +204,18 @@ def check_take_pile(ctx: Ctx, action: TakePile) -> list[Violation]:
     if shape is None or missing:
         return out
     take = _take(ctx, action, shape)
-    out += check_laid(rules, take.laid, going_out=len(take.hand_after) <= 1, last_cards=not take.hand_after)
-    out += check_initial_meld(ctx, take.laid.points, took_pile=True)
+    going_out = len(take.hand_after) <= 1
+    out += check_laid(rules, take.laid, going_out=going_out, last_cards=not take.hand_after)
+    out += check_initial_meld(ctx, initial_points(rules, take.laid.points, top), took_pile=True)
+    if rules.family:
+        opening = needs_initial_meld(ctx.side)
+        out += check_family_laid(ctx, take.laid, opening=opening)
+        if opening:
+            out += check_initial_makeup(ctx, take.laid, top=top)
+        if going_out:
+            out += check_unfinished_going_out(ctx, take.laid.melds)
     canastas = count_canastas(rules, take.laid.melds)
-    out += check_keep_cards(ctx, len(take.hand_after), canastas)
+    out += check_keep_cards(ctx, len(take.hand_after), canastas, bonus_owed=take_owes_bonus_cards(ctx))
     if not take.hand_after:  # melded everything, the top card included: going out
         out += check_melding_out(ctx, canastas, took_pile=True)
     return out

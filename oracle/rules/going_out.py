@@ -10,9 +10,12 @@ from oracle.rules.violations import Code, Violation
 from oracle.ruleset.compiled import CompiledRules
 
 
-def check_keep_cards(ctx: Ctx, hand_after: int, canastas: int) -> list[Violation]:
-    """MUST_KEEP_CARDS: until the side has its canastas, a meld leaves enough cards to discard and keep one."""
+def check_keep_cards(ctx: Ctx, hand_after: int, canastas: int, *, bonus_owed: bool = False) -> list[Violation]:
+    """MUST_KEEP_CARDS: until the side has its canastas, a meld leaves enough cards to discard and keep one (only
+    the discard when the player is owed bonus cards and bonus_cards.keep_only_discard)."""
     keep = ctx.rules.going_out.min_hand_after_meld_without_canastas
+    if bonus_owed and ctx.rules.bonus_cards.keep_only_discard:
+        keep = min(keep, 1)
     required = ctx.rules.going_out.canastas_required
     if canastas < required and hand_after < keep:
         return [ctx.fail(Code.MUST_KEEP_CARDS, canastas=canastas, required=required, keep=keep, left=hand_after)]

@@ -9,6 +9,7 @@ from oracle.model.actions import AnswerPartner, Discard, Meld
 from oracle.model.events import Event
 from oracle.model.fast_init import fast_init
 from oracle.model.state import EMPTY_TURN, Cards, HandEnd, PartnerAnswer, Phase, SeatState, TurnStart, TurnState
+from oracle.rules.bonus_cards import draw_bonus_cards, meld_owes_bonus_cards
 from oracle.rules.context import (
     Applied,
     Ctx,
@@ -21,6 +22,12 @@ from oracle.rules.context import (
     with_side,
     wrong_phase,
 )
+from oracle.rules.family_checks import (
+    check_discard_restrictions,
+    check_family_laid,
+    check_initial_makeup,
+    check_unfinished_going_out,
+)
 from oracle.rules.going_out import (
     after_melding,
     check_going_out,
@@ -32,7 +39,7 @@ from oracle.rules.going_out import (
 from oracle.rules.going_out_search import going_out_melds
 from oracle.rules.meld_play import Laid, check_laid, lay_groups
 from oracle.rules.melds import count_canastas, meld_shape
-from oracle.rules.minimum import check_initial_meld, is_minimum_waived
+from oracle.rules.minimum import check_initial_meld, is_minimum_waived, needs_initial_meld
 from oracle.rules.violations import Code, Violation
 from oracle.ruleset.sections import AfterLastCard, AskPartner
 
@@ -92,7 +99,13 @@ def check_meld(ctx: Ctx, action: Meld) -> list[Violation]:
         ctx, melding.turn, going_out=melding.going_out, canastas=canastas, final_discard=final_discard
     )
     out += check_initial_meld(ctx, melding.laid.points, took_pile=False, waived=waived)
-    out += check_keep_cards(ctx, len(hand_after), canastas)
+    if rules.family:
+        out += check_family_laid(ctx, melding.laid, opening=state.turn.melds_before_turn == 0)
+        if needs_initial_meld(ctx.side):
+            out += check_initial_makeup(ctx, melding.laid)
+        if melding.going_out:
+            out += check_unfinished_going_out(ctx, melding.laid.melds)
+    out += check_keep_cards(ctx, len(hand_after), canastas, bonus_owed=meld_owes_bonus_cards(ctx))
     if not hand_after:
         out += check_melding_out(ctx, canastas, took_pile=False)
     elif len(hand_after) == 1 and state.turn.partner_answer == PartnerAnswer.NO:
@@ -130,6 +143,10 @@ def check_discard(ctx: Ctx, action: Discard) -> list[Violation]:
     if missing:
         return out + missing
     hand_after = remove_cards(ctx.hand, [action.card])
+    if rules.family:
+        out += check_discard_restrictions(ctx, action.card)
+        if not hand_after:
+            out += check_unfinished_going_out(ctx, ctx.side.melds)
     if not hand_after:
         out += check_going_out(ctx, count_canastas(rules, ctx.side.melds))
     elif state.turn.partner_answer == PartnerAnswer.YES and can_go_out(ctx):
@@ -189,6 +206,9 @@ def apply_discard(ctx: Ctx, action: Discard) -> Applied:
         phase=Phase.DRAW,
         turn=EMPTY_TURN,
     )
+    if rules.bonus_cards.first_side or rules.bonus_cards.later_side:  # bonus cards for the initial meld
+        passed, drawn = draw_bonus_cards(rules, passed, ctx.seat, turn)
+        return Applied(passed, tuple(drawn))
     return Applied(passed)
 
 
@@ -200,6 +220,9 @@ def check_ask(ctx: Ctx) -> list[Violation]:
     state = ctx.state
     if ctx.rules.going_out.ask_partner == AskPartner.NONE:
         return [ctx.fail(Code.ASK_NOT_ALLOWED, rule_set=ctx.rules.id)]
+    limit = ctx.rules.going_out.ask_partner_max_per_hand
+    if limit and ctx.side.asks >= limit:
+        return [ctx.fail(Code.ASK_LIMIT_REACHED, asks=ctx.side.asks, limit=limit)]
     if state.phase != Phase.PLAY:
         return [wrong_phase(ctx, "ask the partner")]
     if state.turn.partner_answer != PartnerAnswer.NONE:
@@ -215,7 +238,8 @@ def apply_ask(ctx: Ctx) -> Applied:
     """Ask the partner: the partner answers next."""
     state = ctx.state
     turn = state.turn.evolve(partner_answer=PartnerAnswer.PENDING)
-    return Applied(state.evolve(phase=Phase.AWAIT_ANSWER, turn=turn))
+    sides = with_side(state, ctx.side_index, ctx.side.evolve(asks=ctx.side.asks + 1))
+    return Applied(state.evolve(phase=Phase.AWAIT_ANSWER, turn=turn, sides=sides))
 
 
 def check_answer(ctx: Ctx) -> list[Violation]:

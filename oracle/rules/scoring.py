@@ -5,7 +5,14 @@ from __future__ import annotations
 from oracle.model.cards import describe_rank, format_cards
 from oracle.model.score import ScoreItem, ScoreLine, SideScore
 from oracle.model.table import HandTable, SideTable, WentOut
-from oracle.rules.melds import MeldShape, is_canasta
+from oracle.rules.melds import MeldShape, canasta_count, is_canasta
+from oracle.rules.scoring_family import (
+    held_rank_lines,
+    melds_count_minus,
+    special_canasta_line,
+    threes_by_count_lines,
+    unfinished_lines,
+)
 from oracle.rules.table_check import validate_table
 from oracle.ruleset.compiled import CompiledRules
 
@@ -43,20 +50,25 @@ def _score_side(
     """The lines of one side's score; `seats` names the hands' owners (a partnership formed during the hand)."""
     points = rules.card_points
     lines: list[ScoreLine] = []
+    minus = melds_count_minus(rules, shapes)  # card_values.table_minus_below_canastas
     for meld, shape in zip(side.melds, shapes, strict=True):
         name = "black threes" if shape.black_threes else ("wild cards" if shape.all_wild else describe_rank(shape.rank))
+        value = sum(points[c] for c in meld)
         lines.append(
             ScoreLine(
                 ScoreItem.MELDED_CARDS,
-                sum(points[c] for c in meld),
-                f"{format_cards(meld)} ({len(meld)} {name})",
-                "card_values",
+                -value if minus else value,
+                f"{format_cards(meld)} ({len(meld)} {name}{', minus: too few canastas' if minus else ''})",
+                "card_values.table_minus_below_canastas" if minus else "card_values",
             )
         )
-    for shape in shapes:
+    for meld, shape in zip(side.melds, shapes, strict=True):
         if not is_canasta(shape, rules):
             continue
-        if shape.wilds == 0:
+        special = special_canasta_line(rules, shape, meld) if rules.family_scoring else None
+        if special is not None:
+            lines.append(special)
+        elif shape.wilds == 0:
             lines.append(
                 ScoreLine(
                     ScoreItem.NATURAL_CANASTA,
@@ -74,7 +86,12 @@ def _score_side(
                     "canastas.mixed_bonus",
                 )
             )
-    lines.extend(_red_three_lines(rules, side))
+    if rules.family_scoring:
+        lines.extend(unfinished_lines(rules, side.melds, shapes))
+    if rules.threes.count_values:
+        lines.extend(threes_by_count_lines(rules, side.red_threes, canasta_count(rules, shapes)))
+    else:
+        lines.extend(_red_three_lines(rules, side))
     if side.went_out == WentOut.NORMAL:
         lines.append(ScoreLine(ScoreItem.GOING_OUT, rules.going_out.bonus, "went out", "going_out.bonus"))
     elif side.went_out == WentOut.CONCEALED:
@@ -96,10 +113,11 @@ def _score_side(
                 "going_out.cannot_go_out_after_yes_penalty",
             )
         )
-    for k, hand in enumerate(side.hands):
-        owner = f"player {k + 1}" if seats is None else f"seat {seats[k]}"
+    owners = [f"player {k + 1}" if seats is None else f"seat {seats[k]}" for k in range(len(side.hands))]
+    for owner, hand in zip(owners, side.hands, strict=True):
         detail = f"{owner}: " + (format_cards(hand) if hand else "no cards")
         lines.append(ScoreLine(ScoreItem.CARDS_IN_HAND, -sum(points[c] for c in hand), detail, "card_values"))
+    lines.extend(held_rank_lines(rules, side.hands, owners))
     return SideScore(tuple(lines))
 
 

@@ -46,26 +46,30 @@ def validate_state(rules: CompiledRules, state: GameState, prefix: str = "state"
     if len(state.sides) != rules.sides:
         add("sides", f"has {len(state.sides)} sides; rule set '{rules.id}' has {rules.sides}")
     if _cards_conserved(rules, state):
-        reds = _RED_THREES
+        reds = rules.bonus_threes  # red threes, and black ones where threes.black_three_role is BONUS
         for i, seat in enumerate(state.seats):
             if reds.isdisjoint(seat.hand):
                 continue
             for k, card in enumerate(seat.hand):
                 if card in reds:
-                    add(f"seats[{i}].hand[{k}]", f"{format_card(card)} is a red three: it is laid at once, never held")
+                    add(
+                        f"seats[{i}].hand[{k}]",
+                        f"{format_card(card)} is {_bonus_three(card)}: it is laid at once, never held",
+                    )
         for i, side in enumerate(state.sides):
             if reds.issuperset(side.red_threes):
                 continue
             for k, card in enumerate(side.red_threes):
                 if card not in reds:
-                    add(f"sides[{i}].red_threes[{k}]", f"{format_card(card)} is not a red three")
+                    add(f"sides[{i}].red_threes[{k}]", f"{format_card(card)} is not {_laid_kind(rules)}")
         pile, first = state.discard_pile, max(state.pile_upcards, 0)
         if not reds.isdisjoint(pile[first:]):
             for k in range(first, len(pile)):
                 if pile[k] in reds:
+                    what = _bonus_three(pile[k])
                     add(
                         f"discard_pile[{k}]",
-                        f"{format_card(pile[k])} is a red three above the upcards: red threes are never discarded",
+                        f"{format_card(pile[k])} is {what} above the upcards: {what[2:]}s are never discarded",
                     )
     else:
         _locate_card_problems(rules, state, add)
@@ -77,7 +81,16 @@ def validate_state(rules: CompiledRules, state: GameState, prefix: str = "state"
     return problems
 
 
-_RED_THREES = frozenset(c for c in ALL_CARDS if is_red_three(c))
+def _bonus_three(card: int) -> str:
+    """'a red three', or for a black three laid as a bonus card (threes.black_three_role BONUS) 'a black three'."""
+    return "a red three" if is_red_three(card) else "a black three"
+
+
+def _laid_kind(rules: CompiledRules) -> str:
+    """What SideState.red_threes may hold: red threes, or threes where black ones are bonus cards too."""
+    return "a red three" if len(rules.bonus_threes) == 2 else "a three"
+
+
 _EMPTY_TURN = TurnState()
 
 
@@ -110,22 +123,26 @@ def _locate_card_problems(rules: CompiledRules, state: GameState, add: Add) -> N
     for i, seat in enumerate(state.seats):
         cards_at(f"seats[{i}].hand", seat.hand)
         for k, card in enumerate(seat.hand):
-            if is_red_three(card):
-                add(f"seats[{i}].hand[{k}]", f"{format_card(card)} is a red three: it is laid at once, never held")
+            if card in rules.bonus_threes:
+                add(
+                    f"seats[{i}].hand[{k}]",
+                    f"{format_card(card)} is {_bonus_three(card)}: it is laid at once, never held",
+                )
     for i, side in enumerate(state.sides):
         for j, meld in enumerate(side.melds):
             cards_at(f"sides[{i}].melds[{j}]", meld)
         cards_at(f"sides[{i}].red_threes", side.red_threes)
         for k, card in enumerate(side.red_threes):
-            if is_valid(card) and not is_red_three(card):
-                add(f"sides[{i}].red_threes[{k}]", f"{format_card(card)} is not a red three")
+            if is_valid(card) and card not in rules.bonus_threes:
+                add(f"sides[{i}].red_threes[{k}]", f"{format_card(card)} is not {_laid_kind(rules)}")
     cards_at("stock", state.stock)
     cards_at("discard_pile", state.discard_pile)
     for k, card in enumerate(state.discard_pile):
-        if is_red_three(card) and k >= state.pile_upcards:
+        if card in rules.bonus_threes and k >= state.pile_upcards:
+            what = _bonus_three(card)
             add(
                 f"discard_pile[{k}]",
-                f"{format_card(card)} is a red three above the upcards: red threes are never discarded",
+                f"{format_card(card)} is {what} above the upcards: {what[2:]}s are never discarded",
             )
     _check_conservation(rules, located, add)
 
@@ -242,6 +259,8 @@ def _check_turn(rules: CompiledRules, state: GameState, add: Add) -> None:
         return
     if not 0 <= state.pile_upcards <= len(state.discard_pile):
         a("pile_upcards", f"{state.pile_upcards} upcards but the pile holds {len(state.discard_pile)} cards")
+    elif state.pile_upcards and not rules.deal.upcard:
+        a("pile_upcards", f"is {state.pile_upcards}, but rule set '{rules.id}' turns no upcard (deal.upcard)")
     elif state.pile_upcards:
         upcards = state.discard_pile[: state.pile_upcards]
         if all(is_valid(card) for card in upcards):  # a bad card number is reported where it is

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from oracle.model.cards import copies_allowed, count_copies, format_card, is_red_three, is_valid
+from oracle.model.cards import ALL_CARDS, copies_allowed, count_copies, format_card, is_red_three, is_valid
 from oracle.model.errors import Problems
 from oracle.model.table import HandTable, SideTable, WentOut
 from oracle.rules.formation import formation_problem
@@ -102,8 +102,9 @@ def _check_side(
         shapes.append(shape)
     if _cards_valid(side.red_threes, f"{path}.red_threes", problems, all_cards):
         for k, card in enumerate(side.red_threes):
-            if not is_red_three(card):
-                problems.add(f"{path}.red_threes[{k}]", f"{format_card(card)} is not a red three")
+            if card not in rules.bonus_threes:
+                what = "a red three" if len(rules.bonus_threes) == 2 else "a three"
+                problems.add(f"{path}.red_threes[{k}]", f"{format_card(card)} is not {what}")
     if side.unable_after_yes and rules.going_out.ask_partner == AskPartner.NONE:
         problems.add(
             f"{path}.unable_after_yes",
@@ -115,8 +116,9 @@ def _check_side(
         hand_path = f"{path}.hands[{k}]"
         if _cards_valid(hand, hand_path, problems, all_cards):
             for m, card in enumerate(hand):
-                if is_red_three(card):
-                    problems.add(f"{hand_path}[{m}]", "a red three is never kept in hand: it is laid at once")
+                if card in rules.bonus_threes:
+                    what = "a red three" if card in _RED else "a black three"
+                    problems.add(f"{hand_path}[{m}]", f"{what} is never kept in hand: it is laid at once")
     if going_out:
         canastas = canasta_count(rules, shapes if goer_melds is None else _shapes_of(goer_melds))
         required = rules.going_out.canastas_required
@@ -129,6 +131,9 @@ def _check_side(
         if side.hands and all(side.hands):
             problems.add(f"{path}.went_out", "the side went out but none of its players has an empty hand")
     return shapes
+
+
+_RED = frozenset(c for c in ALL_CARDS if is_red_three(c))
 
 
 def _shapes_of(melds: tuple[tuple[int, ...], ...]) -> list[MeldShape]:

@@ -75,6 +75,9 @@ class CompiledRules:
     # Derived tables.
     sides: int  #: number of sides
     rank_rule_at: tuple[RankRule | None, ...]  #: by rank index (0..13): melds.rank_rules' row for it, or None
+    bonus_threes: frozenset[int]  #: cards laid at once as bonus cards: red threes, and black ones as BONUS
+    family: bool  #: sets a meld or discard rule of oracle.rules.family_checks (the classic games set none)
+    family_scoring: bool  #: prices canastas or unfinished melds as oracle.rules.scoring_family does
     deck_size: int  #: cards in the whole deck
     card_points: tuple[int, ...]  #: points of each card number (index 0 unused; red threes 0)
     cites: dict[str, tuple[tuple[str, str], ...]]  #: field or section path -> (source, section) citations
@@ -98,6 +101,23 @@ class CompiledRules:
                 break
             minimum, row = row_minimum, from_score
         return minimum, row
+
+
+def _family(spec: ruleset_pb2.RuleSet) -> bool:
+    """Whether the rule set sets any of the meld and discard rules oracle.rules.family_checks judges."""
+    m, d, im = spec.melds, spec.discard_pile, spec.initial_meld
+    return bool(
+        m.rank_rules
+        or m.wilds_after_opening_min_naturals
+        or m.open_wild_meld_blocks_wilds
+        or d.closed_rank_dead
+        or d.no_wild_on_empty_pile
+        or d.wild_discard_last_resort
+        or im.natural_meld_required
+        or im.no_mixed_canasta
+        or not im.pile_top_counts
+        or spec.going_out.unfinished_special_meld_blocks
+    )
 
 
 def _card_points(values: CardValueRules) -> tuple[int, ...]:
@@ -255,6 +275,15 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
         game=GameRules(frozen.game.target_score),
         sides=seats // side_size,
         rank_rule_at=tuple(rank_rule_at),
+        family=_family(frozen),
+        family_scoring=bool(
+            frozen.melds.rank_rules or frozen.canastas.wild_bonus or frozen.canastas.wild_unfinished_penalty
+        ),
+        bonus_threes=frozenset(
+            c
+            for c in ALL_CARDS
+            if is_red_three(c) or (is_black_three(c) and t_.black_three_role == ruleset_pb2.BLACK_THREE_ROLE_BONUS)
+        ),
         deck_size=52 * packs + jokers,
         card_points=_card_points(card_values),
         cites=_citations(frozen),
