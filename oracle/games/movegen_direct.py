@@ -46,7 +46,10 @@ _ANSWERS = (AnswerPartner(True), AnswerPartner(False))
 
 def iter_legal(rules: CompiledRules, state: GameState, checkpoint: Checkpoint | None = None) -> Iterator[Action] | None:
     """The legal actions of the canonical space, each once, in generation order (not the canonical order); None
-    for a phase this generator does not know (the caller then asks the referee). The state must be valid."""
+    for a phase this generator does not know, or a rule set it does not model (CompiledRules.direct_movegen: the
+    caller then asks the referee). The state must be valid."""
+    if not rules.direct_movegen:
+        return None
     phase = state.phase
     if phase == _DRAW:
         return draw_phase(Mover(rules, state), checkpoint)
@@ -65,7 +68,9 @@ def iter_legal(rules: CompiledRules, state: GameState, checkpoint: Checkpoint | 
 
 def legal_list(rules: CompiledRules, state: GameState) -> list[Action] | None:
     """The actions iter_legal generates, in the canonical order (oracle.games.movegen.sort_key); None for a phase
-    this generator does not know. The state must be valid."""
+    this generator does not know or a rule set it does not model. The state must be valid."""
+    if not rules.direct_movegen:
+        return None
     phase = state.phase
     if phase == _DRAW:
         return draw_list(rules, state)
@@ -92,6 +97,8 @@ def quick_list(rules: CompiledRules, state: GameState, limit: int | None) -> lis
     they cannot list more than `limit` actions (None: any number); None otherwise. Those paths search nothing:
     phase PLAY lists at most a meld and a discard per card and the question, the draw phase at most drawing, the
     take onto the meld and a take per natural of the top card's rank. The state must be valid."""
+    if not rules.direct_movegen:
+        return None
     phase = state.phase
     size = len(state.seats[state.seat_to_move].hand)
     if phase == _PLAY and (limit is None or 2 * size + 1 <= limit):

@@ -87,7 +87,7 @@ from oracle.model.actions import (
     TakePile,
     second_step_meld,
 )
-from oracle.model.cards import is_natural, rank_of
+from oracle.model.cards import RANK_THREE, is_natural, rank_of
 from oracle.model.interrupt import Checkpoint
 from oracle.model.state import GameState, Phase
 from oracle.rules.canonical_groups import GroupBuilder, Spec
@@ -121,9 +121,35 @@ def _take_pile_candidates(gen: GroupBuilder) -> Iterator[TakePile]:
             if pool is None:
                 yield TakePile(with_cards)
                 continue
-            base = top.points + gen.rank_points[rank]
-            for extra in gen.minimal_sets(pool, base, hand.jokers - j, len(hand.twos) - t):
+            counts_top = gen.rules.initial_meld.pile_top_counts  # the top card's points toward the minimum
+            base = top.points + (gen.rank_points[rank] if counts_top else 0)
+            natural = not (j or t) and n + (1 if counts_top else 0) >= gen.rules.initial_meld.natural_meld_required
+            for extra in _with_natural_meld(gen, pool, base, hand.jokers - j, len(hand.twos) - t, natural):
                 yield TakePile(with_cards, gen.groups(extra, first_two=t))
+
+
+def _with_natural_meld(
+    gen: GroupBuilder, pool: list[list[Spec]], base: int, jokers: int, twos: int, has_natural: bool
+) -> Iterator[tuple[Spec, ...]]:
+    """The extra groups of an initial meld (sorted by rank): minimal for the minimum, and, where
+    initial_meld.natural_meld_required is set and the groups so far hold no such meld (`has_natural`), one natural
+    group of that many cards or more from the pool with a set minimal over the other ranks."""
+    if has_natural or not gen.rules.initial_meld.natural_meld_required:
+        yield from gen.minimal_sets(pool, base, jokers, twos)
+        return
+    need = gen.rules.initial_meld.natural_meld_required
+    for k, options in enumerate(pool):
+        for clean in options:
+            if clean.jokers or clean.twos or clean.naturals < need or clean.rank == RANK_THREE:
+                continue
+            others = pool[:k] + pool[k + 1 :]
+            for extra in gen.minimal_sets(others, base + clean.points, jokers, twos):
+                yield tuple(sorted((clean, *extra), key=_rank_order))
+
+
+def _rank_order(spec: Spec) -> int:
+    """Groups of one action in the space's order: by rank index (a black-three group first, wild cards last)."""
+    return spec.rank
 
 
 def take_pile_candidates(rules: CompiledRules, state: GameState) -> list[TakePile]:
@@ -136,7 +162,13 @@ def _meld_candidates(gen: GroupBuilder) -> Iterator[Meld]:
         yield from (Meld(gen.groups((s,))) for s in gen.single_groups())
         return
     pool = gen.new_meld_pool()
-    minimal = gen.minimal_sets(pool, 0, gen.hand.jokers, len(gen.hand.twos), meld_action=True) if pool else ()
+    hand = gen.hand
+    if not pool:
+        minimal: Iterator[tuple[Spec, ...]] = iter(())
+    elif gen.rules.initial_meld.natural_meld_required:
+        minimal = _with_natural_meld(gen, pool, 0, hand.jokers, len(hand.twos), False)
+    else:
+        minimal = gen.minimal_sets(pool, 0, hand.jokers, len(hand.twos), meld_action=True)
     seen: set[tuple[Spec, ...]] = set()  # a set both minimal and going out is listed once, where first found
     for specs in chain(minimal, gen.going_out_sets()):
         if specs and specs not in seen:

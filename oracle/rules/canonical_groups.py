@@ -13,7 +13,7 @@ from oracle.model.cards import JOKER, RANK_ACE, RANK_FOUR, RANK_THREE, is_black_
 from oracle.model.interrupt import Checkpoint
 from oracle.model.state import GameState, SideState, meld_index_of_rank
 from oracle.rules.facts import playing_side, side_of
-from oracle.rules.meld_play import waived_for_addition
+from oracle.rules.meld_play import waived_for_addition, wild_meld_index
 from oracle.rules.melds import WILD_MELD_RANK, MeldShape, canasta_count, meld_rule_breaks, meld_shape
 from oracle.rules.minimum import side_minimum
 from oracle.ruleset.compiled import CompiledRules
@@ -141,7 +141,7 @@ class GroupBuilder:
             ]
             if options:
                 pool.append(options)
-        if self.rules.melds.wild_only_melds:
+        if self.rules.melds.wild_only_melds and self.wild_meld() is None:
             options = [
                 self.spec(WILD_MELD_RANK, 0, j, t)
                 for j, t in self.wild_splits(hand.jokers, len(hand.twos))
@@ -151,10 +151,24 @@ class GroupBuilder:
                 pool.append(options)
         return pool
 
+    def wild_meld(self) -> MeldShape | None:
+        """Shape of the side's meld of wild cards alone, which more wild cards join (melds.one_meld_per_rank)."""
+        if not self.rules.melds.one_meld_per_rank:
+            return None
+        index = wild_meld_index(self.side.melds)
+        return None if index is None else meld_shape(self.side.melds[index])
+
     def single_groups(self) -> list[Spec]:
         """Every single canonical group that breaks no meld rule (side with melds)."""
         hand = self.hand
         specs = [s for options in self.new_meld_pool() for s in options]
+        wild_old = self.wild_meld() if self.rules.melds.wild_only_melds else None
+        if wild_old is not None:  # wild cards alone join the side's meld of wild cards
+            specs += [
+                self.spec(WILD_MELD_RANK, 0, j, t)
+                for j, t in self.wild_splits(hand.jokers, len(hand.twos))
+                if j + t and self.added_ok(wild_old, 0, j + t)
+            ]
         for rank in NATURAL_RANKS:
             old = self.target_shape(rank)
             held = len(hand.by_rank.get(rank, ()))

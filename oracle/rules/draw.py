@@ -31,6 +31,7 @@ from oracle.rules.family_checks import (
     check_unfinished_going_out,
     dead_ranks,
     initial_points,
+    unfinished_blockers,
 )
 from oracle.rules.formation import form_sides, sides_form_now
 from oracle.rules.going_out import after_melding, check_keep_cards, check_melding_out
@@ -215,7 +216,14 @@ def check_take_pile(ctx: Ctx, action: TakePile) -> list[Violation]:
         if going_out:
             out += check_unfinished_going_out(ctx, take.laid.melds)
     canastas = count_canastas(rules, take.laid.melds)
-    out += check_keep_cards(ctx, len(take.hand_after), canastas, bonus_owed=take_owes_bonus_cards(ctx))
+    blockers = unfinished_blockers(rules, take.laid.melds) if rules.family else []
+    out += check_keep_cards(
+        ctx,
+        len(take.hand_after),
+        canastas,
+        bonus_owed=take_owes_bonus_cards(ctx),
+        blocker=blockers[0] if blockers else None,
+    )
     if not take.hand_after:  # melded everything, the top card included: going out
         out += check_melding_out(ctx, canastas, took_pile=True)
     return out

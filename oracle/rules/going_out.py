@@ -3,23 +3,37 @@ whether it is concealed, and ending the hand when a meld or a take empties the h
 
 from __future__ import annotations
 
+from oracle.model.cards import format_cards
 from oracle.model.events import Event
-from oracle.model.state import GameState, HandEnd, PartnerAnswer, TurnState
+from oracle.model.state import Cards, GameState, HandEnd, PartnerAnswer, TurnState
 from oracle.rules.context import Applied, Ctx, end_hand
 from oracle.rules.violations import Code, Violation
 from oracle.ruleset.compiled import CompiledRules
 
 
-def check_keep_cards(ctx: Ctx, hand_after: int, canastas: int, *, bonus_owed: bool = False) -> list[Violation]:
-    """MUST_KEEP_CARDS: until the side has its canastas, a meld leaves enough cards to discard and keep one (only
-    the discard when the player is owed bonus cards and bonus_cards.keep_only_discard)."""
+def check_keep_cards(
+    ctx: Ctx, hand_after: int, canastas: int, *, bonus_owed: bool = False, blocker: Cards | None = None
+) -> list[Violation]:
+    """MUST_KEEP_CARDS: until the side may go out (its canastas made, no `blocker`: a meld that stops it going out,
+    going_out.unfinished_special_meld_blocks), a meld leaves enough cards to discard and keep one (only the discard
+    when the player is owed bonus cards and bonus_cards.keep_only_discard)."""
     keep = ctx.rules.going_out.min_hand_after_meld_without_canastas
     if bonus_owed and ctx.rules.bonus_cards.keep_only_discard:
         keep = min(keep, 1)
+    if hand_after >= keep:
+        return []
     required = ctx.rules.going_out.canastas_required
-    if canastas < required and hand_after < keep:
+    if canastas < required:
         return [ctx.fail(Code.MUST_KEEP_CARDS, canastas=canastas, required=required, keep=keep, left=hand_after)]
+    if blocker is not None and hand_after:
+        meld = format_cards(blocker)
+        return [
+            ctx.fail(Code.MUST_KEEP_CARDS, variant="unfinished", field=_BLOCKS, meld=meld, keep=keep, left=hand_after)
+        ]
     return []
+
+
+_BLOCKS = "going_out.unfinished_special_meld_blocks"
 
 
 def check_going_out(ctx: Ctx, canastas: int) -> list[Violation]:

@@ -100,6 +100,8 @@ def lay_groups(
                 if target is None:
                     laid.placements.append(Placement(group, shape, None))
                     continue
+            elif rules.melds.one_meld_per_rank:
+                target = wild_meld_index(laid.melds)  # more wild cards join the side's meld of wild cards
         elif rules.melds.one_meld_per_rank:
             target = index_of_rank(laid.melds, shape.rank)
         if target is None:
@@ -120,6 +122,14 @@ def lay_groups(
         if (completed or _turns_mixed(rules, before, after)) and target not in laid.canastas_made:
             laid.canastas_made.append(target)
     return laid
+
+
+def wild_meld_index(melds: Sequence[Cards]) -> int | None:
+    """Index of the meld made of wild cards alone among `melds`, or None."""
+    for i, meld in enumerate(melds):
+        if meld and all(is_wild(card) for card in meld):
+            return i
+    return None
 
 
 def _turns_mixed(rules: CompiledRules, before: MeldShape, after: MeldShape) -> bool:

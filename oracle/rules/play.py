@@ -27,6 +27,7 @@ from oracle.rules.family_checks import (
     check_family_laid,
     check_initial_makeup,
     check_unfinished_going_out,
+    unfinished_blockers,
 )
 from oracle.rules.going_out import (
     after_melding,
@@ -105,7 +106,10 @@ def check_meld(ctx: Ctx, action: Meld) -> list[Violation]:
             out += check_initial_makeup(ctx, melding.laid)
         if melding.going_out:
             out += check_unfinished_going_out(ctx, melding.laid.melds)
-    out += check_keep_cards(ctx, len(hand_after), canastas, bonus_owed=meld_owes_bonus_cards(ctx))
+    blockers = unfinished_blockers(rules, melding.laid.melds) if rules.family else []
+    out += check_keep_cards(
+        ctx, len(hand_after), canastas, bonus_owed=meld_owes_bonus_cards(ctx), blocker=blockers[0] if blockers else None
+    )
     if not hand_after:
         out += check_melding_out(ctx, canastas, took_pile=False)
     elif len(hand_after) == 1 and state.turn.partner_answer == PartnerAnswer.NO:
@@ -143,17 +147,27 @@ def check_discard(ctx: Ctx, action: Discard) -> list[Violation]:
     if missing:
         return out + missing
     hand_after = remove_cards(ctx.hand, [action.card])
+    going_out = not hand_after and not _bonus_follows(ctx)  # an empty hand that bonus cards refill is not out
     if rules.family:
         out += check_discard_restrictions(ctx, action.card)
-        if not hand_after:
+        if going_out:
             out += check_unfinished_going_out(ctx, ctx.side.melds)
-    if not hand_after:
+    if going_out:
         out += check_going_out(ctx, count_canastas(rules, ctx.side.melds))
     elif state.turn.partner_answer == PartnerAnswer.YES and can_go_out(ctx):
         # told yes, the player must go out if they can; one who cannot discards, and the side pays
         # going_out.cannot_go_out_after_yes_penalty when the hand is scored
         out.append(ctx.fail(Code.MUST_GO_OUT_PARTNER_SAID_YES, left=len(hand_after)))
     return out
+
+
+def _bonus_follows(ctx: Ctx) -> bool:
+    """The discard ending this turn is followed by bonus cards (bonus_cards.*): the side made its initial meld from
+    the hand this turn, so a player who discards his last card then is not out; he takes the bonus cards."""
+    b = ctx.rules.bonus_cards
+    if not (b.first_side or b.later_side) or not ctx.side.melds:
+        return False
+    return meld_owes_bonus_cards(ctx)
 
 
 def can_go_out(ctx: Ctx) -> bool:
@@ -181,7 +195,7 @@ def apply_discard(ctx: Ctx, action: Discard) -> Applied:
     melded = turn.melded or turn.start == TurnStart.TOOK_PILE
     seats = with_seat(state, ctx.seat, SeatState(hand_after, state.seats[ctx.seat].melded_before or melded))
     pile = (*state.discard_pile, action.card)
-    if not hand_after:
+    if not hand_after and not _bonus_follows(ctx):
         over, ended = end_hand(
             rules,
             state.evolve(seats=seats, discard_pile=pile),

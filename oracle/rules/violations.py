@@ -199,6 +199,11 @@ _RULES = (
         "Until the side has its canastas, a player keeps enough cards to discard and hold one.",
         "the side has {canastas} of the {required} canasta(s) needed to go out, so at least {keep} cards must"
         " stay in hand after melding, not {left}",
+        {
+            "unfinished": "the side may not go out while {meld} is short of a canasta"
+            " (going_out.unfinished_special_meld_blocks), so at least {keep} cards must stay in hand after melding,"
+            " not {left}",
+        },
     ),
     # Going out.
     Rule(

@@ -78,6 +78,10 @@ class CompiledRules:
     bonus_threes: frozenset[int]  #: cards laid at once as bonus cards: red threes, and black ones as BONUS
     family: bool  #: sets a meld or discard rule of oracle.rules.family_checks (the classic games set none)
     family_scoring: bool  #: prices canastas or unfinished melds as oracle.rules.scoring_family does
+    #: the direct move generator models every rule the rule set sets; where it does not (the rules of
+    #: oracle.rules.family_checks, keeping only the discard, an ask limit, melds of wild cards) legal moves are the
+    #: referee's judgement of each candidate of the canonical space
+    direct_movegen: bool
     deck_size: int  #: cards in the whole deck
     card_points: tuple[int, ...]  #: points of each card number (index 0 unused; red threes 0)
     cites: dict[str, tuple[tuple[str, str], ...]]  #: field or section path -> (source, section) citations
@@ -276,6 +280,12 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
         sides=seats // side_size,
         rank_rule_at=tuple(rank_rule_at),
         family=_family(frozen),
+        direct_movegen=not (
+            _family(frozen)
+            or frozen.bonus_cards.keep_only_discard
+            or frozen.going_out.ask_partner_max_per_hand
+            or frozen.melds.wild_only_melds
+        ),
         family_scoring=bool(
             frozen.melds.rank_rules or frozen.canastas.wild_bonus or frozen.canastas.wild_unfinished_penalty
         ),
