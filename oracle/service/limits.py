@@ -41,13 +41,23 @@ class Limits:
     max_citations: int = 16
     """Citations (`cite`) on one rule note of an inline rule set."""
 
+    max_choices: int = 64
+    """Choices (`choices`) of an inline rule set: a shipped rule set has at most about 20, and merging a variant's
+    choices over its base's compares each with every one before it (a cost that grows with their number squared:
+    8,000 of them took 11 seconds)."""
+
+    max_choice_entries: int = 16
+    """Readings (`others`) and field paths (`fields`) of one choice of an inline rule set; a reading's citations are
+    bounded by max_citations."""
+
     max_id_chars: int = 128
     """Characters in an id or a field name: rule-set ids (rule_set.id, extends, record.rule_set_id), a note's
-    field, a citation's source. Ids are short names; a longer one is a mistake or an attack on the error text."""
+    field, a citation's source, a choice's id and fields, a reading's rule_set. Ids are short names; a longer one
+    is a mistake or an attack on the error text."""
 
     max_text_chars: int = 4096
     """Characters in a free text of an inline rule set: title, description, a note's text and choice, a citation's
-    section."""
+    section, a choice's point and why, a reading's text."""
 
     max_rule_sets: int = 32
     """Rule sets one Adjudicate request may name: each is judged in turn (the shipped book holds 24)."""

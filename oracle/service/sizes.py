@@ -6,7 +6,7 @@ from collections.abc import Sequence, Sized
 
 from oracle.api.v1 import cards_pb2, game_pb2, oracle_pb2, record_pb2, ruleset_pb2, scoring_pb2
 from oracle.model.errors import FieldProblem, InvalidInputError
-from oracle.ruleset.validate import numbers_over_maximum
+from oracle.ruleset.validate import MAX_RULE_ROWS, numbers_over_maximum
 from oracle.service.limits import Limits
 
 
@@ -57,6 +57,12 @@ def check_rule_set_ref(check: SizeCheck, ref: oracle_pb2.RuleSetRef, path: str) 
     if check.count(f"{where}.rules", spec.rules, limits.max_rule_notes, "rule notes"):
         for i, note in enumerate(spec.rules):
             _check_note(check, note, f"{where}.rules[{i}]")
+    if check.count(f"{where}.choices", spec.choices, limits.max_choices, "choices"):
+        for i, choice in enumerate(spec.choices):
+            _check_choice(check, choice, f"{where}.choices[{i}]")
+    # the rule book's own bound on these tables (oracle.ruleset.validate), counted before anything is built from them
+    check.count(f"{where}.melds.rank_rules", spec.melds.rank_rules, MAX_RULE_ROWS, "rows")
+    check.count(f"{where}.threes.count_values", spec.threes.count_values, MAX_RULE_ROWS, "rows")
     for field, message in numbers_over_maximum(spec, limits.rule_set_maximums()):
         check.problems.append(FieldProblem(f"{where}.{field}", message))
 
@@ -70,6 +76,26 @@ def _check_note(check: SizeCheck, note: ruleset_pb2.RuleNote, path: str) -> None
         for j, cite in enumerate(note.cite):
             check.ident(f"{path}.cite[{j}].source", cite.source)
             check.text(f"{path}.cite[{j}].section", cite.section, limits.max_text_chars)
+
+
+def _check_choice(check: SizeCheck, choice: ruleset_pb2.Choice, path: str) -> None:
+    limits = check.limits
+    check.ident(f"{path}.id", choice.id)
+    check.text(f"{path}.point", choice.point, limits.max_text_chars)
+    check.text(f"{path}.why", choice.why, limits.max_text_chars)
+    if check.count(f"{path}.fields", choice.fields, limits.max_choice_entries, "fields"):
+        for j, field in enumerate(choice.fields):
+            check.ident(f"{path}.fields[{j}]", field)
+    readings = [(f"{path}.taken", choice.taken)]
+    if check.count(f"{path}.others", choice.others, limits.max_choice_entries, "readings"):
+        readings += [(f"{path}.others[{j}]", reading) for j, reading in enumerate(choice.others)]
+    for where, reading in readings:
+        check.text(f"{where}.text", reading.text, limits.max_text_chars)
+        check.ident(f"{where}.rule_set", reading.rule_set)
+        if check.count(f"{where}.cite", reading.cite, limits.max_citations, "citations"):
+            for k, cite in enumerate(reading.cite):
+                check.ident(f"{where}.cite[{k}].source", cite.source)
+                check.text(f"{where}.cite[{k}].section", cite.section, limits.max_text_chars)
 
 
 class _Cards:
