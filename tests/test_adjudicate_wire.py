@@ -10,7 +10,7 @@ import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 from helpers import make_state, rules
-from record_states import RECORDS, record_states
+from record_states import VIEW_RECORDS, record_states
 from server_harness import RPC_TIMEOUT, oracle_stub
 
 from oracle.api.v1 import oracle_pb2, oracle_pb2_grpc
@@ -40,7 +40,7 @@ def _bad_request(info: pytest.ExceptionInfo[grpc.RpcError]) -> list[tuple[str, s
 
 def _sampled() -> list[tuple[str, GameState]]:
     out = []
-    for path in RECORDS[::9]:
+    for path in VIEW_RECORDS[::9]:
         rule_set, states = record_states(path)
         out += [(rule_set, s) for s in states[::40] if s.phase != Phase.HAND_OVER]
     return out

@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 from helpers import make_state, rules
-from record_states import RECORDS, record_states
+from record_states import VIEW_RECORDS, record_states
 
 from oracle.api.v1 import oracle_pb2
 from oracle.games.movegen import legal_actions
@@ -34,7 +34,7 @@ API = OracleApi(default_rule_book())
 
 def _sampled_states() -> list[tuple[str, GameState]]:
     out = []
-    for path in RECORDS[::5]:
+    for path in VIEW_RECORDS[::5]:
         rule_set, states = record_states(path)
         out += [(rule_set, s) for s in states[::6]]
     return out
@@ -79,7 +79,7 @@ def test_legal_moves_from_the_movers_view_are_the_full_states() -> None:
 
 
 def test_scores_from_a_view_are_the_full_scores_but_for_hidden_hands() -> None:
-    ends = [(rs, s) for rs, states in map(record_states, RECORDS) for s in states if s.phase == Phase.HAND_OVER]
+    ends = [(rs, s) for rs, states in map(record_states, VIEW_RECORDS) for s in states if s.phase == Phase.HAND_OVER]
     assert len(ends) > 40
     for rule_set, state in ends[::2]:
         r = rules(rule_set)
@@ -237,7 +237,7 @@ def test_list_legal_actions_from_a_view() -> None:
 
 
 def test_score_hand_from_a_view() -> None:
-    rule_set, states = record_states(RECORDS[0])
+    rule_set, states = record_states(VIEW_RECORDS[0])
     over = next(s for s in states if s.phase == Phase.HAND_OVER)
     r = rules(rule_set)
     request = oracle_pb2.ScoreHandRequest(

@@ -14,7 +14,7 @@ import pytest
 from cutthroat_states import cutthroat_hands, cutthroat_states
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from record_states import RECORDS, record_states
+from record_states import RECORDS, VIEW_RECORDS, record_states
 
 from oracle.api.v1 import game_pb2, oracle_pb2
 from oracle.model.actions import Action
@@ -72,7 +72,7 @@ SIDE_OF_SEAT = st.one_of(
 
 def _states() -> list[tuple[str, GameState]]:
     found = []
-    for path in RECORDS[:6]:
+    for path in VIEW_RECORDS[:6]:
         rule_set_id, states = record_states(path)
         found += [(rule_set_id, s) for s in states[::3]]
     return found + cutthroat_states(every=3)  # three players, sides formed during the hand (side_of_seat)
