@@ -56,16 +56,20 @@ from oracle.model.score import ScoreItem
 from oracle.model.table import HandTable, SideTable, WentOut
 from oracle.rules import melds, scoring
 from oracle.ruleset.compiled import CompiledRules
+from oracle.verify.boundary_family import family_score_targets
 from oracle.verify.boundary_formation import formation_engine_cases
 from oracle.verify.budget import PROOF_BUDGET, check_within
 from oracle.verify.cases import Case
 from oracle.verify.hand import ITEMS, ConcreteSide, read_side, score_extremes, side_hand
 from oracle.verify.model import NATURAL_RANKS, RANK_CLASSES, WILD_MELD, Cond, MeldCounts, RuleModel
+from oracle.verify.model_family import free_ranks, rank_rule
 from oracle.verify.model_formation import lone_hand
 
 MAX_FLIPS = 200  # per predicate and direction: a guard, far above what real rule sets produce
 
-_ITEM_KEYS = dict(zip(ITEMS, ("melded", "canastas", "redThrees", "goingOut", "inHand"), strict=True))
+_ITEM_KEYS = dict(
+    zip(ITEMS, ("melded", "canastas", "redThrees", "goingOut", "inHand", "unfinished", "heldRanks"), strict=True)
+)
 _ITEM_OF_LINE = {
     ScoreItem.MELDED_CARDS: "melded",
     ScoreItem.NATURAL_CANASTA: "canastas",
@@ -77,6 +81,10 @@ _ITEM_OF_LINE = {
     ScoreItem.GOING_OUT: "going_out",
     ScoreItem.GOING_OUT_CONCEALED: "going_out",
     ScoreItem.CARDS_IN_HAND: "in_hand",
+    ScoreItem.WILD_CANASTA: "canastas",
+    ScoreItem.UNFINISHED_MELD: "unfinished",
+    ScoreItem.HELD_RANK: "held",
+    ScoreItem.THREES_BY_COUNT: "red_threes",
 }
 
 
@@ -301,6 +309,7 @@ def _score_targets(rm: RuleModel) -> Iterator[tuple[str, str, ConcreteSide]]:
                 [hand.black.naturals == threes, hand.went_out == 1],
             )
         )
+    targets += family_score_targets(rm, hand)
     solver = PROOF_BUDGET.solver()
     solver.add(*hand.constraints)
     for slug, what, conditions in targets:
@@ -326,17 +335,34 @@ def _side_cards(rm: RuleModel, side: ConcreteSide) -> SideTable:
         meld_cards.append(
             tuple(pool.take(RANK_THREE, threes, suits=(0, 3)) + pool.take(RANK_TWO, twos) + [JOKER] * jokers)
         )
-    red = tuple(pool.take(RANK_THREE, side.red_threes, suits=(1, 2)))
+    red = tuple(pool.take(RANK_THREE, side.red_threes, suits=(1, 2)) + pool.take(RANK_THREE, side.black_laid, (0, 3)))
     held: list[int] = []
     for value_class, count in side.hand.items():
-        for rank in RANK_CLASSES[value_class]:
+        for rank in free_ranks(rm.spec, value_class):
             take = min(count, pool.free(rank))
             held += pool.take(rank, take)
             count -= take
     held += pool.take(RANK_TWO, side.hand_twos) + [JOKER] * side.hand_jokers
     held += pool.take(RANK_THREE, side.hand_black_threes, suits=(0, 3))
-    hands = (tuple(held),) + ((),) * (rm.spec.players.side_size - 1)
-    return SideTable(tuple(meld_cards), red, hands, WentOut(side.went_out))
+    hands = [held] + [[] for _ in range(rm.spec.players.side_size - 1)]
+    for rank, count in side.hand_ranked.items():
+        _deal_ranked(rm, hands, rank, pool.take(rank, count), side.holders.get(rank, 0), side.went_out > 0)
+    return SideTable(tuple(meld_cards), red, tuple(tuple(h) for h in hands), WentOut(side.went_out))
+
+
+def _deal_ranked(rm: RuleModel, hands: list[list[int]], rank: int, cards: list[int], holders: int, out: bool) -> None:
+    """Share a ruled rank's cards among the hands as the model counted them: `holders` players hold its rank rule's
+    held_min or more, the others fewer; the last player of a side that went out holds nothing."""
+    row = rank_rule(rm.spec, rank)
+    need = row.held_min if row is not None and row.held_min and row.held_penalty else 0
+    players = len(hands) - (1 if out and len(hands) > 1 else 0)
+    for k in range(players):
+        if not cards:
+            return
+        take = need if k < holders else max(0, need - 1) if need else len(cards)
+        hands[k] += cards[:take]
+        cards = cards[take:]
+    hands[0 if holders or not need else players - 1] += cards
 
 
 def _score_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:

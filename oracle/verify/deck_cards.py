@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from oracle.model.cards import JOKER, RANK_TWO, is_red_three, make_card
+from oracle.model.cards import JOKER, RANK_TWO, make_card
 from oracle.model.state import GameState, SeatState, SideState
 from oracle.ruleset.compiled import CompiledRules
 from oracle.verify.model import NATURAL_RANKS
@@ -15,6 +15,7 @@ class Cards:
 
     def __init__(self, rules: CompiledRules) -> None:
         self.left: Counter[int] = Counter(rules.deck_counts)
+        self.bonus = rules.bonus_threes  #: threes laid at once (red ones; black ones too as black_three_role BONUS)
 
     def take(self, rank: int, count: int, suits: tuple[int, ...] = (0, 1, 2, 3)) -> tuple[int, ...]:
         """`count` cards of a rank (RANK_TWO for twos), from the suit with most copies left; ValueError if short."""
@@ -45,19 +46,19 @@ class Cards:
         return tuple(out)
 
     def rest(self) -> tuple[int, ...]:
-        """Every card not placed yet (red threes apart), in card order."""
-        return tuple(sorted(c for c, n in self.left.items() for _ in range(n) if not is_red_three(c)))
+        """Every card not placed yet (the threes laid as bonus cards apart), in card order."""
+        return tuple(sorted(c for c, n in self.left.items() for _ in range(n) if c not in self.bonus))
 
     def red_threes(self) -> tuple[int, ...]:
-        """The red threes not placed yet."""
-        return tuple(c for c, n in sorted(self.left.items()) for _ in range(n) if is_red_three(c))
+        """The threes laid as bonus cards (red ones, black ones too under BONUS) not placed yet."""
+        return tuple(c for c, n in sorted(self.left.items()) for _ in range(n) if c in self.bonus)
 
 
 def whole_state(
     rules: CompiledRules, cards: Cards, seats: list[tuple[int, ...]], melds: list[list[tuple[int, ...]]], stock: int
 ) -> GameState:
     """A state holding every card: the given hands and melds (per entry), `stock` cards in the stock, the other
-    cards in the discard pile (one on it at least) and the red threes on entry 0."""
+    cards in the discard pile (one on it at least) and the bonus threes on entry 0."""
     rest = cards.rest()
     stock_cards, pile = rest[:stock], rest[stock:]
     sides = [SideState(melds=tuple(m)) for m in melds]

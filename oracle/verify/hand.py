@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import z3
 
+from oracle.verify import model_family as fam
 from oracle.verify.budget import PROOF_BUDGET
 from oracle.verify.model import NATURAL_RANKS, RANK_CLASSES, WILD_MELD, Cond, Expr, MeldCounts, RuleModel, field_value
 
-#: The score items, in the order a breakdown lists them.
-ITEMS = ("melded", "canastas", "red_threes", "going_out", "in_hand")
+#: The score items, in the order a breakdown lists them ("red_threes": the threes' score, by count where
+#: threes.count_values is set; "unfinished": melds short of a canasta that cost points; "held": ranks held).
+ITEMS = ("melded", "canastas", "red_threes", "going_out", "in_hand", "unfinished", "held")
 
 
 @dataclass(frozen=True)
@@ -32,7 +34,7 @@ class SideHand:
     black_present: Cond
     melded_twos: Expr  #: twos in all melds together
     melded_jokers: Expr  #: jokers in all melds together
-    hand_naturals: dict[str, Expr]  #: value class (a card_values field) -> natural cards of it left in hand
+    hand_naturals: dict[str, Expr]  #: value class -> natural cards of its ranks without a rank rule left in hand
     hand_twos: Expr
     hand_jokers: Expr
     hand_black_threes: Expr
@@ -42,6 +44,10 @@ class SideHand:
     canastas: Expr
     items: dict[str, Expr]  #: ITEMS -> signed points
     constraints: tuple[Cond, ...]
+    hand_ranked: dict[int, Expr]  #: rank with a rank rule -> cards of it left in hand
+    black_laid: Expr  #: black threes laid as bonus cards (threes.black_three_role BONUS; else 0)
+    wild_jokers: tuple[Expr, ...]  #: jokers in each wild-only slot (in slot order)
+    holders: dict[int, Expr]  #: rank with a held penalty -> players of the side holding held_min or more
 
     @property
     def total(self) -> Expr:
@@ -51,7 +57,15 @@ class SideHand:
     @property
     def hand_cards(self) -> Expr:
         """Cards left in the side's hands."""
-        return z3.Sum([*self.hand_naturals.values(), self.hand_twos, self.hand_jokers, self.hand_black_threes])
+        return z3.Sum(
+            [
+                *self.hand_naturals.values(),
+                *self.hand_ranked.values(),
+                self.hand_twos,
+                self.hand_jokers,
+                self.hand_black_threes,
+            ]
+        )
 
     @property
     def meld_count(self) -> Expr:
@@ -91,12 +105,14 @@ def _build_side_hand(model: RuleModel, name: str, partnership: bool = False) -> 
 
     Symmetries are removed so that optima are quick to prove: which wild card
     sits in which meld does not matter, so melded twos and jokers are counted
-    once for all melds (each meld counts only its wilds, and `jokers` of a slot
-    is 0); melds of one rank are in descending (naturals, wilds) order; ranks
-    of one value class are interchangeable, so cards left in hand are counted
-    per class and the ranks of a class are ordered by (naturals, wilds)
-    melded. Every table has a rearrangement that meets these orders, with the
-    same score.
+    once for all melds (each natural meld counts only its wilds, and `jokers`
+    of a slot is 0; a wild-only meld's jokers are counted apart, as its bonus
+    may depend on them); melds of one rank are in descending (naturals, wilds)
+    order; ranks of one value class without a rank rule are interchangeable,
+    so cards of them left in hand are counted per class and those ranks are
+    ordered by (naturals, wilds) melded; ranks with a rank rule are counted
+    one by one. Every table has a rearrangement that meets these orders, with
+    the same score.
     """
     spec = model.spec
     per_rank, wild_slots = _slots_per_rank(model)
@@ -111,14 +127,19 @@ def _build_side_hand(model: RuleModel, name: str, partnership: bool = False) -> 
                 z3.Int(f"{name}.meld[{rank}][{k}].naturals"), z3.Int(f"{name}.meld[{rank}][{k}].wilds"), zero
             )
             slots.append(MeldSlot(rank, counts, counts.naturals >= 1))
+    wild_jokers: list[Expr] = []
     for k in range(wild_slots):
         counts = MeldCounts(zero, z3.Int(f"{name}.wild_meld[{k}].wilds"), zero)
         slots.append(MeldSlot(WILD_MELD, counts, counts.wilds >= 1))
+        joker = z3.Int(f"{name}.wild_meld[{k}].jokers")
+        cons += [joker >= 0, joker <= counts.wilds]
+        wild_jokers.append(joker)
     order = model.wild_copies + 1
     previous: dict[int, MeldCounts] = {}
     for slot in slots:
         m = slot.counts
-        legal = model.legal_wild_meld(m) if slot.rank == WILD_MELD else model.legal_natural_meld(m)
+        # a meld on the table may have been laid in the side's initial meld (a rank rule's wilds_in_initial_meld)
+        legal = model.legal_wild_meld(m) if slot.rank == WILD_MELD else model.legal_natural_meld_at(m, slot.rank, True)
         cons += [z3.If(slot.present, legal, z3.And(m.naturals == 0, m.wilds == 0))]
         if slot.rank in previous:  # symmetry: melds of one rank in descending (naturals, wilds) order
             before = previous[slot.rank]
@@ -131,27 +152,40 @@ def _build_side_hand(model: RuleModel, name: str, partnership: bool = False) -> 
     ]
     melded_twos, melded_jokers = z3.Int(f"{name}.melded_twos"), z3.Int(f"{name}.melded_jokers")
     hand_naturals = {c: z3.Int(f"{name}.hand_{c}") for c in RANK_CLASSES}
+    hand_ranked = {r: z3.Int(f"{name}.hand_rank[{r}]") for r in fam.ruled_ranks(spec)}
     hand_twos, hand_jokers = z3.Int(f"{name}.hand_twos"), z3.Int(f"{name}.hand_jokers")
     hand_black = z3.Int(f"{name}.hand_black_threes")
     red = z3.Int(f"{name}.red_threes")
-    cons += [
-        c >= 0 for c in [*hand_naturals.values(), hand_twos, hand_jokers, hand_black, red, melded_twos, melded_jokers]
+    black_laid = z3.Int(f"{name}.black_threes_laid")
+    counted = [*hand_naturals.values(), *hand_ranked.values(), hand_twos, hand_jokers, hand_black, red, black_laid]
+    cons += [c >= 0 for c in [*counted, melded_twos, melded_jokers]]
+    if fam.black_threes_bonus(spec):  # laid at once like red threes: never melded, never held
+        cons += [black.naturals == 0, hand_black == 0]
+    else:
+        cons.append(black_laid == 0)
+    wild_twos = [
+        s.counts.wilds - j for s, j in zip([s for s in slots if s.rank == WILD_MELD], wild_jokers, strict=True)
     ]
+    cons += [z3.Sum(wild_jokers + [zero]) <= melded_jokers, z3.Sum(wild_twos + [zero]) <= melded_twos]
     cons.append(melded_twos + melded_jokers == z3.Sum([s.counts.wilds for s in slots] + [black.wilds]))
-    for value_class, ranks in RANK_CLASSES.items():
+    for value_class in RANK_CLASSES:
         keys = []
-        for r in ranks:
+        free = fam.free_ranks(spec, value_class)
+        for r in free:
             naturals = z3.Sum([s.counts.naturals for s in slots if s.rank == r])
             cons.append(naturals <= model.rank_copies)
             keys.append(
                 (naturals, naturals * (model.wild_copies + 1) + z3.Sum([s.counts.wilds for s in slots if s.rank == r]))
             )
         cons += [a[1] >= b[1] for a, b in itertools.pairwise(keys)]
-        cons.append(z3.Sum([n for n, _ in keys]) + hand_naturals[value_class] <= model.rank_copies * len(ranks))
+        melded_free = fam.sum_or_zero([n for n, _ in keys])
+        cons.append(melded_free + hand_naturals[value_class] <= model.rank_copies * len(free))
+    for r, held in hand_ranked.items():
+        cons.append(z3.Sum([s.counts.naturals for s in slots if s.rank == r]) + held <= model.rank_copies)
     cons += [
         melded_twos + hand_twos <= model.two_copies,
         melded_jokers + hand_jokers <= model.joker_copies,
-        black.naturals + hand_black <= model.black_three_copies,
+        black.naturals + hand_black + black_laid <= model.black_three_copies,
         red <= model.red_three_copies,
     ]
 
@@ -167,32 +201,66 @@ def _build_side_hand(model: RuleModel, name: str, partnership: bool = False) -> 
         bounded(f"canasta[{i}]", z3.If(z3.And(s.present, model.is_canasta(s.counts)), 1, 0), [0, 1])
         for i, s in enumerate(slots)
     ]
+    bonus_values = [0, c.natural_bonus, c.mixed_bonus, c.wild_bonus, c.wild_all_twos_bonus, c.wild_all_jokers_bonus]
+    bonus_values += [row.canasta_bonus for row in spec.melds.rank_rules]
+    jokers_of = dict(zip([i for i, s in enumerate(slots) if s.rank == WILD_MELD], wild_jokers, strict=True))
     bonuses = [
-        bounded(f"bonus[{i}]", model.canasta_bonus(s.counts), [0, c.natural_bonus, c.mixed_bonus])
+        bounded(f"bonus[{i}]", model.canasta_bonus(s.counts, s.rank, jokers_of.get(i)), bonus_values)
         for i, s in enumerate(slots)
     ]
     canastas = z3.Sum(is_canasta)
     has_meld = z3.Or([s.present for s in slots] + [black_present])
     cons.append(z3.Implies(going_out, canastas >= model.required))
-    worst_red = max(t.all_red_threes_bonus, model.red_three_copies * t.red_three_bonus)
-    red_score = bounded("red_three_score", model.red_three_score(red, has_meld), [-worst_red, worst_red])
+    unfinished_terms = []
+    for i, s in enumerate(slots):
+        rank = None if s.rank == WILD_MELD else s.rank
+        done = is_canasta[i] == 1
+        unfinished_terms.append(fam.unfinished_penalty(spec, s.counts, rank, done))
+        cons.append(z3.Implies(going_out, z3.Not(fam.blocks_going_out(spec, s.counts, rank, done))))
+    penalties = [-c.wild_unfinished_penalty, *[-row.unfinished_penalty for row in spec.melds.rank_rules]]
+    unfinished = bounded("unfinished", fam.sum_or_zero(unfinished_terms), [0, len(slots) * min([0, *penalties])])
+    if t.count_values:
+        top = 2 * max(t.count_values)
+        red_score = bounded("red_three_score", fam.threes_by_count(spec, red, black_laid, canastas), [-top, top])
+    else:
+        worst_red = max(t.all_red_threes_bonus, model.red_three_copies * t.red_three_bonus)
+        red_score = bounded("red_three_score", model.red_three_score(red, has_meld), [-worst_red, worst_red])
     bonus = bounded("going_out_bonus", model.going_out_bonus(went_out), [0, g.bonus, g.concealed_bonus])
     in_hand = z3.Sum(
         [n * model.class_value(c) for c, n in hand_naturals.items()]
+        + [n * model.rank_value(r) for r, n in hand_ranked.items()]
         + [hand_twos * v.two, hand_jokers * v.joker, hand_black * v.black_three]
     )
+    all_held = [*hand_naturals.values(), *hand_ranked.values(), hand_twos, hand_jokers, hand_black]
     if spec.players.side_size == 1 and not partnership:  # a player alone who went out holds no card
-        cons.append(z3.Implies(going_out, z3.Sum([*hand_naturals.values(), hand_twos, hand_jokers, hand_black]) == 0))
-    melded = z3.Sum(
+        cons.append(z3.Implies(going_out, z3.Sum(all_held) == 0))
+    # the players who may hold cards: one of a side that went out holds none (a partnership formed during the
+    # hand excepted, see side_hand)
+    players = z3.IntVal(spec.players.side_size)
+    if spec.players.side_size > 1 and not partnership:
+        players = z3.If(going_out, spec.players.side_size - 1, spec.players.side_size)
+    holders: dict[int, Expr] = {}
+    held_terms = []
+    for r in fam.held_ranks(spec):
+        holders[r] = z3.Int(f"{name}.holders[{r}]")
+        term, held_cons = fam.held_penalty(spec, r, hand_ranked[r], players, holders[r])
+        cons += held_cons
+        held_terms.append(term)
+    worst_held = sum(-row.held_penalty for row in spec.melds.rank_rules) * spec.players.side_size
+    held_score = bounded("held", fam.sum_or_zero(held_terms), [min(0, worst_held), 0])
+    melded_points = z3.Sum(
         [s.counts.naturals * model.rank_value(s.rank) for s in slots if s.rank != WILD_MELD]
         + [melded_twos * v.two, melded_jokers * v.joker, black.naturals * v.black_three]
     )
+    melded = z3.If(fam.melds_minus(spec, canastas), -melded_points, melded_points)
     items = {
         "melded": melded,
         "canastas": z3.Sum(bonuses),
         "red_threes": red_score,
         "going_out": bonus,
         "in_hand": -in_hand,
+        "unfinished": unfinished,
+        "held": held_score,
     }
     return SideHand(
         tuple(slots),
@@ -210,6 +278,10 @@ def _build_side_hand(model: RuleModel, name: str, partnership: bool = False) -> 
         canastas,
         items,
         tuple(cons),
+        hand_ranked,
+        black_laid,
+        tuple(wild_jokers),
+        holders,
     )
 
 
@@ -219,13 +291,16 @@ class ConcreteSide:
 
     melds: tuple[tuple[int, int, int, int], ...]  #: (rank or WILD_MELD, naturals, twos, jokers)
     black_meld: tuple[int, int, int] | None  #: (black threes, twos, jokers)
-    hand: dict[str, int]  #: value class (a card_values field) -> natural cards of it left in hand
+    hand: dict[str, int]  #: value class -> natural cards of its ranks without a rank rule left in hand
     hand_twos: int
     hand_jokers: int
     hand_black_threes: int
     red_threes: int
     went_out: int
     items: dict[str, int]
+    hand_ranked: dict[int, int] = field(default_factory=dict)  #: rank with a rank rule -> cards of it in hand
+    black_laid: int = 0  #: black threes laid as bonus cards
+    holders: dict[int, int] = field(default_factory=dict)  #: rank -> players holding its held_min or more
 
     @property
     def total(self) -> int:
@@ -239,7 +314,8 @@ def read_side(hand: SideHand, model: z3.ModelRef) -> ConcreteSide:
     def num(e: Expr) -> int:
         return model.eval(e, model_completion=True).as_long()  # type: ignore[no-any-return]
 
-    jokers_left = num(hand.melded_jokers)
+    wild_jokers = [num(j) for j in hand.wild_jokers]
+    jokers_left = num(hand.melded_jokers) - sum(wild_jokers)
 
     def split(wilds: int) -> tuple[int, int]:
         nonlocal jokers_left
@@ -249,7 +325,11 @@ def read_side(hand: SideHand, model: z3.ModelRef) -> ConcreteSide:
 
     melds = []
     for slot in hand.slots:
-        if z3.is_true(model.eval(slot.present, model_completion=True)):
+        if slot.rank == WILD_MELD:
+            jokers = wild_jokers.pop(0)
+            if num(slot.counts.wilds):
+                melds.append((slot.rank, 0, num(slot.counts.wilds) - jokers, jokers))
+        elif z3.is_true(model.eval(slot.present, model_completion=True)):
             melds.append((slot.rank, num(slot.counts.naturals), *split(num(slot.counts.wilds))))
     threes = num(hand.black.naturals)
     black_meld = (threes, *split(num(hand.black.wilds))) if threes else None
@@ -263,6 +343,9 @@ def read_side(hand: SideHand, model: z3.ModelRef) -> ConcreteSide:
         red_threes=num(hand.red_threes),
         went_out=num(hand.went_out),
         items={k: num(e) for k, e in hand.items.items()},
+        hand_ranked={r: num(e) for r, e in hand.hand_ranked.items() if num(e)},
+        black_laid=num(hand.black_laid),
+        holders={r: num(e) for r, e in hand.holders.items()},
     )
 
 
@@ -311,6 +394,14 @@ _SCORING_FIELDS = (
     "going_out.canastas_required",
     "going_out.bonus",
     "going_out.concealed_bonus",
+    "going_out.unfinished_special_meld_blocks",
+    "melds.rank_rules",
+    *(
+        f"canastas.{f}"
+        for f in ("wild_bonus", "wild_all_twos_bonus", "wild_all_jokers_bonus", "wild_unfinished_penalty")
+    ),
+    *(f"threes.{f}" for f in ("black_three_role", "count_values", "minus_below_canastas", "plus_from_canastas")),
+    "card_values.table_minus_below_canastas",
 )
 _extremes_cache: dict[str, Extremes | None] = {}
 

@@ -44,6 +44,7 @@ import z3
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.ruleset.compiled import CompiledRules
+from oracle.verify import model_family
 from oracle.verify.terms import (
     NATURAL_RANKS,
     RANK_CLASSES,
@@ -142,6 +143,11 @@ class RuleModel:
         """A legal meld of a natural rank (at least one natural)."""
         return z3.And(m.naturals >= 1, m.wilds >= 0, *[c.expr for c in self.natural_meld_clauses(m)])
 
+    def legal_natural_meld_at(self, m: MeldCounts, rank: int, initial: Cond | bool = False) -> Cond:
+        """A legal meld of `rank`: legal_natural_meld and the rank rule's wild limit (`initial`: laid in the side's
+        initial meld)."""
+        return z3.And(self.legal_natural_meld(m), model_family.rank_wilds_ok(self.spec, m, rank, initial))
+
     def legal_wild_meld(self, m: MeldCounts) -> Cond:
         """A legal meld of wild cards only."""
         return z3.And(m.naturals == 0, m.wilds >= 1, *[c.expr for c in self.wild_meld_clauses(m)])
@@ -196,10 +202,17 @@ class RuleModel:
         """A canasta with no wild card."""
         return z3.And(self.is_canasta(m), m.wilds == 0)
 
-    def canasta_bonus(self, m: MeldCounts) -> Expr:
-        """The canasta bonus a meld earns: natural_bonus, mixed_bonus or 0."""
+    def canasta_bonus(self, m: MeldCounts, rank: int | None = None, jokers: Expr | None = None) -> Expr:
+        """The canasta bonus a meld earns: natural_bonus (a rank rule's canasta_bonus for `rank`), mixed_bonus, or
+        for a meld of wild cards alone (`rank` WILD_MELD, holding `jokers` jokers) the wild-card bonuses; or 0."""
         c = self.spec.canastas
-        return z3.If(self.is_canasta(m), z3.If(m.wilds == 0, c.natural_bonus, c.mixed_bonus), 0)
+        if rank == WILD_MELD:
+            bonus = model_family.wild_canasta_bonus(
+                self.spec, m.jokers if jokers is None else jokers, self.joker_copies
+            )
+            return z3.If(self.is_canasta(m), bonus, 0)
+        natural = model_family.natural_canasta_bonus(self.spec, rank)
+        return z3.If(self.is_canasta(m), z3.If(m.wilds == 0, natural, c.mixed_bonus), 0)
 
     def rank_value(self, rank: int) -> int:
         """Points of one card of a natural rank."""
@@ -305,7 +318,8 @@ class RuleModel:
         for rank in NATURAL_RANKS:
             for k in range(per_rank):
                 m = MeldCounts(z3.Int(f"{name}[{rank}][{k}].naturals"), z3.Int(f"{name}[{rank}][{k}].wilds"), zero)
-                cons.append(z3.If(m.naturals >= 1, self.legal_natural_meld(m), z3.And(m.naturals == 0, m.wilds == 0)))
+                legal = self.legal_natural_meld_at(m, rank, True)
+                cons.append(z3.If(m.naturals >= 1, legal, z3.And(m.naturals == 0, m.wilds == 0)))
                 melds.append((rank, m))
             cons.append(z3.Sum([m.naturals for r, m in melds if r == rank]) <= self.rank_copies)
         for ranks in RANK_CLASSES.values():
@@ -341,9 +355,13 @@ class RuleModel:
         """
         held = self.spec.deal.hand_size + self.spec.turn.draw_count
         after = held - melds.cards
+        b = self.spec.bonus_cards
+        # bonus_cards.keep_only_discard: a player owed bonus cards (an initial meld from the hand, the stock still
+        # full at the first turn) need keep only the card he discards
+        owed = b.keep_only_discard and (b.first_side or b.later_side)
         return z3.And(
             after >= 0,
-            self.turn_end_ok(after, melds.canastas),
+            after >= 1 if owed else self.turn_end_ok(after, melds.canastas),
             z3.Or(after == 0, self.discard_ok(after, melds.canastas)),
         )
 

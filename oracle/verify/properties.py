@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from oracle.api.v1 import ruleset_pb2
-from oracle.verify import property_formation, property_melds, property_play
+from oracle.verify import property_family, property_formation, property_melds, property_play
 from oracle.verify.model import RuleModel
 from oracle.verify.proving import Outcome
 
@@ -98,7 +98,8 @@ PROPERTIES: list[Property] = [
     ),
     Property(
         "natural-beats-mixed",
-        "A natural canasta always scores more (bonus plus card points) than a mixed canasta of the same rank and size.",
+        "A natural canasta always scores more (bonus plus card points) than a mixed canasta of the same rank and size,"
+        " a rank rule's canasta_bonus (melds.rank_rules) in place of canastas.natural_bonus for its rank.",
         property_melds.natural_beats_mixed,
     ),
     Property(
@@ -126,7 +127,9 @@ PROPERTIES: list[Property] = [
         " r x threes.red_three_bonus, or"
         " threes.all_red_threes_bonus when r is every red three of the deck, negated for a side without a meld"
         " when threes.red_threes_negative_without_meld is set (for every red three, only"
-        " r x threes.red_three_bonus unless threes.all_red_threes_negative_without_meld).",
+        " r x threes.red_three_bonus unless threes.all_red_threes_negative_without_meld); with threes.count_values"
+        " instead, the threes (black ones too as threes.black_three_role BONUS) score per colour the value of their"
+        " count, plus from threes.plus_from_canastas canastas, nothing from threes.minus_below_canastas, minus below.",
         property_play.red_three_score,
     ),
     Property(
@@ -134,11 +137,16 @@ PROPERTIES: list[Property] = [
         "Each further red three raises the score of a side that has melded, and lowers"
         " it for a side that has not when red threes are then negative.",
         property_play.red_three_monotone,
+        lambda spec: (
+            "threes score by count (threes.count_values): see threes-by-count" if spec.threes.count_values else ""
+        ),
     ),
     Property(
         "score-is-sum",
-        "A side's hand score is the sum of its items: melded card points, canasta bonuses and"
-        " the going-out bonus (never negative), the red-three score, and minus the points left in hand.",
+        "A side's hand score is the sum of its items: melded card points (never negative, but never positive for a"
+        " side with fewer canastas than card_values.table_minus_below_canastas), canasta bonuses and the going-out"
+        " bonus (never negative), the threes' score, minus the points left in hand, and the penalties for unfinished"
+        " melds and ranks held (melds.rank_rules, canastas.wild_unfinished_penalty; never positive).",
         property_play.score_is_sum,
     ),
     Property(
@@ -149,8 +157,8 @@ PROPERTIES: list[Property] = [
     Property(
         "score-bounds",
         "Every side's (under players.side_formation LONE_HAND every player's) hand score lies between the lowest"
-        " and highest totals that its tables within the deck's counts reach, each bound proved by an"
-        " unsatisfiable 'beyond it' check (reported).",
+        " and highest totals that its tables within the deck's counts reach (every bonus and penalty counted), each"
+        " bound proved by an unsatisfiable 'beyond it' check (reported).",
         property_play.score_bounds,
     ),
     Property(
@@ -167,7 +175,8 @@ PROPERTIES: list[Property] = [
     Property(
         "minimum-reachable",
         "At every threshold the minimum can be met by a legal initial meld from one"
-        " turn's cards (deal.hand_size + turn.draw_count) within the deck, ending the turn legally.",
+        " turn's cards (deal.hand_size + turn.draw_count) within the deck, ending the turn legally, with the"
+        " natural meld of initial_meld.natural_meld_required and no mixed canasta where initial_meld asks.",
         property_play.minimum_reachable,
     ),
     Property(
@@ -204,6 +213,42 @@ PROPERTIES: list[Property] = [
         "A player without the side's canastas who melds as far as"
         " going_out.min_hand_after_meld_without_canastas allows can still discard without going out.",
         property_play.keep_allows_discard,
+    ),
+    Property(
+        "threes-by-count",
+        "The value threes.count_values gives a count of threes of one colour never falls as the count rises, and"
+        " the threes' score is positive from threes.plus_from_canastas canastas, 0 from"
+        " threes.minus_below_canastas, negative below.",
+        property_family.threes_by_count,
+        property_family.no_count_values,
+    ),
+    Property(
+        "rank-rule-wilds",
+        "A legal meld of a rank with a rank rule holds at most its max_wilds wild cards, or melds.max_wilds in the"
+        " side's initial meld where wilds_in_initial_meld, and some legal meld reaches each limit.",
+        property_family.rank_rule_wilds,
+        property_family.no_rank_rules,
+    ),
+    Property(
+        "rule-of-five",
+        "melds.wilds_after_opening_min_naturals naturals and one wild card make a legal meld, and a meld a wild card"
+        " may join after the opening can still become a canasta within melds.max_size.",
+        property_family.rule_of_five,
+        property_family.no_rule_of_five,
+    ),
+    Property(
+        "natural-meld-required",
+        "initial_meld.natural_meld_required naturals with no wild card make a legal meld that one turn's hand cards"
+        " can lay alone, ending the turn legally.",
+        property_family.natural_meld_required,
+        property_family.no_natural_meld_required,
+    ),
+    Property(
+        "bonus-cards-fit",
+        "Whenever bonus cards are owed the stock holds them all (more than bonus_cards.none_when_stock_at_most"
+        " cards is at least the larger of first_side and later_side), and the deal leaves more than that.",
+        property_family.bonus_cards_fit,
+        property_family.no_bonus_cards,
     ),
     Property(
         "stock-end",

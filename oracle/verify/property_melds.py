@@ -5,7 +5,8 @@ from __future__ import annotations
 import z3
 
 from oracle.verify.model import MeldCounts, RuleModel, fixed_meld, meld_counts
-from oracle.verify.proving import Outcome, all_of, exists, grown_by, meld_shown, point_values, prove
+from oracle.verify.model_family import representative_ranks, ruled_ranks
+from oracle.verify.proving import Outcome, all_of, exists, grown_by, meld_shown, prove
 
 # ----- melds -------------------------------------------------------------------------------------------------
 
@@ -87,61 +88,57 @@ def natural_canasta_reachable(rm: RuleModel) -> Outcome:
 
 def natural_beats_mixed(rm: RuleModel) -> Outcome:
     natural, mixed = meld_counts("natural"), meld_counts("mixed")
-    given = [
-        rm.legal_natural_meld(natural),
-        rm.is_natural_canasta(natural),
-        rm.in_deck(natural),
-        rm.legal_natural_meld(mixed),
-        rm.is_canasta(mixed),
-        mixed.wilds >= 1,
-        rm.in_deck(mixed),
-        mixed.size == natural.size,
-    ]
-    return all_of(
-        [
-            (
-                f"rank worth {v}",
-                prove(
-                    rm.meld_points(natural, z3.IntVal(v)) + rm.canasta_bonus(natural)
-                    > rm.meld_points(mixed, z3.IntVal(v)) + rm.canasta_bonus(mixed),
-                    given,
-                    [natural.naturals, mixed.naturals, mixed.wilds, mixed.jokers],
-                ),
-            )
-            for v in point_values(rm)
+    outcomes = []
+    for rank in representative_ranks(rm.spec):
+        given = [
+            rm.legal_natural_meld_at(natural, rank, True),
+            rm.is_natural_canasta(natural),
+            rm.in_deck(natural),
+            rm.legal_natural_meld_at(mixed, rank, True),
+            rm.is_canasta(mixed),
+            mixed.wilds >= 1,
+            rm.in_deck(mixed),
+            mixed.size == natural.size,
         ]
+        claim = rm.meld_points(natural, rank) + rm.canasta_bonus(natural, rank) > rm.meld_points(
+            mixed, rank
+        ) + rm.canasta_bonus(mixed, rank)
+        shown = [natural.naturals, mixed.naturals, mixed.wilds, mixed.jokers]
+        outcomes.append((_rank_label(rm, rank), prove(claim, given, shown)))
+    return all_of(outcomes)
+
+
+def _rank_label(rm: RuleModel, rank: int) -> str:
+    """'rank worth 5' for a rank without a rank rule, 'rank 7 (melds.rank_rules) worth 5' for a ruled one."""
+    ruled = rank in ruled_ranks(rm.spec)
+    return (
+        f"rank {rank + 2} (melds.rank_rules) worth {rm.rank_value(rank)}"
+        if ruled
+        else f"rank worth {rm.rank_value(rank)}"
     )
 
 
 def canasta_growth(rm: RuleModel) -> Outcome:
     m, cap = meld_counts("canasta"), rm.spec.melds.max_size
     grown = grown_by(m, naturals=1)
-    given = [
-        rm.legal_natural_meld(m),
-        rm.is_canasta(m),
-        rm.in_deck(m),
-        rm.in_deck(grown),
-        z3.BoolVal(True) if not cap else grown.size <= cap,
-    ]
-    return all_of(
-        [
-            (
-                f"rank worth {v}",
-                prove(
-                    z3.And(
-                        rm.legal_meld(grown),
-                        rm.is_canasta(grown),
-                        rm.is_natural_canasta(grown) == rm.is_natural_canasta(m),
-                        rm.meld_points(grown, z3.IntVal(v)) + rm.canasta_bonus(grown)
-                        >= rm.meld_points(m, z3.IntVal(v)) + rm.canasta_bonus(m),
-                    ),
-                    given,
-                    meld_shown(m),
-                ),
-            )
-            for v in point_values(rm)
+    outcomes = []
+    for rank in representative_ranks(rm.spec):
+        given = [
+            rm.legal_natural_meld_at(m, rank, True),
+            rm.is_canasta(m),
+            rm.in_deck(m),
+            rm.in_deck(grown),
+            z3.BoolVal(True) if not cap else grown.size <= cap,
         ]
-    )
+        claim = z3.And(
+            rm.legal_natural_meld_at(grown, rank, True),
+            rm.is_canasta(grown),
+            rm.is_natural_canasta(grown) == rm.is_natural_canasta(m),
+            rm.meld_points(grown, rank) + rm.canasta_bonus(grown, rank)
+            >= rm.meld_points(m, rank) + rm.canasta_bonus(m, rank),
+        )
+        outcomes.append((_rank_label(rm, rank), prove(claim, given, meld_shown(m))))
+    return all_of(outcomes)
 
 
 def black_threes_not_canasta(rm: RuleModel) -> Outcome:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import z3
 
 from oracle.verify.budget import PROOF_BUDGET
-from oracle.verify.hand import ConcreteSide, score_extremes, side_hand
-from oracle.verify.model import RuleModel, meld_counts
+from oracle.verify.hand import ITEMS, ConcreteSide, score_extremes, side_hand
+from oracle.verify.model import Expr, RuleModel, meld_counts
 from oracle.verify.model_formation import lone_hand
+from oracle.verify.property_family import initial_makeup
 from oracle.verify.proving import Outcome, all_of, exists, point_values, prove
 
 # ----- card points and a hand's score ------------------------------------------------------------------------
@@ -37,6 +38,8 @@ def meld_points_positive(rm: RuleModel) -> Outcome:
 
 def red_three_score(rm: RuleModel) -> Outcome:
     hand, t = side_hand(rm, "side"), rm.spec.threes
+    if t.count_values:
+        return _threes_by_count_score(rm)
     count, melded = hand.red_threes, hand.meld_count >= 1
     base = z3.If(count == rm.red_three_copies, t.all_red_threes_bonus, count * t.red_three_bonus)
     lost = base if t.all_red_threes_negative_without_meld else count * t.red_three_bonus
@@ -46,6 +49,28 @@ def red_three_score(rm: RuleModel) -> Outcome:
         hand.constraints,
         [("red_threes", count), ("melds", hand.meld_count), ("score", hand.items["red_threes"])],
     )
+
+
+def _threes_by_count_score(rm: RuleModel) -> Outcome:
+    """The threes' score of a side under threes.count_values, stated colour by colour and band by band."""
+    hand, t = side_hand(rm, "side"), rm.spec.threes
+    values = list(t.count_values)
+    copies = max(rm.red_three_copies, rm.black_three_copies)
+
+    def value(count: Expr) -> Expr:
+        return z3.Sum([z3.If(count == n, values[min(n, len(values)) - 1], 0) for n in range(1, copies + 1)])
+
+    both = value(hand.red_threes) + value(hand.black_laid)
+    expected = z3.If(
+        hand.canastas >= t.plus_from_canastas, both, z3.If(hand.canastas >= t.minus_below_canastas, 0, -both)
+    )
+    shown = [
+        ("red_threes", hand.red_threes),
+        ("black_threes", hand.black_laid),
+        ("canastas", hand.canastas),
+        ("score", hand.items["red_threes"]),
+    ]
+    return prove(hand.items["red_threes"] == expected, hand.constraints, shown)
 
 
 def red_three_monotone(rm: RuleModel) -> Outcome:
@@ -59,12 +84,15 @@ def red_three_monotone(rm: RuleModel) -> Outcome:
 def score_is_sum(rm: RuleModel) -> Outcome:
     hand = side_hand(rm, "side")
     i = hand.items
+    below = rm.spec.card_values.table_minus_below_canastas
     claim = z3.And(
-        hand.total == i["melded"] + i["canastas"] + i["red_threes"] + i["going_out"] + i["in_hand"],
-        i["melded"] >= 0,
+        hand.total == z3.Sum([i[k] for k in ITEMS]),
+        i["melded"] >= 0 if not below else z3.If(hand.canastas < below, i["melded"] <= 0, i["melded"] >= 0),
         i["canastas"] >= 0,
         i["going_out"] >= 0,
         i["in_hand"] <= 0,
+        i["unfinished"] <= 0,
+        i["held"] <= 0,
     )
     return prove(claim, hand.constraints, [(k, e) for k, e in i.items()])
 
@@ -135,7 +163,7 @@ def minimum_reachable(rm: RuleModel) -> Outcome:
     rows += [(f"thresholds[{i}]", minimum) for i, (_, minimum) in enumerate(rm.thresholds)]
     melds = rm.melds_at_once("initial")
     solver = PROOF_BUDGET.solver()
-    solver.add(*melds.constraints, rm.first_turn_meld_ok(melds))
+    solver.add(*melds.constraints, rm.first_turn_meld_ok(melds), *initial_makeup(rm, melds))
     outcomes = []
     for label, minimum in rows:
         solver.push()
