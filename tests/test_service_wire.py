@@ -11,13 +11,14 @@ import random
 from dataclasses import replace
 
 import pytest
+from american_states import american_states, position
 from cutthroat_states import cutthroat_hands, cutthroat_states
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from record_states import RECORDS, VIEW_RECORDS, record_states
+from record_states import VIEW_RECORDS, record_states
 
 from oracle.api.v1 import game_pb2, oracle_pb2
-from oracle.model.actions import Action
+from oracle.model.actions import Action, AskPartner
 from oracle.model.errors import InvalidInputError
 from oracle.model.events import HandEnded, SidesFormed
 from oracle.model.state import GameState, HandEnd, PartnerAnswer, Phase, SeatState, SideState, TurnStart, TurnState
@@ -75,7 +76,14 @@ def _states() -> list[tuple[str, GameState]]:
     for path in VIEW_RECORDS[:6]:
         rule_set_id, states = record_states(path)
         found += [(rule_set_id, s) for s in states[::3]]
-    return found + cutthroat_states(every=3)  # three players, sides formed during the hand (side_of_seat)
+    found += cutthroat_states(every=3)  # three players, sides formed during the hand (side_of_seat)
+    found += american_states(every=5)  # no upcard, bonus cards, every three laid
+    return found + [(rule_set_id, _asked(state)) for rule_set_id, state in found[::7]]  # SideState.asks set
+
+
+def _asked(state: GameState) -> GameState:
+    """The state with each side's questions this hand counted (1, 2, ...: as many as the side's number plus one)."""
+    return replace(state, sides=tuple(side.evolve(asks=i + 1) for i, side in enumerate(state.sides)))
 
 
 STATES = _states()
@@ -175,6 +183,7 @@ def state_messages(draw: st.DrawFn) -> game_pb2.GameState:
     for _ in range(draw(st.integers(0, 3))):
         side = msg.sides.add(red_threes=draw(CARDS), running_total=draw(SMALL))
         side.unable_after_yes = draw(st.integers(0, 2**32 - 1))
+        side.asks = draw(st.one_of(st.integers(0, 3), st.integers(0, 2**32 - 1)))
         for cards in draw(st.lists(CARDS, max_size=4)):
             side.melds.add(cards=cards)
     msg.stock.extend(draw(CARDS))
@@ -466,3 +475,22 @@ def test_any_view_value_is_written_as_the_message_api_writes_it_or_refused(msg: 
         assert view_to_proto(view) == expected
         return
     assert game_pb2.PlayerView.FromString(data) == expected
+
+
+def test_a_question_counted_in_the_next_state_is_written_not_copied_from_the_request() -> None:
+    """The ask changes only the side's asks: its bytes read from the request (pieces) must not be copied back."""
+    rules = default_rule_book().get("american-4p").rules
+    state = position("9C 9D JH KD", ("QC QD QH",), asks=(0, 2))
+    pieces: Pieces = {}
+    read = decode_state(_fields(state).SerializeToString(), pieces)
+    verdict = check_action(rules, read, AskPartner())
+    assert verdict.next_state is not None and [s.asks for s in verdict.next_state.sides] == [1, 2]
+    written = verdict_to_proto(verdict, 50, "ask", pieces).next_state
+    assert written == _fields(verdict.next_state) and [s.asks for s in written.sides] == [1, 2]
+    view_pieces: Pieces = {}
+    view = decode_view(view_to_proto(view_of(read, 0)).SerializeToString(), view_pieces)
+    answer = judge_view(rules, view, AskPartner())
+    got = view_verdict_to_proto(answer, 50, "ask", view_pieces)
+    expected = view_verdict_fields(answer, 50)
+    expected.notation = "ask"
+    assert got == expected and [s.asks for s in got.next_view.sides] == [1, 2]
