@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 
 from google.protobuf import json_format, text_format
@@ -19,13 +19,15 @@ from oracle.bench.states import shipped_records
 from oracle.games.deal import deal
 from oracle.games.match import after_hand, dealer_of_hand, deck_order, start_standing
 from oracle.games.simulate import simulate_game
-from oracle.model.actions import parse_action
+from oracle.model.actions import AskPartner, parse_action
 from oracle.model.cards import NotationError, parse_cards
 from oracle.model.errors import InvalidInputError
 from oracle.model.events import HandEnded, SidesFormed
-from oracle.model.state import GameState
+from oracle.model.state import GameState, Phase
+from oracle.rules.facts import playing_side
 from oracle.rules.referee import check_action
 from oracle.rules.view import view_of
+from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.loader import RuleBook, SpecError
 from oracle.ruleset.sections import SideFormation
 from oracle.service.convert_game import action_to_proto, state_from_notation, state_to_proto
@@ -240,6 +242,7 @@ def _add_record(corpus: Corpus, book: RuleBook, msg: record_pb2.GameRecord, ever
                 corpus.add(
                     "Adjudicate", oracle_pb2.AdjudicateRequest(state=state_msg, action=action_msg, rule_sets=compared)
                 )
+                _add_asked(corpus, rules, ref, state)
             decision += 1
             verdict = check_action(rules, state, action, validate=False)
             if verdict.next_state is None:
@@ -254,6 +257,60 @@ def _add_record(corpus: Corpus, book: RuleBook, msg: record_pb2.GameRecord, ever
     replayed = _shortened(msg, hands=1, actions=short)
     corpus.add("ReplayGame", oracle_pb2.ReplayGameRequest(record=replayed, summary_only=bool(short % 2)))
     corpus.streams.append(_stream(replayed))
+
+
+def _add_asked(corpus: Corpus, rules: CompiledRules, ref: oracle_pb2.RuleSetRef, state: GameState) -> None:
+    """Under a rule set that limits the partner questions of a hand (going_out.ask_partner_max_per_hand), a position
+    in the play phase once more with the mover's side at the limit (SideState.asks), asking: from the state and
+    from the mover's view."""
+    limit = rules.going_out.ask_partner_max_per_hand
+    if not limit or state.phase != Phase.PLAY:
+        return
+    side = playing_side(rules, state, state.seat_to_move)
+    sides = list(state.sides)
+    sides[side] = sides[side].evolve(asks=limit)
+    asked = replace(state, sides=tuple(sides))
+    ask = action_to_proto(AskPartner())
+    corpus.add("CheckAction", oracle_pb2.CheckActionRequest(rule_set=ref, state=state_to_proto(asked), action=ask))
+    view = view_to_proto(view_of(asked, asked.seat_to_move))
+    corpus.add("CheckAction", oracle_pb2.CheckActionRequest(rule_set=ref, view=view, action=ask))
+    corpus.add("ListLegalActions", oracle_pb2.ListLegalActionsRequest(rule_set=ref, state=state_to_proto(asked)))
+
+
+def _add_house_positions(
+    corpus: Corpus, book: RuleBook, msg: record_pb2.GameRecord, house: ruleset_pb2.RuleSet, count: int = 8
+) -> None:
+    """The first `count` positions of a record's first hand as CheckAction and ListLegalActions under `house`."""
+    record = record_from_proto(msg)
+    rules = book.get(record.rule_set_id).rules
+    ref = oracle_pb2.RuleSetRef(inline=house)
+    hand = record.hands[0]
+    state = deal(rules, deck_order(rules, hand.deck), dealer=dealer_of_hand(rules, record.first_dealer, 0))
+    for action in hand.actions[:count]:
+        state_msg = state_to_proto(state)
+        corpus.add(
+            "CheckAction",
+            oracle_pb2.CheckActionRequest(rule_set=ref, state=state_msg, action=action_to_proto(action)),
+        )
+        corpus.add("ListLegalActions", oracle_pb2.ListLegalActionsRequest(rule_set=ref, state=state_msg))
+        verdict = check_action(rules, state, action, validate=False)
+        if verdict.next_state is None:
+            raise RuntimeError(f"a shipped record has an illegal action: {action}")
+        state = verdict.next_state
+
+
+def rank_rules_house(spec: ruleset_pb2.RuleSet) -> ruleset_pb2.RuleSet | None:
+    """An inline rule set extending `spec` (a rule set with melds.rank_rules) whose rank table lets each rank take
+    one wild card more, with its rule note; None for a rule set without rank rules."""
+    if not spec.melds.rank_rules:
+        return None
+    house = ruleset_pb2.RuleSet(id=f"house-{spec.id}", extends=spec.id, title="House rank rules")
+    house.melds.rank_rules.extend(spec.melds.rank_rules)
+    for row in house.melds.rank_rules:
+        row.max_wilds += 1
+    note = house.rules.add(field="melds.rank_rules", text="A house rule: one wild card more in each rank's melds.")
+    note.cite.add(source="4P-CLASSIC", section="Other versions, and where the rule books differ")
+    return house
 
 
 FORMING_SEED = 1  #: the simulated game whose first hand gives the positions of rule sets that form sides in play
@@ -323,6 +380,9 @@ def build_corpus(book: RuleBook, records: int = 20, every: int = 1, short_action
     chosen = [shipped[i * len(shipped) // records] for i in range(min(records, len(shipped)))]
     for n, msg in enumerate(chosen):
         _add_record(corpus, book, msg, every, short_actions + 7 * n)
+        house = rank_rules_house(book.get(msg.rule_set_id).spec)
+        if house is not None:
+            _add_house_positions(corpus, book, msg, house)
     _add_forming_sides(corpus, book, max(1, every // 4))
     _add_cases(corpus, book, max(1, every // 4))
     corpus.words = sorted(words)
