@@ -118,10 +118,14 @@ def adjudicate_command(
         click.echo(f"no rule set judged it: the {given} has {seats} seat(s) and fits none of those asked ({hint})")
         raise SystemExit(EXIT_FAILED)
     if result.deciding:
+        from oracle.cli.words import field_words  # the rank rules and count values in words
+
         click.echo("deciding fields:")
         for deciding in result.deciding:
             values = ", ".join(
-                f"{i}={v}" for i, v, a in zip(ids, deciding.values, answers, strict=True) if a.verdict is not None
+                f"{i}={field_words(loaded.spec, deciding.field)}"
+                for i, loaded, a in zip(ids, rule_sets, answers, strict=True)
+                if a.verdict is not None
             )
             click.echo(f"  {deciding.field}: {values}")
     elif len({a.verdict.legal for _, a in applicable if a.verdict}) <= 1 and all(a.verdict for _, a in applicable):
@@ -177,13 +181,16 @@ def _covered(field: str) -> list[str]:
     return [p for p in leaf_paths() if p == field or p.startswith(field + ".")]
 
 
-def _values(book: RuleBook, path: str) -> dict[str, list[str]]:
-    """A field's value (as written in a spec file) -> the rule sets that have it."""
+def _values(book: RuleBook, path: str, *, words: bool = False) -> dict[str, list[str]]:
+    """A field's value (as written in a spec file; `words`: the rank rules and count values in words, as `explain`
+    prints them) -> the rule sets that have it."""
+    from oracle.cli.words import field_words
     from oracle.ruleset.paths import format_field
 
+    written = field_words if words else format_field
     by_value: dict[str, list[str]] = {}
     for loaded in book:
-        by_value.setdefault(format_field(loaded.spec, path), []).append(loaded.spec.id)
+        by_value.setdefault(written(loaded.spec, path), []).append(loaded.spec.id)
     return by_value
 
 
@@ -240,7 +247,7 @@ def explain_lines(book: RuleBook, key: str) -> list[str]:
     lines.append("")
     lines.append("values:")
     for path in paths:
-        shown = "; ".join(f"{value} ({', '.join(ids)})" for value, ids in _values(book, path).items())
+        shown = "; ".join(f"{value} ({', '.join(ids)})" for value, ids in _values(book, path, words=True).items())
         lines.append(f"  {path} = {shown}")
         changed = _changed_by(book, path)
         if changed:

@@ -53,6 +53,7 @@ def write_record(path: Path, record: record_pb2.GameRecord) -> None:
 def describe_report(report: ReplayReport) -> list[str]:
     """The readable replay report: hands, every disagreement, problems, the game's end."""
     from oracle.cli.hand import describe_event
+    from oracle.cli.words import score_summary
     from oracle.model.events import SidesFormed
 
     lines = []
@@ -61,6 +62,7 @@ def describe_report(report: ReplayReport) -> list[str]:
         scores = ", ".join(f"side {i} {s.total}" for i, s in enumerate(hand.scores))
         totals = ", ".join(str(t) for t in hand.totals)
         lines.append(f"hand {hand.hand}: {hand.end.name.lower()}; scores {scores}; totals {totals}")
+        lines.extend(f"  side {i}: {score_summary(side.lines)}" for i, side in enumerate(hand.scores))
         if hand.hand in formed:  # players.side_formation LONE_HAND: who played alone this hand
             index, event = formed[hand.hand]
             lines.append(f"  action {index}: {describe_event(event)}")

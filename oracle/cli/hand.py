@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 def score(rule_set_id: str | None, table_file: Path, as_json: bool, specs: Path | None) -> None:
     """Score a finished hand (TABLE_FILE: a HandTableNotation in .json or .textproto)."""
     from oracle.api.v1 import notation_pb2
-    from oracle.model.score import ScoreItem
+    from oracle.cli.words import item_words
     from oracle.rules.scoring import score_hand
     from oracle.service.convert_table import scores_to_proto, table_from_notation
 
@@ -60,7 +60,7 @@ def score(rule_set_id: str | None, table_file: Path, as_json: bool, specs: Path 
         name = side.name or f"side {i}"
         click.echo(f"{name}{seat_note(formed, i)}")
         for line in side_score.lines:
-            label = ScoreItem(line.item).name.lower().replace("_", " ")
+            label = item_words(line.item)
             click.echo(f"  {line.points:>6}  {label:<28} {line.detail}")
         click.echo(f"  {side_score.total:>6}  total")
     click.echo(
@@ -241,6 +241,7 @@ def describe_verdict(verdict: Verdict, action_text: str) -> list[str]:
             lines.append("    cite: " + "; ".join(f'{source}, "{section}"' for source, section in v.cite))
     for event in verdict.events:
         lines.append(f"  {describe_event(event)}")
+        lines.extend(f"    {line}" for line in score_item_lines(event))
     if verdict.next_state is not None:
         nxt = verdict.next_state
         lines.append(
@@ -250,16 +251,28 @@ def describe_verdict(verdict: Verdict, action_text: str) -> list[str]:
     return lines
 
 
+def score_item_lines(event: Event) -> list[str]:
+    """After a HandEnded event: each side's score items in words, e.g. "side 0: melded cards 120, wild-card canasta
+    2000, unfinished meld -2500"; no lines for any other event."""
+    from oracle.cli.words import score_summary
+    from oracle.model.events import HandEnded
+
+    if not isinstance(event, HandEnded):
+        return []
+    return [f"side {i}: {score_summary(score.lines)}" for i, score in enumerate(event.scores)]
+
+
 def describe_event(event: Event) -> str:
     """One event in words."""
-    from oracle.model.cards import format_cards
+    from oracle.model.cards import format_cards, is_red_three
     from oracle.model.events import CanastaMade, CardsDrawn, HandEnded, PileTaken, RedThreeLaid, SidesFormed
 
     match event:
         case CardsDrawn(seat, cards):
             return f"seat {seat} drew {format_cards(cards)}"
         case RedThreeLaid(seat, card, replaced):
-            return f"seat {seat} laid red three {format_cards([card])}" + (
+            colour = "red" if is_red_three(card) else "black"  # black: threes.black_three_role BONUS
+            return f"seat {seat} laid {colour} three {format_cards([card])}" + (
                 " and drew a replacement" if replaced else ""
             )
         case PileTaken(seat, top, to_hand):

@@ -98,7 +98,8 @@ def rules_show(rule_set_id: str, as_json: bool, specs: Path | None) -> None:
 
 def describe_rule_set(loaded: LoadedRuleSet) -> list[str]:
     """The lines `rules show` prints."""
-    from oracle.ruleset.paths import format_field, leaf_paths, rule_sections
+    from oracle.cli.words import field_words, rank_rule_words
+    from oracle.ruleset.paths import leaf_paths, rule_sections
     from oracle.ruleset.validate import note_for
 
     spec = loaded.spec
@@ -117,7 +118,11 @@ def describe_rule_set(loaded: LoadedRuleSet) -> list[str]:
         out.append(section.name)
         paths = [p for p in leaf_paths() if p.startswith(section.name + ".")]
         for path in paths:
-            out.append(f"  {path.split('.')[1]} = {format_field(spec, path)}")
+            if path == "melds.rank_rules" and spec.melds.rank_rules:  # one rank to a line
+                out.append("  rank_rules =")
+                out.extend(f"      {rank_rule_words(row)}" for row in spec.melds.rank_rules)
+            else:
+                out.append(f"  {path.split('.')[1]} = {field_words(spec, path)}")
             if path in notes:
                 out.extend(note_lines(notes[path], "      "))
         if section.name in notes:
