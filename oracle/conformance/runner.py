@@ -161,6 +161,9 @@ def _judge(case: conformance_pb2.ConformanceCase, request: Message, reply: Reply
             held = len(reply.next_state.seats[request.state.seat_to_move].hand)
             if held != expect.legal.hand_size_after:
                 return f"expected {expect.legal.hand_size_after} cards in hand afterwards, got {held}"
+        stock_after = len(reply.next_state.stock)
+        if expect.legal.HasField("stock_size_after") and stock_after != expect.legal.stock_size_after:
+            return f"expected {expect.legal.stock_size_after} cards in the stock afterwards, got {stock_after}"
         return _judge_next_state(expect.legal, reply)
     if outcome == "dealt":
         assert isinstance(reply, oracle_pb2.DealHandResponse)
@@ -173,6 +176,10 @@ def _judge(case: conformance_pb2.ConformanceCase, request: Message, reply: Reply
             checks.append(("discard pile", dealt.discard_pile, format_cards(state.discard_pile)))
         if dealt.red_threes:
             checks.append(("red threes", list(dealt.red_threes), [format_cards(s.red_threes) for s in state.sides]))
+        if dealt.HasField("stock_size"):
+            checks.append(("stock size", dealt.stock_size, len(state.stock)))
+        if dealt.HasField("pile_size"):
+            checks.append(("pile size", dealt.pile_size, len(state.discard_pile)))
         for what, expected, actual in checks:
             if expected != actual:
                 return f"expected {what} {expected}, got {actual}"

@@ -106,16 +106,20 @@ class DealInput(_message.Message):
     def __init__(self, deck_order: _Optional[str] = ..., seed: _Optional[int] = ..., dealer: _Optional[int] = ...) -> None: ...
 
 class DealExpectation(_message.Message):
-    __slots__ = ("hand_sizes", "seat_to_move", "discard_pile", "red_threes")
+    __slots__ = ("hand_sizes", "seat_to_move", "discard_pile", "red_threes", "stock_size", "pile_size")
     HAND_SIZES_FIELD_NUMBER: _ClassVar[int]
     SEAT_TO_MOVE_FIELD_NUMBER: _ClassVar[int]
     DISCARD_PILE_FIELD_NUMBER: _ClassVar[int]
     RED_THREES_FIELD_NUMBER: _ClassVar[int]
+    STOCK_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PILE_SIZE_FIELD_NUMBER: _ClassVar[int]
     hand_sizes: _containers.RepeatedScalarFieldContainer[int]
     seat_to_move: int
     discard_pile: str
     red_threes: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, hand_sizes: _Optional[_Iterable[int]] = ..., seat_to_move: _Optional[int] = ..., discard_pile: _Optional[str] = ..., red_threes: _Optional[_Iterable[str]] = ...) -> None: ...
+    stock_size: int
+    pile_size: int
+    def __init__(self, hand_sizes: _Optional[_Iterable[int]] = ..., seat_to_move: _Optional[int] = ..., discard_pile: _Optional[str] = ..., red_threes: _Optional[_Iterable[str]] = ..., stock_size: _Optional[int] = ..., pile_size: _Optional[int] = ...) -> None: ...
 
 class ReplayInput(_message.Message):
     __slots__ = ("record",)
@@ -136,20 +140,22 @@ class ReplayExpectation(_message.Message):
     def __init__(self, ok: _Optional[bool] = ..., game_over: _Optional[bool] = ..., winner: _Optional[int] = ..., totals: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class LegalExpectation(_message.Message):
-    __slots__ = ("hand_end", "hand_scores", "hand_size_after", "side_of_seat_after", "sides_after", "events")
+    __slots__ = ("hand_end", "hand_scores", "hand_size_after", "side_of_seat_after", "sides_after", "events", "stock_size_after")
     HAND_END_FIELD_NUMBER: _ClassVar[int]
     HAND_SCORES_FIELD_NUMBER: _ClassVar[int]
     HAND_SIZE_AFTER_FIELD_NUMBER: _ClassVar[int]
     SIDE_OF_SEAT_AFTER_FIELD_NUMBER: _ClassVar[int]
     SIDES_AFTER_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
+    STOCK_SIZE_AFTER_FIELD_NUMBER: _ClassVar[int]
     hand_end: str
     hand_scores: _containers.RepeatedScalarFieldContainer[int]
     hand_size_after: int
     side_of_seat_after: SideOfSeatExpectation
     sides_after: _containers.RepeatedCompositeFieldContainer[_notation_pb2.SideNotation]
     events: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, hand_end: _Optional[str] = ..., hand_scores: _Optional[_Iterable[int]] = ..., hand_size_after: _Optional[int] = ..., side_of_seat_after: _Optional[_Union[SideOfSeatExpectation, _Mapping]] = ..., sides_after: _Optional[_Iterable[_Union[_notation_pb2.SideNotation, _Mapping]]] = ..., events: _Optional[_Iterable[str]] = ...) -> None: ...
+    stock_size_after: int
+    def __init__(self, hand_end: _Optional[str] = ..., hand_scores: _Optional[_Iterable[int]] = ..., hand_size_after: _Optional[int] = ..., side_of_seat_after: _Optional[_Union[SideOfSeatExpectation, _Mapping]] = ..., sides_after: _Optional[_Iterable[_Union[_notation_pb2.SideNotation, _Mapping]]] = ..., events: _Optional[_Iterable[str]] = ..., stock_size_after: _Optional[int] = ...) -> None: ...
 
 class SideOfSeatExpectation(_message.Message):
     __slots__ = ("entries",)
