@@ -66,18 +66,13 @@ def position(
     stock: str = "4C 5C 6C 8C",
     pile: str = "9D",
     asks: tuple[int, int] = (0, 0),
-    phase: int = game_pb2.PHASE_PLAY,
     opponents: tuple[str, ...] = (),
 ) -> GameState:
     """Seat 0 to move in the play phase of a turn begun by drawing, holding `hand`; side 0 has `melds` (all there when
     the turn began) and side 1 `opponents`; `stock` lies on top of the cards the position does not place (its last
     card is drawn first); `asks` are the sides' questions this hand."""
     msg = notation_pb2.GameStateNotation(
-        stock=stock,
-        discard_pile=pile,
-        phase=phase,
-        seat_to_move=0,
-        fill_stock=True,  # type: ignore[arg-type]
+        stock=stock, discard_pile=pile, phase=game_pb2.PHASE_PLAY, seat_to_move=0, fill_stock=True
     )
     msg.seats.add(hand=hand, melded_before=bool(melds) if melded_before is None else melded_before)
     for other in OTHERS:

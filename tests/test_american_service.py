@@ -12,7 +12,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 import grpc
 import pytest
@@ -36,6 +36,7 @@ from oracle.service.api import OracleApi
 from oracle.service.convert_game import action_to_proto, state_from_notation, state_from_proto, state_to_proto
 from oracle.service.convert_table import table_from_notation, table_to_proto
 from oracle.service.convert_view import view_to_proto
+from oracle.service.record_json import record_from_json
 
 REF = oracle_pb2.RuleSetRef(id=RULE_SET)
 SERVICE = "oracle.api.v1.OracleService"
@@ -71,9 +72,9 @@ def _codes(response: oracle_pb2.CheckActionResponse) -> list[tuple[str, str]]:
 def _bad_request(error: grpc.RpcError) -> list[tuple[str, str]]:
     """(field, description) of each BadRequest field violation of an INVALID_ARGUMENT error."""
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT, (error.code(), error.details())
-    status = rpc_status.from_call(error)
+    status = rpc_status.from_call(cast(grpc.Call, error))
     assert status is not None
-    found = []
+    found: list[tuple[str, str]] = []
     for detail in status.details:
         bad = error_details_pb2.BadRequest()
         if detail.Unpack(bad):
@@ -185,6 +186,10 @@ def test_asks_in_notation_are_read() -> None:
     msg.sides.add(asks=1)
     msg.sides.add()
     assert [side.asks for side in state_from_notation(msg, rules).sides] == [1, 0]
+    start = {"phase": "PHASE_DRAW", "sides": [{"asks": 1}, {}], "seats": [{}]}
+    read = record_from_json({"ruleSetId": RULE_SET, "hands": [{"start": start}]})  # a record's explicit deal
+    assert [side.asks for side in read.hands[0].start.sides] == [1, 0]
+    assert [side.asks for side in state_from_notation(read.hands[0].start, rules).sides] == [1, 0]
 
 
 # --------------------------------------------------------------------------- ListLegalActions, ScoreHand, DealHand

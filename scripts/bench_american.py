@@ -1,0 +1,106 @@
+"""Prints the in-process cost of CheckAction and ListLegalActions (request bytes -> response bytes, thread CPU) on
+american-4p positions beside classic-4p ones.
+
+american-4p's legal moves are the canonical candidate space judged by the referee (rules.direct_movegen is false),
+classic-4p's come from the direct move generator; this shows what that costs. Positions are every decision of the
+first hand of simulated games (fixed seeds), grouped by phase. Each request is timed once on a fresh OracleApi
+(oracle.bench.measure.time_each: warm-up, garbage collector off, the clock's own cost removed); the median and
+p10/p90 in µs are printed, and the median number of legal actions listed. Never asserts a time.
+
+    .venv/bin/python scripts/bench_american.py [--games 6] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+from collections.abc import Callable
+
+from google.protobuf.message import Message
+
+from oracle.api.v1 import oracle_pb2
+from oracle.bench.measure import time_each
+from oracle.games.deal import deal
+from oracle.games.match import dealer_of_hand, deck_order, start_standing
+from oracle.games.simulate import simulate_game
+from oracle.model.state import Phase
+from oracle.rules.referee import check_action
+from oracle.ruleset.loader import RuleBook, default_rule_book
+from oracle.service.api import OracleApi
+from oracle.service.convert_game import action_to_proto, state_to_proto
+
+RULE_SETS = ("american-4p", "classic-4p")
+Wires = dict[str, list[bytes]]
+
+
+def requests(rule_set_id: str, games: int) -> tuple[Wires, Wires]:
+    """CheckActionRequest and ListLegalActionsRequest bytes of every decision of the first hand of `games`
+    simulated games, by phase."""
+    rules = default_rule_book().get(rule_set_id).rules
+    ref = oracle_pb2.RuleSetRef(id=rule_set_id)
+    checks: Wires = {}
+    lists: Wires = {}
+    for seed in range(1, games + 1):
+        game = simulate_game(rules, seed, max_hands=1)
+        hand = game.record.hands[0]
+        dealer = dealer_of_hand(rules, game.record.first_dealer, 0)
+        state = deal(rules, deck_order(rules, hand.deck), dealer=dealer, running_totals=start_standing(rules).totals)
+        for action in hand.actions:
+            phase = "draw" if state.phase == Phase.DRAW else "play" if state.phase == Phase.PLAY else "other"
+            msg = state_to_proto(state)
+            check = oracle_pb2.CheckActionRequest(rule_set=ref, state=msg, action=action_to_proto(action))
+            checks.setdefault(phase, []).append(check.SerializeToString())
+            listing = oracle_pb2.ListLegalActionsRequest(rule_set=ref, state=msg)
+            lists.setdefault(phase, []).append(listing.SerializeToString())
+            verdict = check_action(rules, state, action)
+            assert verdict.next_state is not None
+            state = verdict.next_state
+    return checks, lists
+
+
+def _spread(times: list[float]) -> str:
+    ordered = sorted(times)
+    p10, p90 = ordered[len(ordered) // 10], ordered[(9 * len(ordered)) // 10]
+    return f"median {statistics.median(times):9.1f} µs  p10 {p10:9.1f}  p90 {p90:9.1f}  (n={len(times)})"
+
+
+def _timed(
+    book: RuleBook, wires: list[bytes], parse: Callable[[bytes], Message], rpc: str
+) -> tuple[list[float], list[bytes]]:
+    """µs of request bytes -> response bytes per request on a fresh OracleApi, and the responses."""
+    api = OracleApi(book)
+    call = getattr(api, rpc)
+    return time_each(wires, lambda w: w, lambda w: call(parse(w)).SerializeToString(), wires[:3])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=6, help="simulated games per rule set (one hand each)")
+    parser.add_argument("--repeat", type=int, default=3, help="timed passes over the requests (best median shown)")
+    args = parser.parse_args()
+    book = default_rule_book()
+    medians: dict[tuple[str, str, str], float] = {}
+    for rule_set_id in RULE_SETS:
+        checks, lists = requests(rule_set_id, args.games)
+        for rpc, groups, parse in (
+            ("CheckAction", checks, oracle_pb2.CheckActionRequest.FromString),
+            ("ListLegalActions", lists, oracle_pb2.ListLegalActionsRequest.FromString),
+        ):
+            for phase, wires in sorted(groups.items()):
+                runs = [_timed(book, wires, parse, rpc) for _ in range(args.repeat)]
+                best, answers = min(runs, key=lambda run: statistics.median(run[0]))
+                medians[rule_set_id, rpc, phase] = statistics.median(best)
+                extra = ""
+                if rpc == "ListLegalActions":
+                    counts = [len(oracle_pb2.ListLegalActionsResponse.FromString(a).actions) for a in answers]
+                    extra = f"  actions median {statistics.median(counts):.0f} max {max(counts)}"
+                print(f"{rule_set_id:12} {rpc:16} {phase:5} {_spread(best)}{extra}")
+    for rpc in ("CheckAction", "ListLegalActions"):
+        for phase in ("draw", "play"):
+            american, classic = medians.get(("american-4p", rpc, phase)), medians.get(("classic-4p", rpc, phase))
+            if american and classic:
+                print(f"american-4p / classic-4p  {rpc:16} {phase:5} median x{american / classic:.1f}")
+
+
+if __name__ == "__main__":
+    main()
