@@ -16,6 +16,11 @@ const ITEM_NAMES = {
   SCORE_ITEM_GOING_OUT: "Going out",
   SCORE_ITEM_GOING_OUT_CONCEALED: "Going out concealed",
   SCORE_ITEM_CARDS_IN_HAND: "Cards left in hand",
+  SCORE_ITEM_CANNOT_GO_OUT_AFTER_YES: "Could not go out after the partner's yes",
+  SCORE_ITEM_WILD_CANASTA: "Wild-card canastas",
+  SCORE_ITEM_UNFINISHED_MELD: "Unfinished melds",
+  SCORE_ITEM_HELD_RANK: "Ranks held in hand",
+  SCORE_ITEM_THREES_BY_COUNT: "Threes by count",
 };
 
 /** The plain name of a score item. */
@@ -37,7 +42,7 @@ function violationItem(v) {
 /** What happened when a legal action was applied, in words. */
 export function eventText(e) {
   if (e.cardsDrawn) return ["Seat ", e.cardsDrawn.seat || 0, " drew ", cardsElement(e.cardsDrawn.cards || [])];
-  if (e.redThreeLaid) return ["Seat ", e.redThreeLaid.seat || 0, " laid the red three ", cardsElement([e.redThreeLaid.card]), e.redThreeLaid.replaced ? " and drew a replacement" : ""];
+  if (e.redThreeLaid) return ["Seat ", e.redThreeLaid.seat || 0, ` laid the ${/^CARD_3[CS]$/.test(e.redThreeLaid.card) ? "black" : "red"} three `, cardsElement([e.redThreeLaid.card]), e.redThreeLaid.replaced ? " and drew a replacement" : ""];
   if (e.pileTaken) return ["Seat ", e.pileTaken.seat || 0, " took the pile: ", cardsElement([e.pileTaken.top]), " melded, ", (e.pileTaken.toHand || []).length, " cards to the hand"];
   if (e.sidesFormed) {
     const f = e.sidesFormed;

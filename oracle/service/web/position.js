@@ -29,7 +29,7 @@ export function emptyPosition(seats, sides) {
     hands: Array(seats).fill(""),
     handSize: "",
     stockSize: "",
-    sides: Array.from({ length: sides }, () => ({ melds: "", red: "", total: 0 })),
+    sides: Array.from({ length: sides }, () => ({ melds: "", red: "", total: 0, asks: "" })),
     pile: "",
     upcards: 0,
     wentOut: "",
@@ -42,7 +42,7 @@ export function emptyPosition(seats, sides) {
 export function fitPosition(pos, seats, sides) {
   const out = { ...emptyPosition(seats, sides), ...pos };
   out.hands = Array.from({ length: seats }, (_, i) => (pos.hands || [])[i] || "");
-  out.sides = Array.from({ length: sides }, (_, i) => ({ melds: "", red: "", total: 0, ...(pos.sides || [])[i] }));
+  out.sides = Array.from({ length: sides }, (_, i) => ({ melds: "", red: "", total: 0, asks: "", ...(pos.sides || [])[i] }));
   if (out.seatToMove >= seats) out.seatToMove = 0;
   return out;
 }
@@ -70,6 +70,7 @@ export function describePath(path, pos) {
     return { input: `melds-${m[1]}`, label: `side ${m[1]}'s${which}` };
   }
   if ((m = /^sides\[(\d+)\]\.red_threes/.exec(p))) return { input: `red-${m[1]}`, label: `side ${m[1]}'s red threes` };
+  if ((m = /^sides\[(\d+)\]\.asks/.exec(p))) return { input: `asks-${m[1]}`, label: `side ${m[1]}'s questions this hand` };
   if ((m = /^sides\[(\d+)\]\.hands\[(\d+)\]/.exec(p))) {
     const seat = Number(m[2]) * pos.sides.length + Number(m[1]);
     return { input: `hand-${seat}`, label: `seat ${seat}'s hand` };
@@ -154,8 +155,10 @@ export function buildState(pos, ruleSet) {
   const handSize = integer(pos.handSize, "hand-size", "The hidden hands' size", 0) ?? ruleSet.deal.handSize;
   const stockSize = integer(pos.stockSize, "stock-size", "The stock", 0);
   const upcards = integer(pos.upcards, "upcards", "The upcards", 0) ?? 0;
-  // Red threes never sit in a hand: the hidden hands take other cards, the stock the rest.
-  const dealable = rest.filter((t) => t !== "3D" && t !== "3H");
+  // Red threes never sit in a hand, nor black ones where they are bonus cards (threes.black_three_role BONUS): the
+  // hidden hands take other cards, the stock the rest.
+  const bonusBlack = ruleSet.threes && ruleSet.threes.blackThreeRole === "BLACK_THREE_ROLE_BONUS";
+  const dealable = rest.filter((t) => t !== "3D" && t !== "3H" && !(bonusBlack && (t === "3C" || t === "3S")));
   let each = handSize;
   if (stockSize !== null) {
     const spare = rest.length - stockSize;
@@ -193,11 +196,16 @@ export function buildState(pos, ruleSet) {
       hand: (dealt[i] || cards.hands[i]).map(cardName),
       meldedBefore: i === pos.seatToMove ? Boolean(pos.meldedBefore) : false,
     })),
-    sides: cards.sides.map((s, j) => ({
-      melds: s.melds.map((m) => ({ cards: m.map(cardName) })),
-      redThrees: s.red.map(cardName),
-      runningTotal: integer(pos.sides[j].total, `total-${j}`, "A score", -1e9) ?? 0,
-    })),
+    sides: cards.sides.map((s, j) => {
+      const side = {
+        melds: s.melds.map((m) => ({ cards: m.map(cardName) })),
+        redThrees: s.red.map(cardName),
+        runningTotal: integer(pos.sides[j].total, `total-${j}`, "A score", -1e9) ?? 0,
+      };
+      // SideState.asks: the side's questions to the partner this hand (going_out.ask_partner_max_per_hand)
+      const asks = integer(pos.sides[j].asks ?? "", `asks-${j}`, "The questions asked", 0) ?? 0;
+      return asks ? { ...side, asks } : side;
+    }),
     stock: stock.map(cardName),
     discardPile: cards.pile.map(cardName),
     pileUpcards: upcards,
@@ -341,7 +349,7 @@ export function renderPosition(root, pos, changed) {
   const set = (id, value) => {
     let m;
     if ((m = /^hand-(\d+)$/.exec(id))) pos.hands[Number(m[1])] = value;
-    else if ((m = /^(melds|red|total)-(\d+)$/.exec(id))) pos.sides[Number(m[2])][m[1]] = value;
+    else if ((m = /^(melds|red|total|asks)-(\d+)$/.exec(id))) pos.sides[Number(m[2])][m[1]] = value;
     else if (id === "seat-to-move") pos.seatToMove = Number(value);
     else if (id === "phase") pos.phase = value;
     else if (id === "start") pos.start = value;
@@ -377,8 +385,9 @@ export function renderPosition(root, pos, changed) {
     i === pos.seatToMove ? "Your cards, e.g. 9H 9D JK KS" : "Optional: leave blank to deal it unseen cards; type it to score the hand.", set, false));
   const sideBlocks = [...Array(sides).keys()].map((j) => h("fieldset", { class: "side" }, h("legend", {}, sideName(j, pos, sides)),
     cardInput(`melds-${j}`, "Melds on the table", pos.sides[j].melds, "Melds separated by commas: KH KD KS, 7S 7D 2C", set, true),
-    cardInput(`red-${j}`, "Red threes laid", pos.sides[j].red, "e.g. 3H 3D", set, false),
-    numberInput(`total-${j}`, "Score so far", pos.sides[j].total, set)));
+    cardInput(`red-${j}`, "Threes laid", pos.sides[j].red, "Red threes, e.g. 3H 3D; black ones too where the rule book lays them (american-4p)", set, false),
+    numberInput(`total-${j}`, "Score so far", pos.sides[j].total, set),
+    numberInput(`asks-${j}`, "Questions to the partner this hand", pos.sides[j].asks ?? "", set, "Blank: none (a rule book may allow one a hand)")));
   const pileBox = h("fieldset", { class: "pile" }, h("legend", {}, "The discard pile"),
     cardInput("pile", "Discard pile, bottom to top (the top card last)", pos.pile, "e.g. 7C 2S 9H (9H is on top)", set, false),
     numberInput("upcards", "Upcards", pos.upcards, set, "Cards at the bottom turned up at the deal (0 once the pile was taken)"),
