@@ -11,7 +11,8 @@ outcome changes. The changes tried, in order:
 - an enum takes each of its other values (UNSPECIFIED excepted);
 - a number moves by one up, then one down, then to double, half, zero, away
   by 100, and to ten and a hundred times itself (a number in a repeated
-  message: in each row in turn).
+  message: in each row in turn; a list of numbers: each element in turn, and
+  an empty list gains one element).
 
 A changed rule set that the loader's validation refuses (a value out of range,
 or contradicting another field) is not a rule set anyone can play, so that
@@ -92,6 +93,25 @@ def _describe(fd: FieldDescriptor, value: object) -> str:
     return str(value)
 
 
+def _list_mutations(
+    spec: ruleset_pb2.RuleSet, names: Sequence[str], index: int, count: int, fd: FieldDescriptor
+) -> Iterator[tuple[ruleset_pb2.RuleSet, str]]:
+    """A repeated number (e.g. threes.count_values): each element changed in turn as a number is; an empty list
+    gains one element, each candidate of a number that was 0."""
+    old = list(getattr(list(_holders(spec, names))[index], names[-1]))
+    row = f" (row {index})" if count > 1 else ""
+    lists = [[*old[:i], new, *old[i + 1 :]] for i, value in enumerate(old) for new in _new_values(fd, value)]
+    if not old:
+        lists = [[new] for new in _new_values(fd, 0)]
+    for values in lists:
+        changed = ruleset_pb2.RuleSet()
+        changed.CopyFrom(spec)
+        holder = list(_holders(changed, names))[index]
+        del getattr(holder, names[-1])[:]
+        getattr(holder, names[-1]).extend(values)
+        yield changed, f"{old} -> {values}{row}"
+
+
 def mutations(spec: ruleset_pb2.RuleSet, path: str) -> Iterator[tuple[ruleset_pb2.RuleSet, str]]:
     """Copies of `spec` with the field at `path` changed one way each, and the change in words."""
     names = path.split(".")
@@ -99,6 +119,9 @@ def mutations(spec: ruleset_pb2.RuleSet, path: str) -> Iterator[tuple[ruleset_pb
     for index in range(count):
         holder = list(_holders(spec, names))[index]
         fd = cast("FieldDescriptor", holder.DESCRIPTOR.fields_by_name[names[-1]])
+        if fd.is_repeated:
+            yield from _list_mutations(spec, names, index, count, fd)
+            continue
         old = getattr(holder, names[-1])
         for new in _new_values(fd, old):
             changed = ruleset_pb2.RuleSet()
