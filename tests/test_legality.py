@@ -862,6 +862,152 @@ def _two_step_ok() -> tuple[str, GameState, str]:
     return "classic-2p", _picked_up(), "meld 9S 9H 9D"
 
 
+# Modern American Canasta (american-4p; more in tests/test_american_rules.py).
+
+K5 = "KH KD KS KC KH"  # five natural kings
+FIVES_CANASTA = "5C 5C 5D 5H 5S 2D 2H"  # the opponents' mixed canasta of fives: fives are dead
+FIVES_SIX = "5C 5C 5D 5H 5S 2D"  # one card short of it: fives are alive
+
+
+def american(hand: str, *, melds: tuple[str, ...] = (), opp_melds: tuple[str, ...] = (), **kw: object) -> GameState:
+    """An american-4p state with seat 0 to move; seat 2 is the partner."""
+    return make_state(
+        "american-4p",
+        hands=[hand, "6C 8D", "6D 8C", "6H 8H"],  # type: ignore[arg-type]
+        melds=[list(melds), list(opp_melds)],
+        **kw,
+    )
+
+
+OPENING = {"phase": "PHASE_PLAY", "turn": {"start": "TURN_START_DREW", "meldsBeforeTurn": 0}}  # initial-meld turn
+
+
+@illegal("MELD_WILDS_NEED_BASE")
+def _wilds_need_base() -> Case:
+    # american-4p; side 0 melded before; four nines take no wild card (five naturals needed after the initial meld).
+    state = american("2C 5C 4C", melds=("KH KD KS", "9H 9D 9S 9C"), **PLAY)
+    return Case(
+        "american-4p", state, "meld 9: 2C", [("MELD_WILDS_NEED_BASE", "melds.wilds_after_opening_min_naturals")]
+    )
+
+
+@legal("MELD_WILDS_NEED_BASE")
+def _wilds_need_base_ok() -> tuple[str, GameState, str]:
+    return "american-4p", american("2C 5C 4C", melds=("KH KD KS", "9H 9D 9S 9C 9C"), **PLAY), "meld 9: 2C"
+
+
+@illegal("WILD_MELD_OPEN")
+def _wild_meld_open() -> Case:
+    # american-4p; the side's meld of wild cards JK 2D 2H is short of a canasta: no wild joins the five kings.
+    state = american("2C 5C 4C", melds=(K5, "JK 2D 2H"), **PLAY)
+    return Case("american-4p", state, "meld K: 2C", [("WILD_MELD_OPEN", "melds.open_wild_meld_blocks_wilds")])
+
+
+@legal("WILD_MELD_OPEN")
+def _wild_meld_open_ok() -> tuple[str, GameState, str]:
+    # The meld of wild cards is a canasta (seven): wild cards are free again.
+    return "american-4p", american("2C 5C 4C", melds=(K5, "JK JK 2D 2H 2S 2S JK"), **PLAY), "meld K: 2C"
+
+
+@illegal("MELD_RANK_DEAD")
+def _rank_dead() -> Case:
+    # american-4p; the opponents have a canasta of fives: no side may start a meld of fives.
+    state = american("5D 5H 5S 9C 4D", melds=("KH KD KS",), opp_melds=(FIVES_CANASTA,), **PLAY)
+    return Case("american-4p", state, "meld 5D 5H 5S", [("MELD_RANK_DEAD", "discard_pile.closed_rank_dead")])
+
+
+@legal("MELD_RANK_DEAD")
+def _rank_dead_ok() -> tuple[str, GameState, str]:
+    state = american("5D 5H 5S 9C 4D", melds=("KH KD KS",), opp_melds=(FIVES_SIX,), **PLAY)
+    return "american-4p", state, "meld 5D 5H 5S"
+
+
+@illegal("PILE_TOP_DEAD")
+def _pile_top_dead() -> Case:
+    # american-4p; pile 9D 5S; the opponents' canasta of fives makes the top card dead.
+    state = american("5D 5H 9C 4D", melds=("KH KD KS",), opp_melds=(FIVES_CANASTA,), pile="9D 5S")
+    return Case("american-4p", state, "take-pile with 5D 5H", [("PILE_TOP_DEAD", "discard_pile.closed_rank_dead")])
+
+
+@legal("PILE_TOP_DEAD")
+def _pile_top_dead_ok() -> tuple[str, GameState, str]:
+    state = american("5D 5H 9C 4D", melds=("KH KD KS",), opp_melds=(FIVES_SIX,), pile="9D 5S")
+    return "american-4p", state, "take-pile with 5D 5H"
+
+
+@illegal("DISCARD_RESTRICTED")
+def _discard_restricted() -> Case:
+    # american-4p; the pile is empty; a seven may not go onto it while KD or 9C may.
+    state = american("7H KD 9C", melds=("KH KD KS",), **PLAY)
+    return Case("american-4p", state, "discard 7H", [("DISCARD_RESTRICTED", "melds.rank_rules")])
+
+
+@legal("DISCARD_RESTRICTED")
+def _discard_restricted_ok() -> tuple[str, GameState, str]:
+    # A seven, an ace and a wild card: nothing else may go, so the seven does.
+    return "american-4p", american("7H AD 2C", melds=("KH KD KS",), **PLAY), "discard 7H"
+
+
+@illegal("INITIAL_MELD_NEEDS_NATURAL_MELD")
+def _needs_natural_meld() -> Case:
+    # american-4p; an initial meld of 170 with a wild card in every meld.
+    state = american("KH KD 2C AH AD JK QH QD 2D 5C 4C", **OPENING)
+    expected = [("INITIAL_MELD_NEEDS_NATURAL_MELD", "initial_meld.natural_meld_required")]
+    return Case("american-4p", state, "meld KH KD 2C, AH AD JK, QH QD 2D", expected)
+
+
+@legal("INITIAL_MELD_NEEDS_NATURAL_MELD")
+def _needs_natural_meld_ok() -> tuple[str, GameState, str]:
+    # K K K is the natural triple (9 9 2 JK, K K K, Q Q Q: 150).
+    state = american("9H 9D 2C JK KH KD KS QH QD QS 5C 4C", **OPENING)
+    return "american-4p", state, "meld 9H 9D 2C JK, KH KD KS, QH QD QS"
+
+
+@illegal("INITIAL_MELD_MIXED_CANASTA")
+def _initial_mixed_canasta() -> Case:
+    # american-4p; five kings and two twos would be a mixed canasta in the initial meld (150 with Q Q Q, J J J).
+    state = american("KH KD KS KC KH 2C 2D QH QD QS JH JD JS 5C 4C", **OPENING)
+    expected = [("INITIAL_MELD_MIXED_CANASTA", "initial_meld.no_mixed_canasta")]
+    return Case("american-4p", state, "meld KH KD KS KC KH 2C 2D, QH QD QS, JH JD JS", expected)
+
+
+@legal("INITIAL_MELD_MIXED_CANASTA")
+def _initial_mixed_canasta_ok() -> tuple[str, GameState, str]:
+    # A natural canasta of kings may be part of it (130).
+    state = american(K7 + " QH QD QS JH JD JS 5C 4C", **OPENING)
+    return "american-4p", state, f"meld {K7}, QH QD QS, JH JD JS"
+
+
+@illegal("GO_OUT_WITH_UNFINISHED_MELD")
+def _out_unfinished() -> Case:
+    # american-4p; two canastas, but the meld of wild cards JK 2C 2D is unfinished.
+    state = american("5C", melds=(K7, Q7, "JK 2C 2D"), **PLAY)
+    expected = [("GO_OUT_WITH_UNFINISHED_MELD", "going_out.unfinished_special_meld_blocks")]
+    return Case("american-4p", state, "discard 5C", expected)
+
+
+@legal("GO_OUT_WITH_UNFINISHED_MELD")
+def _out_unfinished_ok() -> tuple[str, GameState, str]:
+    # An ace meld with a wild card is ordinary and does not block.
+    return "american-4p", american("5C", melds=(K7, Q7, "AH AD 2S"), **PLAY), "discard 5C"
+
+
+def _asked_before(asks: int) -> GameState:
+    state = american("9H 9D 9S 5C 4C", melds=(K7,), **PLAY)
+    return replace(state, sides=(state.sides[0].evolve(asks=asks), *state.sides[1:]))
+
+
+@illegal("ASK_LIMIT_REACHED")
+def _ask_limit() -> Case:
+    # american-4p; the side asked once already this hand.
+    return Case("american-4p", _asked_before(1), "ask", [("ASK_LIMIT_REACHED", "going_out.ask_partner_max_per_hand")])
+
+
+@legal("ASK_LIMIT_REACHED")
+def _ask_limit_ok() -> tuple[str, GameState, str]:
+    return "american-4p", _asked_before(0), "ask"
+
+
 @pytest.mark.parametrize("code", list(ILLEGAL))
 def test_violation(code: str) -> None:
     case = ILLEGAL[code]()
