@@ -1,21 +1,24 @@
 """Modern American Canasta (american-4p) on the dispute desk in headless Chromium: the rule book offered, a position
 with no upcard and an empty pile, black threes laid among a side's threes, the side's questions this hand sent with
-the position, and the new score items in words."""
+the position, the new score items in words, and an american-4p game record."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from browser_harness import Desk, ask, choose_books, running_desk
 from google.protobuf import json_format
 from playwright.sync_api import Page
 
-from oracle.api.v1 import oracle_pb2
+from oracle.api.v1 import cards_pb2, oracle_pb2, record_pb2
 from oracle.ruleset.loader import default_rule_book
 from oracle.service.api import OracleApi
 
+ROOT = Path(__file__).resolve().parent.parent
 API = OracleApi(default_rule_book())
+BLACK_THREES = (cards_pb2.CARD_3C, cards_pb2.CARD_3S)
 
 
 @pytest.fixture(scope="module")
@@ -129,3 +132,26 @@ def test_the_new_score_items_show_in_words(page: Page) -> None:
     for words in ("Wild-card canastas", "Unfinished melds", "Ranks held in hand", "Threes by count"):
         assert any(row.startswith(words) for row in rows), (words, rows)
     assert not any(row.startswith("SCORE_ITEM_") for row in rows)
+
+
+def test_an_american_game_record_shows_the_items_and_the_black_threes_laid(page: Page) -> None:
+    record = ROOT / "conformance" / "records" / "american-4p" / "game-0.json"
+    report = API.ReplayGame(
+        oracle_pb2.ReplayGameRequest(record=json_format.Parse(record.read_text(), record_pb2.GameRecord()))
+    ).report
+    first = [a for a in report.actions if a.hand == 0]
+    black = next(
+        i
+        for i, a in enumerate(first)
+        if any(e.WhichOneof("kind") == "red_three_laid" and e.red_three_laid.card in BLACK_THREES for e in a.events)
+    )
+    page.click("#tab-record")
+    page.set_input_files("#record-file", str(record))
+    page.wait_for_selector("#step-list li")
+    assert "every claimed score matches" in page.locator("#record-result .msg.ok").inner_text()
+    scores = page.inner_text("table.hand-scores")
+    for words in ("Threes by count", "Unfinished melds", "Ranks held in hand"):
+        assert words in scores, words
+    assert "SCORE_ITEM_" not in scores
+    page.locator("#step-list li").nth(black).click()
+    assert "laid the black three" in page.inner_text("#step-detail")
