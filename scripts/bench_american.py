@@ -3,7 +3,8 @@ american-4p positions beside classic-4p ones.
 
 american-4p's legal moves are the canonical candidate space judged by the referee (rules.direct_movegen is false),
 classic-4p's come from the direct move generator; this shows what that costs. Positions are every decision of the
-first hand of simulated games (fixed seeds), grouped by phase. Each request is timed once on a fresh OracleApi
+first hand of simulated games (fixed seeds), grouped by phase, and dealt hands grown to 20, 30 and 40 cards
+from the stock (the player to move having drawn). Each request is timed once on a fresh OracleApi
 (oracle.bench.measure.time_each: warm-up, garbage collector off, the clock's own cost removed); the median and
 p10/p90 in µs are printed, and the median number of legal actions listed. Never asserts a time.
 
@@ -15,15 +16,17 @@ from __future__ import annotations
 import argparse
 import statistics
 from collections.abc import Callable
+from dataclasses import replace
 
 from google.protobuf.message import Message
 
 from oracle.api.v1 import oracle_pb2
 from oracle.bench.measure import time_each
 from oracle.games.deal import deal
-from oracle.games.match import dealer_of_hand, deck_order, start_standing
+from oracle.games.match import DeckSource, dealer_of_hand, deck_order, start_standing
 from oracle.games.simulate import simulate_game
-from oracle.model.state import Phase
+from oracle.model.cards import RANK_THREE, rank_of
+from oracle.model.state import Phase, SeatState, TurnStart, TurnState
 from oracle.rules.referee import check_action
 from oracle.ruleset.loader import RuleBook, default_rule_book
 from oracle.service.api import OracleApi
@@ -58,10 +61,43 @@ def requests(rule_set_id: str, games: int) -> tuple[Wires, Wires]:
     return checks, lists
 
 
+def large_hands(rule_set_id: str, sizes: tuple[int, ...], deals: int) -> Wires:
+    """ListLegalActionsRequest bytes of dealt hands grown to each of `sizes` cards from the stock (no threes: they
+    would have been laid), the player to move having drawn, by size."""
+    rules = default_rule_book().get(rule_set_id).rules
+    ref = oracle_pb2.RuleSetRef(id=rule_set_id)
+    out: Wires = {}
+    for seed in range(1, deals + 1):
+        state = deal(rules, deck_order(rules, DeckSource(seed=seed)), dealer=0)
+        seat = state.seat_to_move
+        for size in sizes:
+            hand = list(state.seats[seat].hand)
+            stock = list(state.stock)
+            kept = []
+            while len(hand) < size and stock:
+                card = stock.pop()
+                (kept if rank_of(card) == RANK_THREE else hand).append(card)
+            seats = list(state.seats)
+            seats[seat] = SeatState(tuple(hand), False)
+            grown = replace(
+                state,
+                seats=tuple(seats),
+                stock=tuple(stock + kept[::-1]),
+                phase=Phase.PLAY,
+                turn=TurnState(TurnStart.DREW),
+            )
+            msg = oracle_pb2.ListLegalActionsRequest(rule_set=ref, state=state_to_proto(grown))
+            out.setdefault(f"{size:2} cards", []).append(msg.SerializeToString())
+    return out
+
+
 def _spread(times: list[float]) -> str:
     ordered = sorted(times)
     p10, p90 = ordered[len(ordered) // 10], ordered[(9 * len(ordered)) // 10]
-    return f"median {statistics.median(times):9.1f} µs  p10 {p10:9.1f}  p90 {p90:9.1f}  (n={len(times)})"
+    return (
+        f"median {statistics.median(times):9.1f} µs  p10 {p10:9.1f}  p90 {p90:9.1f}  max {ordered[-1]:9.1f}"
+        f"  (n={len(times)})"
+    )
 
 
 def _timed(
@@ -82,9 +118,11 @@ def main() -> None:
     medians: dict[tuple[str, str, str], float] = {}
     for rule_set_id in RULE_SETS:
         checks, lists = requests(rule_set_id, args.games)
+        grown = large_hands(rule_set_id, (20, 30, 40), args.games)
         for rpc, groups, parse in (
             ("CheckAction", checks, oracle_pb2.CheckActionRequest.FromString),
             ("ListLegalActions", lists, oracle_pb2.ListLegalActionsRequest.FromString),
+            ("ListLegalActions", grown, oracle_pb2.ListLegalActionsRequest.FromString),
         ):
             for phase, wires in sorted(groups.items()):
                 runs = [_timed(book, wires, parse, rpc) for _ in range(args.repeat)]
@@ -94,12 +132,12 @@ def main() -> None:
                 if rpc == "ListLegalActions":
                     counts = [len(oracle_pb2.ListLegalActionsResponse.FromString(a).actions) for a in answers]
                     extra = f"  actions median {statistics.median(counts):.0f} max {max(counts)}"
-                print(f"{rule_set_id:12} {rpc:16} {phase:5} {_spread(best)}{extra}")
+                print(f"{rule_set_id:12} {rpc:16} {phase:8} {_spread(best)}{extra}")
     for rpc in ("CheckAction", "ListLegalActions"):
-        for phase in ("draw", "play"):
+        for phase in ("draw", "play", "20 cards", "30 cards", "40 cards"):
             american, classic = medians.get(("american-4p", rpc, phase)), medians.get(("classic-4p", rpc, phase))
             if american and classic:
-                print(f"american-4p / classic-4p  {rpc:16} {phase:5} median x{american / classic:.1f}")
+                print(f"american-4p / classic-4p  {rpc:16} {phase:8} median x{american / classic:.1f}")
 
 
 if __name__ == "__main__":
