@@ -79,10 +79,19 @@ def test_explain_a_new_field_gives_american_4p_its_own_value_and_names_it_as_the
     code, out = run("explain", path)
     assert code == 0
     lines = out.splitlines()
+    assert lines[0].startswith(f"{path}: ") and len(lines[0]) > len(path) + 40  # the field's comment in the proto
     values = next(line for line in lines if line.startswith(f"  {path} = "))
     assert values.endswith(f"; {value} (american-4p)")  # every other rule set keeps the classic value
     assert lines[lines.index(values) + 1] == "    changed by: american-4p"
     assert "  [american-4p] " in out  # the rule as american-4p words it, with its citations
+
+
+def test_explain_a_section_and_a_field_say_what_they_are_from_the_proto() -> None:
+    code, out = run("explain", "bonus_cards")
+    assert code == 0
+    assert out.splitlines()[0] == "bonus_cards: Extra cards a side gets when it makes its initial meld from the hand."
+    _, out = run("explain", "deal.upcard")
+    assert out.splitlines()[0].startswith("deal.upcard: Turn a first upcard to start the discard pile (true: 2P-RULES")
 
 
 def test_explain_the_rank_rules_and_the_count_values_in_words() -> None:

@@ -244,6 +244,12 @@ def explain_lines(book: RuleBook, key: str) -> list[str]:
     rule = find_rule(key)
     if rule is not None:
         lines += [f"{rule.code}: {rule.summary}", f"rule-set field: {rule.field}"]
+    else:
+        from oracle.cli.fielddoc import field_doc  # the field's (or section's) comment in ruleset.proto
+
+        doc = field_doc(key)
+        if doc:
+            lines.append(f"{key}: {doc}")
     lines.append("")
     lines.append("values:")
     for path in paths:
