@@ -190,6 +190,17 @@ def test_a_legal_discard_onto_the_empty_pile_and_a_legal_initial_meld() -> None:
     assert code == 0, out
 
 
+def test_the_bonus_cards_after_the_initial_meld_turn_are_named_and_a_black_three_among_them_is_laid() -> None:
+    # tests/data/american/after-opening-4p.json: seat 0 made the side's initial meld this turn; the stock's top four
+    # cards are 8H 3C 9C 4S from the top (3C a black three: laid and replaced by the joker under them)
+    code, out = run("check", "--state", str(DATA / "after-opening-4p.json"), "--action", "discard 6C")
+    assert code == 0
+    assert out.splitlines()[1:3] == [
+        "  seat 0 drew 8H 9C 4S JK (bonus cards for the side's initial meld: bonus_cards)",
+        "  seat 0 laid black three 3C and drew a replacement",
+    ]
+
+
 def test_going_out_prints_the_hands_score_item_by_item_in_words() -> None:
     code, out = run("check", "--state", str(GOING_OUT), "--action", "discard 6C")
     assert code == 0

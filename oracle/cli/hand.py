@@ -239,8 +239,17 @@ def describe_verdict(verdict: Verdict, action_text: str) -> list[str]:
         lines.append(f"  {v.code} ({v.field}): {v.explanation}")
         if v.cite:
             lines.append("    cite: " + "; ".join(f'{source}, "{section}"' for source, section in v.cite))
+    from oracle.model.events import CardsDrawn
+
+    discard = action_text.split()[:1] == ["discard"]
     for event in verdict.events:
-        lines.append(f"  {describe_event(event)}")
+        # cards drawn after a discard: the bonus cards of the side's initial meld (or a three's replacement among them)
+        bonus = (
+            " (bonus cards for the side's initial meld: bonus_cards)"
+            if discard and isinstance(event, CardsDrawn)
+            else ""
+        )
+        lines.append(f"  {describe_event(event)}{bonus}")
         lines.extend(f"    {line}" for line in score_item_lines(event))
     if verdict.next_state is not None:
         nxt = verdict.next_state
