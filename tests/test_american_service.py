@@ -23,6 +23,7 @@ from grpc_status import rpc_status
 from server_harness import QUIET, RPC_TIMEOUT, ServerThread
 
 from oracle.api.v1 import game_pb2, notation_pb2, oracle_pb2, oracle_pb2_grpc, ruleset_pb2, scoring_pb2
+from oracle.bench.fuzz_seeds import build_corpus
 from oracle.games.movegen import legal_actions
 from oracle.model.actions import AskPartner, parse_action
 from oracle.model.cards import parse_cards
@@ -330,9 +331,9 @@ def test_an_inline_rule_set_that_lets_sevens_take_a_wild_card_judges_by_it(
 
 def _huge(field: str) -> oracle_pb2.RuleSetRef:
     spec = ruleset_pb2.RuleSet(id="huge", extends=RULE_SET, title="Too many rows")
-    if field == "melds.rank_rules":
-        for _ in range(1_000_000):
-            spec.melds.rank_rules.add(rank=ruleset_pb2.NATURAL_RANK_SEVEN)
+    if field == "melds.rank_rules":  # a million rows { rank: NATURAL_RANK_SEVEN }, read from their bytes
+        spec.melds.MergeFromString(b"\x5a\x02\x08\x07" * 1_000_000)
+        assert spec.melds.rank_rules[-1].rank == ruleset_pb2.NATURAL_RANK_SEVEN
     else:
         spec.threes.count_values.extend([100] * 1_000_000)
     return oracle_pb2.RuleSetRef(inline=spec)
@@ -442,3 +443,23 @@ def test_over_http_json_the_bonus_cards_and_a_rank_rule_answer_as_over_grpc(
     status, answer = _post(server, "CheckAction", json.dumps(big).encode())
     assert (status, answer["code"]) == (400, "invalid_argument")
     assert "rule_set.inline.threes.count_values" in answer["message"]
+
+
+# --------------------------------------------------------------------------- the fuzz's seeds
+
+
+def test_the_fuzz_seeds_hold_american_positions_at_the_ask_limit_and_under_a_house_rank_table() -> None:
+    book = default_rule_book()
+    corpus = build_corpus(book, records=4, every=40)
+    api = OracleApi(book)
+    checks = corpus.unary["CheckAction"]
+    assert any(r.rule_set.id == RULE_SET for r in checks)
+    asked = [r for r in checks if r.rule_set.id == RULE_SET and r.action.HasField("ask_partner")]
+    asked = [r for r in asked if any(side.asks for side in (r.state.sides or r.view.sides))]
+    assert asked and any(r.HasField("view") for r in asked)
+    for request in asked:
+        assert _codes(api.CheckAction(request))[0] == ("ASK_LIMIT_REACHED", "going_out.ask_partner_max_per_hand")
+    house = [r for r in checks if r.rule_set.inline.extends == RULE_SET and r.rule_set.inline.melds.rank_rules]
+    assert house
+    for request in house:
+        api.CheckAction(request)  # the house rank table is a valid rule set: judged, not refused
