@@ -137,6 +137,28 @@ def test_the_discard_after_the_initial_meld_draws_four_bonus_cards(stub: oracle_
     assert engine.next_state is not None and response.next_state == state_to_proto(engine.next_state)
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine: play._meld counts a meld that leaves one card as going out even when bonus cards follow the"
+    " discard, so check_meld applies check_unfinished_going_out (GO_OUT_WITH_UNFINISHED_MELD) to an unfinished"
+    " meld of aces laid in the initial meld; the discard itself is judged not going out (play.py, _bonus_follows)",
+)
+def test_an_initial_meld_down_to_the_discard_with_unfinished_aces_is_not_going_out(
+    stub: oracle_pb2_grpc.OracleServiceStub,
+) -> None:
+    """bonus_cards.keep_only_discard: a player owed bonus cards need keep only his discard, and that discard is not
+    going out (the bonus cards refill the hand), so going_out.unfinished_special_meld_blocks does not apply. It
+    does not with kings (second half, passes today); with four aces left short of a canasta the meld is refused."""
+    kings = position("KC KD KH KS 2C QC QD QH QS JC JD JH 9S")
+    melded = stub.CheckAction(_check(kings, "meld KC KD KH KS 2C, QC QD QH QS, JC JD JH"), timeout=RPC_TIMEOUT)
+    assert melded.legal and list(melded.next_state.seats[0].hand) == list(parse_cards("9S"))
+    discard = stub.CheckAction(_check(state_from_proto(melded.next_state), "discard 9S"), timeout=RPC_TIMEOUT)
+    assert discard.legal and len(discard.next_state.seats[0].hand) == 4  # the bonus cards: not out
+    aces = position("AC AD AH AS KC KD KH KS QC QD QH JH")
+    response = stub.CheckAction(_check(aces, OPENING_MELD), timeout=RPC_TIMEOUT)
+    assert response.legal, _codes(response)
+
+
 def test_the_second_question_of_a_hand_is_over_the_ask_limit(stub: oracle_pb2_grpc.OracleServiceStub) -> None:
     first = position("9C 9D JH KD", ("QC QD QH",), pile="9H")
     asked = stub.CheckAction(_check(first, "ask"), timeout=RPC_TIMEOUT)
