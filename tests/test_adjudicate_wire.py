@@ -3,6 +3,7 @@ over gRPC the answers equal the structured action's and, wherever the view answe
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import grpc
@@ -76,8 +77,15 @@ def test_a_view_gets_the_full_states_answer_wherever_it_answers(stub: oracle_pb2
                 timeout=RPC_TIMEOUT,
             )
             assert [v.rule_set_id for v in seen.verdicts] == [v.rule_set_id for v in full.verdicts]
-            assert seen.deciding_fields == full.deciding_fields
+            hides_a_breach = any(
+                mine.applicable and not theirs.applicable and _only_hidden_hands(theirs.not_applicable, state)
+                for mine, theirs in zip(seen.verdicts, full.verdicts, strict=True)
+            )
+            if not hides_a_breach:  # else the view judges under a rule set the full state breaks: more fields decide
+                assert seen.deciding_fields == full.deciding_fields
             for mine, theirs in zip(seen.verdicts, full.verdicts, strict=True):
+                if mine.applicable and not theirs.applicable and _only_hidden_hands(theirs.not_applicable, state):
+                    continue  # the full state breaks this rule set in hands the view hides (american-4p's threes)
                 assert mine.applicable == theirs.applicable, (rule_set, mine.rule_set_id, mine.not_applicable)
                 if not mine.applicable:
                     continue
@@ -94,6 +102,13 @@ def test_a_view_gets_the_full_states_answer_wherever_it_answers(stub: oracle_pb2
                 else:
                     assert mine.verdict.events == theirs.verdict.events
     assert compared > 100 and events_unknown > 10
+
+
+def _only_hidden_hands(why: str, state: GameState) -> bool:
+    """Whether every problem a rule set found in the full state is in a hand the mover's view does not show."""
+    places = re.findall(r"state\.[a-z_]+(?:\[\d+\])?(?:\.[a-z_]+)?", why)
+    hidden = {f"state.seats[{k}].hand" for k in range(len(state.seats)) if k != state.seat_to_move}
+    return bool(places) and all(place in hidden for place in places)
 
 
 def test_another_seats_action_is_unknown_under_every_rule_set(stub: oracle_pb2_grpc.OracleServiceStub) -> None:

@@ -64,16 +64,9 @@ FIELDS = {
 }
 
 
-#: the fields american-4p notes on their section only, hidden by classic-4p's field notes (the xfail test below)
-STALE_NOTE = pytest.mark.xfail(strict=True, reason="classic-4p's field note hides american-4p's section note")
-
-
 @pytest.mark.parametrize(
     ("path", "value"),
-    [
-        pytest.param(path, value, marks=[STALE_NOTE] if path.startswith("initial_meld.") else [])
-        for path, value in FIELDS.items()
-    ],
+    [pytest.param(path, value) for path, value in FIELDS.items()],
 )
 def test_explain_a_new_field_gives_american_4p_its_own_value_and_names_it_as_the_changer(path: str, value: str) -> None:
     code, out = run("explain", path)
@@ -123,10 +116,7 @@ CODES = {
 
 @pytest.mark.parametrize(
     ("code_name", "field"),
-    [
-        pytest.param(code, field, marks=[STALE_NOTE] if field.startswith("initial_meld.") else [])
-        for code, field in CODES.items()
-    ],
+    [pytest.param(code, field) for code, field in CODES.items()],
 )
 def test_explain_a_new_code_says_the_rule_and_its_field(code_name: str, field: str) -> None:
     code, out = run("explain", code_name)
@@ -291,7 +281,6 @@ def test_adjudicate_a_wild_card_onto_sevens_american_4p_against_classic_4p() -> 
 # engine gaps found on the way (fix in the engine, then these pass and the markers come off)
 
 
-@pytest.mark.xfail(strict=True, reason="oracle/rules/view.py complete() sends only red threes to the stock")
 def test_a_view_of_an_american_record_state_completes() -> None:
     # Under threes.black_three_role BONUS black threes are never held either; completing a view must put the unseen
     # ones into the stock as it does red threes. It deals them into hidden hands and the state check refuses them.
@@ -307,7 +296,6 @@ def test_a_view_of_an_american_record_state_completes() -> None:
     assert refused == []
 
 
-@pytest.mark.xfail(strict=True, reason="a variant's section note does not replace its base's field notes")
 def test_rules_show_words_american_4ps_initial_meld_by_its_own_note() -> None:
     # american-4p notes its initial meld on the section (initial_meld); classic-4p's notes on the single fields
     # (natural_meld_required, no_mixed_canasta, pile_top_counts, minimum_below_table, thresholds, ...) still win,

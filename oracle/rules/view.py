@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from oracle.model.actions import Action, AnswerPartner
-from oracle.model.cards import copies_allowed, deck, format_card, is_red_three, is_valid
+from oracle.model.cards import copies_allowed, deck, format_card, is_valid
 from oracle.model.errors import FieldProblem, InvalidInputError
 from oracle.model.events import CardsDrawn, Event, HandEnded, RedThreeLaid
 from oracle.model.score import ScoreItem, SideScore
@@ -100,11 +100,13 @@ def complete(rules: CompiledRules, view: PlayerView, prefix: str = "view") -> Ga
         raise InvalidInputError(problems)
     hidden = Counter(deck(rules.deck.packs, rules.deck.jokers))
     hidden.subtract(_visible(view))
-    order = sorted(hidden.elements(), key=is_red_three, reverse=True)  # red threes first: to the stock
+    bonus = rules.bonus_threes  # red threes (and black ones where they are bonus cards) are never held
+    order = sorted(hidden.elements(), key=bonus.__contains__, reverse=True)  # bonus threes first: to the stock
     stock, rest = order[: view.stock_count], order[view.stock_count :]
-    if any(is_red_three(c) for c in rest):
+    if any(c in bonus for c in rest):
+        what = "red threes" if len(bonus) == 2 else "threes"
         raise InvalidStateError(
-            [FieldProblem(f"{prefix}.stock_count", "more red threes are unseen than the stock could hold")]
+            [FieldProblem(f"{prefix}.stock_count", f"more {what} are unseen than the stock could hold")]
         )
     seats = []
     for i, seat in enumerate(view.seats):
@@ -218,14 +220,22 @@ def score_view(rules: CompiledRules, view: PlayerView) -> tuple[list[SideScore],
         seats = iter(seats_playing_for(rules, state, formed[index]) if formed else rules.seats_of_side(index))
         lines = []
         hidden: list[str] = []
+        hidden_owners: list[str] = []  # the line prefixes ("player 2: ") of the hands the view hides
         for line in score.lines:
             if line.item == ScoreItem.CARDS_IN_HAND:
                 seat = next(seats)
                 count = view.seats[seat].hand_count
                 if seat != view.seat and count:
                     hidden.append(f"seat {seat}'s {count} cards")
+                    hidden_owners.append(line.detail.split(":", 1)[0] + ":")
                     continue
             lines.append(line)
+        # a rank held at the end (melds.rank_rules) is known only for the hands the view shows
+        lines = [
+            line
+            for line in lines
+            if line.item != ScoreItem.HELD_RANK or not line.detail.startswith(tuple(hidden_owners))
+        ]
         out.append(SideScore(tuple(lines)))
         if hidden:
             reason = f"the known lines only: {' and '.join(hidden)} left in hand are hidden"
