@@ -9,7 +9,9 @@ Score cases are side tables the solver builds to sit on score boundaries
 (0, 1, all-but-one and all red threes, with and without a meld; a meld one
 card short of a canasta; natural and mixed canastas of exactly
 canastas.min_size; going out with exactly the canastas required; black-three
-melds of the smallest and largest size; the lowest and highest scoring tables).
+melds of the smallest and largest size; the lowest and highest scoring tables;
+and, where a rule set sets them, the Modern American Canasta score rules'
+boundaries of boundary_family).
 The end of the stock (boundary_stock) and, under players.side_formation
 LONE_HAND, merged melds and each seat's score (boundary_formation) add theirs.
 
@@ -31,7 +33,8 @@ case: one JSON file `<id>.json` holding one object:
       "expected": the model's answer
                   meld kinds: {"legal": bool, "canasta": bool, "naturalCanasta": bool}
                   minimum:    {"minimum": 50, "rowFromScore": 0}   (null: below the table)
-                  score:      side 0's {"melded", "canastas", "redThrees", "goingOut", "inHand", "total"}
+                  score:      side 0's {"melded", "canastas", "redThrees", "goingOut", "inHand",
+                              "unfinished", "heldRanks", "total"} (redThrees: the threes' score)
       "engine":   the engine's answer in the same shape, plus "breaks" (the rule-set fields a meld
                   breaks) for meld kinds, or {"error": "..."} when the engine refused the input
     }
@@ -50,20 +53,21 @@ from pathlib import Path
 
 import z3
 
-from oracle.model.cards import JOKER, RANK_THREE, RANK_TWO, format_cards, make_card, rank_of
+from oracle.model.cards import RANK_THREE, format_cards
 from oracle.model.errors import InvalidInputError
 from oracle.model.score import ScoreItem
-from oracle.model.table import HandTable, SideTable, WentOut
+from oracle.model.table import HandTable, SideTable
 from oracle.rules import melds, scoring
 from oracle.ruleset.compiled import CompiledRules
 from oracle.verify.boundary_family import family_score_targets
 from oracle.verify.boundary_formation import formation_engine_cases
-from oracle.verify.budget import PROOF_BUDGET, check_within
+from oracle.verify.budget import PROOF_BUDGET, check_within, fresh_z3_context
 from oracle.verify.cases import Case
-from oracle.verify.hand import ITEMS, ConcreteSide, read_side, score_extremes, side_hand
-from oracle.verify.model import NATURAL_RANKS, RANK_CLASSES, WILD_MELD, Cond, MeldCounts, RuleModel
-from oracle.verify.model_family import free_ranks, rank_rule
+from oracle.verify.hand import ITEMS, side_hand
+from oracle.verify.hand_read import ConcreteSide, read_side, score_extremes
+from oracle.verify.model import NATURAL_RANKS, WILD_MELD, Cond, MeldCounts, RuleModel
 from oracle.verify.model_formation import lone_hand
+from oracle.verify.side_cards import Pool, side_cards, wild_cards
 
 MAX_FLIPS = 200  # per predicate and direction: a guard, far above what real rule sets produce
 
@@ -106,25 +110,6 @@ class EngineReport:
         return dict(Counter(c.kind for c in self.cases))
 
 
-class _Pool:
-    """Hands out distinct physical cards: each suit of a rank is used as evenly as possible."""
-
-    def __init__(self, packs: int) -> None:
-        self.packs = packs
-        self.used: Counter[int] = Counter()
-
-    def take(self, rank: int, count: int, suits: tuple[int, ...] = (0, 1, 2, 3)) -> list[int]:
-        cards = []
-        for _ in range(count):
-            card = min((make_card(rank, s) for s in suits), key=lambda c: self.used[c])
-            self.used[card] += 1
-            cards.append(card)
-        return cards
-
-    def free(self, rank: int) -> int:
-        return 4 * self.packs - sum(n for c, n in self.used.items() if c != JOKER and rank_of(c) == rank)
-
-
 def _flips(
     variables: list[z3.ArithRef],
     domain: Callable[..., Cond],
@@ -143,11 +128,6 @@ def _flips(
             yield point
             yield tuple(p + d for p, d in zip(point, step, strict=True))
             solver.add(z3.Or([v != p for v, p in zip(variables, point, strict=True)]))
-
-
-def _wild_cards(rm: RuleModel, pool: _Pool, wilds: int) -> list[int]:
-    jokers = max(wilds - rm.two_copies, min(rm.joker_copies, wilds // 2))
-    return pool.take(RANK_TWO, wilds - jokers) + [JOKER] * jokers
 
 
 def _meld_answer(rules: CompiledRules, cards: list[int], going_out: bool) -> dict[str, object]:
@@ -174,9 +154,9 @@ def _meld_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
     points = sorted({p for pred in predicates for p in _flips([n, w], domain, pred, [(1, 0), (0, 1)])})
     cases = []
     for i, (naturals, wilds) in enumerate(points):
-        pool = _Pool(rm.spec.deck.packs)
+        pool = Pool(rm.spec.deck.packs)
         rank = NATURAL_RANKS[i % len(NATURAL_RANKS)]
-        cards = pool.take(rank, naturals) + _wild_cards(rm, pool, wilds)
+        cards = pool.take(rank, naturals) + wild_cards(rm, pool, wilds)
         m = MeldCounts(z3.IntVal(naturals), z3.IntVal(wilds), z3.IntVal(0))
         expected: dict[str, object] = {
             "legal": _true(rm.legal_meld(m)),
@@ -209,8 +189,8 @@ def _black_three_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
     points = sorted(set(_flips([b, w, g], domain, legal, [(1, 0, 0), (0, 1, 0), (0, 0, 1)])))
     cases = []
     for threes, wilds, out in points:
-        pool = _Pool(rm.spec.deck.packs)
-        cards = pool.take(RANK_THREE, threes, suits=(0, 3)) + _wild_cards(rm, pool, wilds)
+        pool = Pool(rm.spec.deck.packs)
+        cards = pool.take(RANK_THREE, threes, suits=(0, 3)) + wild_cards(rm, pool, wilds)
         m = MeldCounts(z3.IntVal(threes), z3.IntVal(wilds), z3.IntVal(0))
         expected: dict[str, object] = {
             "legal": _true(rm.legal_black_meld(m, z3.BoolVal(out == 1))),
@@ -324,47 +304,6 @@ def _score_targets(rm: RuleModel) -> Iterator[tuple[str, str, ConcreteSide]]:
         yield "highest", "a side table of the highest score (proved highest)", extremes.high
 
 
-def _side_cards(rm: RuleModel, side: ConcreteSide) -> SideTable:
-    pool = _Pool(rm.spec.deck.packs)
-    meld_cards: list[tuple[int, ...]] = []
-    for rank, naturals, twos, jokers in side.melds:
-        natural_cards = [] if rank == WILD_MELD else pool.take(rank, naturals)
-        meld_cards.append(tuple(natural_cards + pool.take(RANK_TWO, twos) + [JOKER] * jokers))
-    if side.black_meld:
-        threes, twos, jokers = side.black_meld
-        meld_cards.append(
-            tuple(pool.take(RANK_THREE, threes, suits=(0, 3)) + pool.take(RANK_TWO, twos) + [JOKER] * jokers)
-        )
-    red = tuple(pool.take(RANK_THREE, side.red_threes, suits=(1, 2)) + pool.take(RANK_THREE, side.black_laid, (0, 3)))
-    held: list[int] = []
-    for value_class, count in side.hand.items():
-        for rank in free_ranks(rm.spec, value_class):
-            take = min(count, pool.free(rank))
-            held += pool.take(rank, take)
-            count -= take
-    held += pool.take(RANK_TWO, side.hand_twos) + [JOKER] * side.hand_jokers
-    held += pool.take(RANK_THREE, side.hand_black_threes, suits=(0, 3))
-    hands = [held] + [[] for _ in range(rm.spec.players.side_size - 1)]
-    for rank, count in side.hand_ranked.items():
-        _deal_ranked(rm, hands, rank, pool.take(rank, count), side.holders.get(rank, 0), side.went_out > 0)
-    return SideTable(tuple(meld_cards), red, tuple(tuple(h) for h in hands), WentOut(side.went_out))
-
-
-def _deal_ranked(rm: RuleModel, hands: list[list[int]], rank: int, cards: list[int], holders: int, out: bool) -> None:
-    """Share a ruled rank's cards among the hands as the model counted them: `holders` players hold its rank rule's
-    held_min or more, the others fewer; the last player of a side that went out holds nothing."""
-    row = rank_rule(rm.spec, rank)
-    need = row.held_min if row is not None and row.held_min and row.held_penalty else 0
-    players = len(hands) - (1 if out and len(hands) > 1 else 0)
-    for k in range(players):
-        if not cards:
-            return
-        take = need if k < holders else max(0, need - 1) if need else len(cards)
-        hands[k] += cards[:take]
-        cards = cards[take:]
-    hands[0 if holders or not need else players - 1] += cards
-
-
 def _score_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
     sides = rm.spec.players.seats // rm.spec.players.side_size
     empty = SideTable((), (), ((),) * rm.spec.players.side_size)
@@ -372,7 +311,7 @@ def _score_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
     for slug, what, side in _score_targets(rm):
         # under players.side_formation LONE_HAND a player who goes out plays alone: the sides have formed
         formed = (0, *([1] * (sides - 1))) if side.went_out and lone_hand(rm.spec) else ()
-        table = HandTable((_side_cards(rm, side), *([empty] * (sides - 1))), formed)
+        table = HandTable((side_cards(rm, side), *([empty] * (sides - 1))), formed)
         expected: dict[str, object] = {_ITEM_KEYS[k]: v for k, v in side.items.items()}
         expected["total"] = side.total
         engine: dict[str, object]
@@ -414,6 +353,7 @@ def _score_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
 
 def check_engine(rules: CompiledRules, case_dir: Path | None = None) -> EngineReport:
     """Run every boundary case of one rule set through the engine; write disagreements into `case_dir`."""
+    fresh_z3_context()  # the same cases whatever this process asked Z3 before
     rm = RuleModel(rules.spec)
     report = EngineReport(rm.id)
     for make in (_meld_cases, _black_three_cases, _minimum_cases, _score_cases, formation_engine_cases):

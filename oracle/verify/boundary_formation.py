@@ -42,7 +42,7 @@ from oracle.verify.boundary_stock import stock_end_cases
 from oracle.verify.budget import PROOF_BUDGET, check_within
 from oracle.verify.cases import Case
 from oracle.verify.deck_cards import Cards, whole_state
-from oracle.verify.hand import ConcreteSide, read_side
+from oracle.verify.hand_read import ConcreteSide, read_side
 from oracle.verify.model import NATURAL_RANKS, RANK_CLASSES, WILD_MELD, MeldCounts, RuleModel, meld_counts
 from oracle.verify.model_formation import (
     FormedTable,

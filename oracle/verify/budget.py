@@ -78,4 +78,17 @@ def check_within(solver: z3.Solver, budget: Budget, what: str, *assumptions: z3.
     return bool(result == z3.sat)
 
 
-__all__ = ["LINT_BUDGET", "PROOF_BUDGET", "Budget", "SolverBudgetExceeded", "check_within"]
+def fresh_z3_context() -> None:
+    """Make the next Z3 terms of this process start a new default context.
+
+    Which model (a witness, a counterexample, a boundary table) Z3 shows
+    depends on every term made before in its context, so each rule set is
+    verified, and each engine-against-model run made, in a context of its own
+    and gets the same answers alone, after others or in any worker process.
+    z3 has no public call for this: main_ctx() makes a new context when
+    z3.z3._main_ctx is None; terms made before keep their own context.
+    """
+    z3.z3._main_ctx = None
+
+
+__all__ = ["LINT_BUDGET", "PROOF_BUDGET", "Budget", "SolverBudgetExceeded", "check_within", "fresh_z3_context"]

@@ -7,7 +7,7 @@ import z3
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.verify import model_family as fam
-from oracle.verify.model import MeldCounts, MeldSet, RuleModel, fixed_meld, meld_counts
+from oracle.verify.model import MeldSet, RuleModel, fixed_meld, meld_counts
 from oracle.verify.proving import Outcome, all_of, exists, meld_shown, prove
 
 # ----- when a property applies -------------------------------------------------------------------------------

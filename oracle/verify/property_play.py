@@ -5,7 +5,8 @@ from __future__ import annotations
 import z3
 
 from oracle.verify.budget import PROOF_BUDGET
-from oracle.verify.hand import ITEMS, ConcreteSide, score_extremes, side_hand
+from oracle.verify.hand import ITEMS, side_hand
+from oracle.verify.hand_read import ConcreteSide, score_extremes
 from oracle.verify.model import Expr, RuleModel, meld_counts
 from oracle.verify.model_formation import lone_hand
 from oracle.verify.property_family import initial_makeup

@@ -28,10 +28,10 @@ import z3
 from oracle.ruleset.cache import cached_rule_book
 from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.loader import RuleBook
-from oracle.verify import cache
+from oracle.verify import budget, cache
 from oracle.verify.boundary import EngineReport, check_engine
 from oracle.verify.cases import Case
-from oracle.verify.hand import score_extremes
+from oracle.verify.hand_read import score_extremes
 from oracle.verify.lint import ERROR, LintFinding, lint
 from oracle.verify.model import RuleModel
 from oracle.verify.model_formation import lone_hand
@@ -122,35 +122,22 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def _fresh_z3_context() -> None:
-    """Make the next Z3 terms of this process start a new default context.
-
-    Which model (a witness, a counterexample, a boundary table) Z3 shows
-    depends on every term made before in its context, so each rule set is
-    verified in a context of its own and gets the same answers alone, after
-    others or in any worker process. z3 has no public call for this:
-    main_ctx() makes a new context when z3.z3._main_ctx is None; terms made
-    before keep their own context.
-    """
-    z3.z3._main_ctx = None
-
-
 def verify_one(rule_set_id: str, rules: CompiledRules, case_dir: Path | None = None) -> RuleSetVerification:
     """Prove the properties, lint, and check the engine against the model for one rule set (all solver work).
 
     The answers do not depend on what this process verified before (see
-    _fresh_z3_context). hand.score_extremes is shared by the rule sets that
+    budget.fresh_z3_context). hand_read.score_extremes is shared by the rule sets that
     score alike, so it is computed first, in a fresh context, where its
     answer depends on the scoring fields alone; everything else then runs in
     another fresh context, the same whether the extremes were computed here
     or for an earlier rule set.
     """
-    _fresh_z3_context()
+    budget.fresh_z3_context()
     score_extremes(RuleModel(rules))
     if lone_hand(rules.spec):  # a partner's table too, as score-bounds reports it
-        _fresh_z3_context()
+        budget.fresh_z3_context()
         score_extremes(RuleModel(rules), partnership=True)
-    _fresh_z3_context()
+    budget.fresh_z3_context()
     result = RuleSetVerification(rule_set_id)
     result.properties = check_properties(RuleModel(rules))
     start = time.perf_counter()

@@ -1,0 +1,183 @@
+"""Reading a side's end-of-hand table back out of a solver model, and the proved lowest and highest scoring tables."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import z3
+
+from oracle.verify.budget import PROOF_BUDGET
+from oracle.verify.hand import SideHand, side_hand
+from oracle.verify.model import WILD_MELD, Expr, RuleModel, field_value
+
+
+@dataclass(frozen=True)
+class ConcreteSide:
+    """A side's end-of-hand table read from a solver model: plain counts and the model's score items."""
+
+    melds: tuple[tuple[int, int, int, int], ...]  #: (rank or WILD_MELD, naturals, twos, jokers)
+    black_meld: tuple[int, int, int] | None  #: (black threes, twos, jokers)
+    hand: dict[str, int]  #: value class -> natural cards of its ranks without a rank rule left in hand
+    hand_twos: int
+    hand_jokers: int
+    hand_black_threes: int
+    red_threes: int
+    went_out: int
+    items: dict[str, int]
+    hand_ranked: dict[int, int] = field(default_factory=dict)  #: rank with a rank rule -> cards of it in hand
+    black_laid: int = 0  #: black threes laid as bonus cards
+    holders: dict[int, int] = field(default_factory=dict)  #: rank -> players holding its held_min or more
+
+    @property
+    def total(self) -> int:
+        """The model's score."""
+        return sum(self.items.values())
+
+
+def read_side(hand: SideHand, model: z3.ModelRef) -> ConcreteSide:
+    """The concrete side a satisfying model describes (the melded jokers go to the first melds with wilds)."""
+
+    def num(e: Expr) -> int:
+        return model.eval(e, model_completion=True).as_long()  # type: ignore[no-any-return]
+
+    wild_jokers = [num(j) for j in hand.wild_jokers]
+    jokers_left = num(hand.melded_jokers) - sum(wild_jokers)
+
+    def split(wilds: int) -> tuple[int, int]:
+        nonlocal jokers_left
+        jokers = min(wilds, jokers_left)
+        jokers_left -= jokers
+        return wilds - jokers, jokers
+
+    melds = []
+    for slot in hand.slots:
+        if slot.rank == WILD_MELD:
+            jokers = wild_jokers.pop(0)
+            if num(slot.counts.wilds):
+                melds.append((slot.rank, 0, num(slot.counts.wilds) - jokers, jokers))
+        elif z3.is_true(model.eval(slot.present, model_completion=True)):
+            melds.append((slot.rank, num(slot.counts.naturals), *split(num(slot.counts.wilds))))
+    threes = num(hand.black.naturals)
+    black_meld = (threes, *split(num(hand.black.wilds))) if threes else None
+    return ConcreteSide(
+        melds=tuple(melds),
+        black_meld=black_meld,
+        hand={c: num(e) for c, e in hand.hand_naturals.items() if num(e)},
+        hand_twos=num(hand.hand_twos),
+        hand_jokers=num(hand.hand_jokers),
+        hand_black_threes=num(hand.hand_black_threes),
+        red_threes=num(hand.red_threes),
+        went_out=num(hand.went_out),
+        items={k: num(e) for k, e in hand.items.items()},
+        hand_ranked={r: num(e) for r, e in hand.hand_ranked.items() if num(e)},
+        black_laid=num(hand.black_laid),
+        holders={r: num(e) for r, e in hand.holders.items()},
+    )
+
+
+@dataclass(frozen=True)
+class Extremes:
+    """The lowest and highest scoring side tables under a rule set (score_extremes)."""
+
+    low: ConcreteSide
+    high: ConcreteSide
+
+
+# The rule-set fields side_hand reads (their values are the cache key of score_extremes).
+_SCORING_FIELDS = (
+    "players.side_size",
+    "deck.packs",
+    "deck.jokers",
+    *(f"card_values.{f}" for f in ("joker", "two", "ace", "eight_to_king", "four_to_seven", "black_three")),
+    *(
+        f"melds.{f}"
+        for f in (
+            "min_size",
+            "min_naturals",
+            "max_wilds",
+            "wild_ratio",
+            "max_size",
+            "one_meld_per_rank",
+            "wild_only_melds",
+        )
+    ),
+    "canastas.min_size",
+    "canastas.natural_bonus",
+    "canastas.mixed_bonus",
+    *(
+        f"threes.{f}"
+        for f in (
+            "red_three_bonus",
+            "all_red_threes_bonus",
+            "red_threes_negative_without_meld",
+            "all_red_threes_negative_without_meld",
+            "black_three_meld_going_out_only",
+            "black_three_meld_min",
+            "black_three_meld_max",
+            "black_three_meld_wilds",
+        )
+    ),
+    "going_out.canastas_required",
+    "going_out.bonus",
+    "going_out.concealed_bonus",
+    "going_out.unfinished_special_meld_blocks",
+    "melds.rank_rules",
+    *(
+        f"canastas.{f}"
+        for f in ("wild_bonus", "wild_all_twos_bonus", "wild_all_jokers_bonus", "wild_unfinished_penalty")
+    ),
+    *(f"threes.{f}" for f in ("black_three_role", "count_values", "minus_below_canastas", "plus_from_canastas")),
+    "card_values.table_minus_below_canastas",
+)
+_extremes_cache: dict[str, Extremes | None] = {}
+
+
+def score_extremes(model: RuleModel, *, partnership: bool = False) -> Extremes | None:
+    """The lowest and highest scoring side tables, each proved extreme by satisfiability checks alone.
+
+    For each direction a search (_extreme) finds a side table scoring T (sat:
+    the witness) while "a total beyond T" is unsatisfiable: that unsat answer
+    is the proof of the bound. None when a check gives up
+    (budget.PROOF_BUDGET). Rule sets that agree on every scoring field share
+    the answer (cached for the process). `partnership`: the tables of a side
+    of two formed during the hand (side_hand's `partnership`), scored with
+    one partner's red threes.
+    """
+    key = repr([field_value(model.spec, path) for path in _SCORING_FIELDS] + [partnership])
+    if key not in _extremes_cache:
+        hand = side_hand(model, "partnership" if partnership else "side", partnership=partnership)
+        low, high = _extreme(hand, -1), _extreme(hand, 1)
+        _extremes_cache[key] = None if low is None or high is None else Extremes(low, high)
+    return _extremes_cache[key]
+
+
+def _extreme(hand: SideHand, sign: int) -> ConcreteSide | None:
+    """A highest (sign 1) or lowest (sign -1) scoring side table; None when a check gives up.
+
+    Galloping then bisection on one incremental solver: `reached` is the
+    objective (sign x total) of the last table a model showed, `beyond` the
+    least objective no table reaches (its check was unsat). The search ends
+    when they are neighbours, so "objective > reached" is unsatisfiable: the
+    bound is proved, not estimated, and the last model is its witness.
+    """
+    objective = hand.total if sign > 0 else -hand.total
+    solver = PROOF_BUDGET.solver()
+    solver.add(*hand.constraints)
+    if solver.check() != z3.sat:
+        return None
+    witness = solver.model()
+    reached: int = witness.eval(objective, model_completion=True).as_long()
+    beyond: int | None = None
+    step = 1
+    while beyond is None or beyond - reached > 1:
+        target = reached + step if beyond is None else (reached + beyond) // 2
+        result = solver.check(objective >= target)
+        if result == z3.unknown:
+            return None
+        if result == z3.sat:
+            witness = solver.model()
+            reached = witness.eval(objective, model_completion=True).as_long()
+            step *= 4
+        else:
+            beyond = target
+    return read_side(hand, witness)
