@@ -75,8 +75,8 @@ def position(
         stock=stock, discard_pile=pile, phase=game_pb2.PHASE_PLAY, seat_to_move=0, fill_stock=True
     )
     msg.seats.add(hand=hand, melded_before=bool(melds) if melded_before is None else melded_before)
-    for other in OTHERS:
-        msg.seats.add(hand=other, melded_before=bool(opponents))
+    for seat, other in enumerate(OTHERS, start=1):
+        msg.seats.add(hand=other, melded_before=seat % 2 == 1 and bool(opponents))  # seats 1 and 3: side 1
     msg.sides.add(melds=melds, asks=asks[0])
     msg.sides.add(melds=opponents, asks=asks[1])
     msg.turn.start = game_pb2.TURN_START_DREW

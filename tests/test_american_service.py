@@ -137,6 +137,26 @@ def test_the_discard_after_the_initial_meld_draws_four_bonus_cards(stub: oracle_
     assert engine.next_state is not None and response.next_state == state_to_proto(engine.next_state)
 
 
+def _opening_then_discard(stub: oracle_pb2_grpc.OracleServiceStub, state: GameState) -> oracle_pb2.CheckActionResponse:
+    melded = stub.CheckAction(_check(state, OPENING_MELD), timeout=RPC_TIMEOUT)
+    assert melded.legal, melded.violations
+    return stub.CheckAction(_check(state_from_proto(melded.next_state), "discard JH"), timeout=RPC_TIMEOUT)
+
+
+def test_the_second_side_to_meld_draws_three_and_a_black_three_among_them_is_laid(
+    stub: oracle_pb2_grpc.OracleServiceStub,
+) -> None:
+    later = _opening_then_discard(stub, position(OPENING, stock="4C 5C 6C 8C", opponents=("TC TD TH",)))
+    assert [list(e.cards_drawn.cards) for e in later.events] == [list(parse_cards("8C 6C 5C"))]
+    three = _opening_then_discard(stub, position(OPENING, stock="4C 5C 3S 6C 8C"))  # 3S drawn third
+    kinds = [e.WhichOneof("kind") for e in three.events]
+    assert kinds == ["cards_drawn", "red_three_laid"]
+    assert list(three.events[0].cards_drawn.cards) == list(parse_cards("8C 6C 5C 4C"))  # 4C replaces the three
+    laid = three.events[1].red_three_laid
+    assert (laid.seat, laid.card, laid.replaced) == (0, parse_cards("3S")[0], True)
+    assert list(three.next_state.sides[0].red_threes) == list(parse_cards("3S"))  # black threes kept there too
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="engine: play._meld counts a meld that leaves one card as going out even when bonus cards follow the"
