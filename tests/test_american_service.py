@@ -140,7 +140,10 @@ def test_the_discard_after_the_initial_meld_draws_four_bonus_cards(stub: oracle_
 def _opening_then_discard(stub: oracle_pb2_grpc.OracleServiceStub, state: GameState) -> oracle_pb2.CheckActionResponse:
     melded = stub.CheckAction(_check(state, OPENING_MELD), timeout=RPC_TIMEOUT)
     assert melded.legal, melded.violations
-    return stub.CheckAction(_check(state_from_proto(melded.next_state), "discard JH"), timeout=RPC_TIMEOUT)
+    response: oracle_pb2.CheckActionResponse = stub.CheckAction(
+        _check(state_from_proto(melded.next_state), "discard JH"), timeout=RPC_TIMEOUT
+    )
+    return response
 
 
 def test_the_second_side_to_meld_draws_three_and_a_black_three_among_them_is_laid(
