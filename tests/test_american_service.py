@@ -250,6 +250,8 @@ def test_legal_actions_of_american_positions_are_the_engines(stub: oracle_pb2_gr
         response = stub.ListLegalActions(request, timeout=RPC_TIMEOUT)
         assert not response.truncated
         assert list(response.actions) == [action_to_proto(a) for a in legal_actions(rules, state)]
+        view = oracle_pb2.ListLegalActionsRequest(rule_set=REF, view=view_to_proto(view_of(state, state.seat_to_move)))
+        assert stub.ListLegalActions(view, timeout=RPC_TIMEOUT).actions == response.actions  # the mover's view
     asking = oracle_pb2.ListLegalActionsRequest(rule_set=REF, state=state_to_proto(states[-2]))
     ask = action_to_proto(AskPartner())
     assert ask in stub.ListLegalActions(asking, timeout=RPC_TIMEOUT).actions
@@ -372,6 +374,22 @@ def test_an_inline_rule_set_that_lets_sevens_take_a_wild_card_judges_by_it(
     assert not stub.CheckAction(_check(state, "meld 7: 2C", _inline_sevens(0)), timeout=RPC_TIMEOUT).legal
     refused = stub.CheckAction(_check(state, "meld 7: 2C"), timeout=RPC_TIMEOUT)  # the shipped rule set unchanged
     assert _codes(refused) == [("MELD_TOO_MANY_WILDS", "melds.rank_rules")]
+
+
+def test_a_refereed_hand_under_an_inline_rule_set_extending_american(stub: oracle_pb2_grpc.OracleServiceStub) -> None:
+    """The simulated hand refereed under american-4p with sevens taking up to two wild cards: every action the bot
+    played under the shipped rules is still legal (the house rule only allows more), and the states are the
+    engine's under the house rules."""
+    hand = american_hands()[2]
+    start = oracle_pb2.RefereeStart(rule_set=_inline_sevens(2), first_dealer=hand.first_dealer, full_state=True)
+    messages = [
+        oracle_pb2.RefereeGameRequest(start=start),
+        oracle_pb2.RefereeGameRequest(deal=oracle_pb2.RefereeDeal(seed=hand.seed)),
+        *(oracle_pb2.RefereeGameRequest(action=action_to_proto(a)) for a in hand.actions),
+    ]
+    answers = list(stub.RefereeGame(iter(messages), timeout=RPC_TIMEOUT))
+    assert all(answer.verdict.legal and not answer.error for answer in answers), answers[-1]
+    assert answers[-1].state == state_to_proto(hand.states[-1])
 
 
 def _huge(field: str) -> oracle_pb2.RuleSetRef:
