@@ -44,7 +44,8 @@ def _deck_words(deck: int, rule_set: str) -> str:
 
 
 def check_rule_set_ref(check: SizeCheck, ref: oracle_pb2.RuleSetRef, path: str) -> None:
-    """An id of at most max_id_chars; an inline rule set within the string, note and number limits."""
+    """An id of at most max_id_chars; an inline rule set within the string, note, choice, table-row and number
+    limits (all counted on the message: nothing of the rule set is merged or checked before they pass)."""
     limits = check.limits
     if ref.WhichOneof("ref") != "inline":
         check.ident(f"{path}.id", ref.id)
