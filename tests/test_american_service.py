@@ -24,13 +24,16 @@ from server_harness import QUIET, RPC_TIMEOUT, ServerThread
 
 from oracle.api.v1 import game_pb2, notation_pb2, oracle_pb2, oracle_pb2_grpc, ruleset_pb2, scoring_pb2
 from oracle.bench.fuzz_seeds import build_corpus
+from oracle.games.deal import deal
+from oracle.games.match import DeckSource, dealer_of_hand, deck_order
 from oracle.games.movegen import legal_actions
-from oracle.model.actions import AskPartner, parse_action
+from oracle.model.actions import Action, AnswerPartner, AskPartner, Discard, Draw, parse_action
 from oracle.model.cards import parse_cards
 from oracle.model.errors import InvalidInputError
 from oracle.model.state import GameState
 from oracle.rules.referee import check_action
 from oracle.rules.view import view_of
+from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.loader import default_rule_book
 from oracle.ruleset.validate import MAX_RULE_ROWS
 from oracle.service.api import OracleApi
@@ -327,6 +330,45 @@ def test_a_refereed_american_hand_answers_as_the_engine_does(stub: oracle_pb2_gr
     assert answers[-1].state == state_to_proto(hand.states[-1])
     ended = [e for e in answers[-1].verdict.events if e.HasField("hand_ended")]
     assert len(ended) == 1 and len(ended[0].hand_ended.scores) == 2
+
+
+def _questions(first_dealer: int, seed: int) -> list[Action]:
+    """From the deal: each of the first three players draws, asks, is told no and discards (the first discard the
+    engine lists); the third one's side has asked already."""
+    rules = default_rule_book().get(RULE_SET).rules
+    state = deal(rules, deck_order(rules, DeckSource(seed=seed)), dealer=dealer_of_hand(rules, first_dealer, 0))
+    actions: list[Action] = []
+    for _ in range(2):
+        for action in (Draw(), AskPartner(), AnswerPartner(False)):
+            actions.append(action)
+            state = _next(rules, state, action)
+        discard = next(a for a in legal_actions(rules, state) if isinstance(a, Discard))
+        actions.append(discard)
+        state = _next(rules, state, discard)
+    return [*actions, Draw(), AskPartner()]
+
+
+def _next(rules: CompiledRules, state: GameState, action: Action) -> GameState:
+    verdict = check_action(rules, state, action)
+    assert verdict.next_state is not None, verdict.violations
+    return verdict.next_state
+
+
+def test_a_refereed_hand_counts_each_sides_questions(stub: oracle_pb2_grpc.OracleServiceStub) -> None:
+    """RefereeGame keeps SideState.asks from turn to turn: each side asks once; the first side's second question,
+    a turn later by the partner, is over going_out.ask_partner_max_per_hand."""
+    actions = _questions(first_dealer=3, seed=11)
+    start = oracle_pb2.RefereeStart(rule_set=REF, first_dealer=3, full_state=True)
+    messages = [
+        oracle_pb2.RefereeGameRequest(start=start),
+        oracle_pb2.RefereeGameRequest(deal=oracle_pb2.RefereeDeal(seed=11)),
+        *(oracle_pb2.RefereeGameRequest(action=action_to_proto(a)) for a in actions),
+    ]
+    answers = list(stub.RefereeGame(iter(messages), timeout=RPC_TIMEOUT))
+    asks = [[side.asks for side in answer.state.sides] for answer in answers[2:]]
+    assert asks[1] == [1, 0] and asks[5] == [1, 1] and asks[-2] == [1, 1]
+    assert all(answer.verdict.legal for answer in answers[:-1])
+    assert _codes(answers[-1].verdict) == [("ASK_LIMIT_REACHED", "going_out.ask_partner_max_per_hand")]
 
 
 def test_adjudicate_names_the_rank_rules_that_part_american_from_classic(
