@@ -217,7 +217,8 @@ def _build_side_hand(model: RuleModel, name: str, partnership: bool = False) -> 
         unfinished_terms.append(fam.unfinished_penalty(spec, s.counts, slot_rank, done))
         cons.append(z3.Implies(going_out, z3.Not(fam.blocks_going_out(spec, s.counts, slot_rank, done))))
     penalties = [-c.wild_unfinished_penalty, *[-row.unfinished_penalty for row in spec.melds.rank_rules]]
-    unfinished = bounded("unfinished", fam.sum_or_zero(unfinished_terms), [0, len(slots) * min([0, *penalties])])
+    worst = len(slots) * max([0, *[abs(p) for p in penalties]])  # both signs: score-is-sum checks the sign
+    unfinished = bounded("unfinished", fam.sum_or_zero(unfinished_terms), [-worst, worst])
     if t.count_values:
         top = 2 * max(t.count_values)
         red_score = bounded("red_three_score", fam.threes_by_count(spec, red, black_laid, canastas), [-top, top])
@@ -245,8 +246,8 @@ def _build_side_hand(model: RuleModel, name: str, partnership: bool = False) -> 
         term, held_cons = fam.held_penalty(spec, r, hand_ranked[r], players, holders[r])
         cons += held_cons
         held_terms.append(term)
-    worst_held = sum(-row.held_penalty for row in spec.melds.rank_rules) * spec.players.side_size
-    held_score = bounded("held", fam.sum_or_zero(held_terms), [min(0, worst_held), 0])
+    worst_held = sum(abs(row.held_penalty) for row in spec.melds.rank_rules) * spec.players.side_size
+    held_score = bounded("held", fam.sum_or_zero(held_terms), [-worst_held, worst_held])
     melded_points = z3.Sum(
         [s.counts.naturals * model.rank_value(s.rank) for s in slots if s.rank != WILD_MELD]
         + [melded_twos * v.two, melded_jokers * v.joker, black.naturals * v.black_three]

@@ -23,7 +23,9 @@ the rule and the limit, never a pass.
 
 The rules live by concept in lint_melds (melds and canastas), lint_play (the
 pile, threes, going out), lint_minimum (the initial-meld table) and
-lint_formation (sides formed during the hand, the end of the stock);
+lint_formation (sides formed during the hand, the end of the stock), lint_family
+(the Modern American Canasta fields: threes by count, rank rules, the rule of
+five, the initial meld's natural meld, bonus cards);
 lint_base holds the finding type, the rule ids and the shared solver.
 """
 
@@ -33,6 +35,7 @@ from collections.abc import Callable
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.ruleset.compiled import CompiledRules
+from oracle.verify import lint_family
 from oracle.verify.budget import LINT_BUDGET, Budget
 from oracle.verify.lint_base import ERROR, RULES, WARNING, LintBudgetExceeded, Linter, LintFinding
 from oracle.verify.lint_formation import merged_over_max_size, must_take_dead
@@ -50,6 +53,9 @@ _CHECKS: tuple[Callable[[Linter], None], ...] = (
     initial_meld,
     merged_over_max_size,
     must_take_dead,
+    lint_family.rank_rules,
+    lint_family.rule_of_five,
+    lint_family.natural_meld_required,
 )
 
 
@@ -64,6 +70,8 @@ def lint(rules_or_spec: CompiledRules | ruleset_pb2.RuleSet, budget: Budget = LI
         for check in _CHECKS:
             check(lt)
     going_out(lt, possible)
+    lint_family.threes_by_count(lt)
+    lint_family.bonus_cards(lt)
     return sorted(lt.findings, key=lambda f: f.severity != ERROR)
 
 

@@ -39,6 +39,14 @@ RULES: dict[str, str] = {
     "minimum-unreachable-first-turn": "initial_meld.thresholds",
     "merged-meld-over-max-size": "melds.max_size",
     "must-take-dead": "stock_exhaustion.must_take_pile",
+    "count-values-bands": "threes.plus_from_canastas",
+    "count-values-fall": "threes.count_values",
+    "count-values-dead": "threes.count_values",
+    "rank-rule-wilds-dead": "melds.rank_rules",
+    "rank-rule-held-dead": "melds.rank_rules",
+    "rule-of-five-dead": "melds.wilds_after_opening_min_naturals",
+    "natural-meld-impossible": "initial_meld.natural_meld_required",
+    "bonus-cards-stock": "bonus_cards.none_when_stock_at_most",
 }
 
 

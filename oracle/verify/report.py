@@ -23,8 +23,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import z3
-
 from oracle.ruleset.cache import cached_rule_book
 from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.loader import RuleBook

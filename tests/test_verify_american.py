@@ -1,0 +1,238 @@
+"""Z3 verification of Modern American Canasta (american-4p): the new properties, the lint of the new fields, and the
+engine against the model on the new score rules; each check is shown to catch a deliberately wrong model, rule set
+or engine."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import cache
+
+import pytest
+
+from oracle.api.v1 import ruleset_pb2
+from oracle.model.score import ScoreItem, ScoreLine
+from oracle.rules import scoring, scoring_family
+from oracle.rules.melds import MeldShape, canasta_count
+from oracle.ruleset.compiled import CompiledRules
+from oracle.ruleset.loader import default_rule_book
+from oracle.verify import model_family
+from oracle.verify.boundary import EngineReport, check_engine
+from oracle.verify.lint import ERROR, WARNING, lint
+from oracle.verify.model import RuleModel
+from oracle.verify.properties import PROPERTIES, check_properties
+from oracle.verify.report import verify_rule_sets
+
+NEW = ("threes-by-count", "rank-rule-wilds", "rule-of-five", "natural-meld-required", "bonus-cards-fit")
+
+
+def american(change: Callable[[ruleset_pb2.RuleSet], None] | None = None) -> ruleset_pb2.RuleSet:
+    """american-4p's resolved rule set, changed in place by `change`."""
+    spec = ruleset_pb2.RuleSet()
+    spec.CopyFrom(default_rule_book().get("american-4p").spec)
+    if change is not None:
+        change(spec)
+    return spec
+
+
+def outcome(spec: ruleset_pb2.RuleSet, property_id: str) -> tuple[bool, str]:
+    """(holds, detail) of one property for a rule set."""
+    chosen = [p for p in PROPERTIES if p.id == property_id]
+    (result,) = check_properties(RuleModel(spec), chosen)
+    assert result.applicable, result.detail
+    return result.holds, result.detail
+
+
+@cache
+def engine_report() -> EngineReport:
+    return check_engine(default_rule_book().get("american-4p").rules)
+
+
+def score_disagreements(rules: CompiledRules | None = None) -> set[str]:
+    """The ids of the score cases where the engine (as patched) and the model differ."""
+    report = check_engine(rules or default_rule_book().get("american-4p").rules)
+    return {c.id.removeprefix("american-4p-score-") for c in report.disagreements if c.kind == "score"}
+
+
+# ----- american-4p as shipped ----------------------------------------------------------------------------------
+
+
+def test_american_4p_verifies_with_every_new_property_proved() -> None:
+    (result,) = verify_rule_sets(["american-4p"])
+    assert result.ok, [p for p in result.properties if not p.holds]
+    by_id = {p.property_id: p for p in result.properties}
+    assert all(by_id[i].applicable and by_id[i].holds for i in NEW)
+    assert not by_id["red-three-monotone"].applicable  # threes score by count: threes-by-count says how
+    assert "lowest -13160" in by_id["score-bounds"].detail and "highest 15440" in by_id["score-bounds"].detail
+    assert [f.rule for f in result.findings] == ["wild-join-dead"]  # max_size 7 = canastas.min_size
+
+
+def test_the_new_properties_do_not_apply_to_a_classic_rule_set() -> None:
+    spec = default_rule_book().get("classic-4p").spec
+    reasons = {p.id: p.not_applicable(spec) for p in PROPERTIES if p.id in NEW}
+    assert all(reasons.values()), reasons
+
+
+def test_the_engine_agrees_on_a_score_case_for_each_new_score_rule() -> None:
+    report = engine_report()
+    assert not report.disagreements
+    ids = {c.id.removeprefix("american-4p-score-") for c in report.cases if c.kind == "score"}
+    expected = {
+        "wild-canasta-twos",
+        "wild-canasta-jokers",
+        "wild-canasta-mixed",
+        "wild-short",
+        "rank7-natural6",
+        "rank7-natural7",
+        "rank14-natural6",
+        "rank14-held3",
+        "rank14-held2",
+        "rank7-held3",
+        "rank7-held2",
+        "threes-r1-b0-c0",
+        "threes-r4-b1-c1",
+        "threes-r4-b1-c2",
+        "minus-c0",
+        "minus-c1",
+    }
+    assert expected <= ids
+    by_id = {c.id.removeprefix("american-4p-score-"): c for c in report.cases}
+    assert by_id["wild-canasta-twos"].expected["canastas"] >= 3000  # type: ignore[operator]
+    assert by_id["rank7-natural6"].expected["unfinished"] <= -2500  # type: ignore[operator]
+    assert by_id["rank7-held3"].expected["heldRanks"] <= -1500  # type: ignore[operator]
+    assert by_id["threes-r1-b0-c0"].expected["redThrees"] == -100
+    assert by_id["threes-r4-b1-c1"].expected["redThrees"] == 0
+    assert by_id["threes-r4-b1-c2"].expected["redThrees"] == 1100
+    assert by_id["minus-c0"].expected["melded"] < 0 < by_id["minus-c1"].expected["melded"]  # type: ignore[operator]
+
+
+# ----- each new or restated property fails on a deliberately wrong rule set or model --------------------------
+
+
+@pytest.mark.parametrize(
+    ("property_id", "change", "why"),
+    [
+        ("threes-by-count", lambda s: s.threes.count_values.__setitem__(1, 50), "monotone"),
+        ("threes-by-count", lambda s: setattr(s.threes, "minus_below_canastas", 3), "plus"),
+        ("rank-rule-wilds", lambda s: setattr(s.melds.rank_rules[0], "max_wilds", 3), "3 reached"),
+        ("rule-of-five", lambda s: setattr(s.melds, "max_size", 5), "naturals and a wild card"),
+        ("natural-meld-required", lambda s: setattr(s.initial_meld, "natural_meld_required", 8), "legal meld"),
+        ("bonus-cards-fit", lambda s: setattr(s.bonus_cards, "none_when_stock_at_most", 2), "fits the stock"),
+        ("natural-beats-mixed", lambda s: setattr(s.melds.rank_rules[1], "canasta_bonus", 100), "rank 14"),
+        ("minimum-reachable", lambda s: setattr(s.initial_meld, "natural_meld_required", 8), "minimum_below_table"),
+    ],
+)
+def test_a_property_fails_on_a_wrong_rule_set(
+    property_id: str, change: Callable[[ruleset_pb2.RuleSet], None], why: str
+) -> None:
+    assert outcome(american(), property_id)[0]
+    holds, detail = outcome(american(change), property_id)
+    assert not holds and why in detail, detail
+
+
+def test_the_threes_score_property_fails_on_a_model_that_ignores_the_canastas(monkeypatch: pytest.MonkeyPatch) -> None:
+    def unsigned(spec: ruleset_pb2.RuleSet, red: object, black: object, canastas: object) -> object:
+        return model_family.count_value(spec, red) + model_family.count_value(spec, black)
+
+    monkeypatch.setattr(model_family, "threes_by_count", unsigned)
+    holds, detail = outcome(american(), "red-three-score")
+    assert not holds and "canastas=" in detail
+
+
+def test_the_score_sum_property_fails_on_a_model_whose_penalties_pay(monkeypatch: pytest.MonkeyPatch) -> None:
+    honest = model_family.unfinished_penalty
+    monkeypatch.setattr(model_family, "unfinished_penalty", lambda *args: -honest(*args))
+    holds, detail = outcome(american(), "score-is-sum")
+    assert not holds and "unfinished=" in detail and "unfinished=0," not in detail
+
+
+# ----- lint of the new fields ----------------------------------------------------------------------------------
+
+
+def _set_rank_rule(index: int, **values: int) -> Callable[[ruleset_pb2.RuleSet], None]:
+    def change(spec: ruleset_pb2.RuleSet) -> None:
+        for name, value in values.items():
+            setattr(spec.melds.rank_rules[index], name, value)
+
+    return change
+
+
+@pytest.mark.parametrize(
+    ("change", "rule", "severity"),
+    [
+        (lambda s: setattr(s.threes, "minus_below_canastas", 3), "count-values-bands", WARNING),
+        (lambda s: s.threes.count_values.__setitem__(2, 200), "count-values-fall", WARNING),
+        (lambda s: s.threes.count_values.append(2000), "count-values-dead", WARNING),
+        (_set_rank_rule(0, held_min=9), "rank-rule-held-dead", WARNING),
+        (_set_rank_rule(0, held_penalty=0), "rank-rule-held-dead", WARNING),
+        (_set_rank_rule(0, max_wilds=2), "rank-rule-wilds-dead", WARNING),
+        (lambda s: setattr(s.melds, "wilds_after_opening_min_naturals", 7), "rule-of-five-dead", WARNING),
+        (lambda s: setattr(s.melds, "wilds_after_opening_min_naturals", 2), "rule-of-five-dead", WARNING),
+        (lambda s: setattr(s.initial_meld, "natural_meld_required", 8), "natural-meld-impossible", ERROR),
+        (lambda s: setattr(s.bonus_cards, "none_when_stock_at_most", 2), "bonus-cards-stock", ERROR),
+        (lambda s: setattr(s.bonus_cards, "none_when_stock_at_most", 60), "bonus-cards-stock", WARNING),
+    ],
+)
+def test_lint_finds_contradictory_or_dead_family_settings(
+    change: Callable[[ruleset_pb2.RuleSet], None], rule: str, severity: str
+) -> None:
+    findings = [(f.rule, f.severity) for f in lint(american(change)) if f.rule != "wild-join-dead"]
+    assert findings == [(rule, severity)]
+
+
+def test_each_family_lint_message_names_its_field() -> None:
+    spec = american(lambda s: setattr(s.melds, "wilds_after_opening_min_naturals", 7))
+    (finding,) = [f for f in lint(spec) if f.rule == "rule-of-five-dead"]
+    assert finding.field in finding.message and "melds.max_size" in finding.message
+
+
+# ----- the engine against the model: a seeded engine bug is caught ---------------------------------------------
+
+
+def test_an_engine_that_scores_threes_without_their_sign_disagrees(monkeypatch: pytest.MonkeyPatch) -> None:
+    honest = scoring_family.threes_by_count_lines
+
+    def unsigned(rules: CompiledRules, threes: Sequence[int], canastas: int) -> list[ScoreLine]:
+        return [ScoreLine(ln.item, abs(ln.points), ln.detail, ln.field) for ln in honest(rules, threes, canastas)]
+
+    monkeypatch.setattr(scoring, "threes_by_count_lines", unsigned)
+    wrong = score_disagreements()
+    assert {"threes-r1-b0-c0", "threes-r4-b1-c0"} <= wrong
+    assert not {"threes-r1-b0-c2", "threes-r4-b1-c1"} & wrong
+
+
+def test_an_engine_that_charges_a_rank_held_one_card_late_disagrees(monkeypatch: pytest.MonkeyPatch) -> None:
+    honest = scoring_family.held_rank_lines
+
+    def late(rules: CompiledRules, hands: Sequence[Sequence[int]], owners: Sequence[str]) -> list[ScoreLine]:
+        return [ln for ln in honest(rules, hands, owners) if not any(d in ln.detail for d in (": 3 ",))]
+
+    monkeypatch.setattr(scoring, "held_rank_lines", late)
+    wrong = score_disagreements()
+    assert {"rank7-held3", "rank14-held3"} <= wrong
+    assert not {"rank7-held2", "rank14-held2"} & wrong
+
+
+def test_an_engine_that_pays_the_plain_wild_bonus_for_every_wild_canasta_disagrees(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    honest = scoring_family.special_canasta_line
+
+    def plain(rules: CompiledRules, shape: object, meld: Sequence[int]) -> ScoreLine | None:
+        line = honest(rules, shape, meld)  # type: ignore[arg-type]
+        if line is not None and line.item == ScoreItem.WILD_CANASTA:
+            return ScoreLine(line.item, rules.canastas.wild_bonus, line.detail, "canastas.wild_bonus")
+        return line
+
+    monkeypatch.setattr(scoring, "special_canasta_line", plain)
+    wrong = score_disagreements()
+    assert {"wild-canasta-twos", "wild-canasta-jokers"} <= wrong and "wild-canasta-mixed" not in wrong
+
+
+def test_an_engine_that_counts_melds_minus_one_canasta_too_far_disagrees(monkeypatch: pytest.MonkeyPatch) -> None:
+    def off_by_one(rules: CompiledRules, shapes: Sequence[MeldShape]) -> bool:
+        below = rules.card_values.table_minus_below_canastas
+        return bool(below) and canasta_count(rules, shapes) <= below
+
+    monkeypatch.setattr(scoring, "melds_count_minus", off_by_one)
+    wrong = score_disagreements()
+    assert "minus-c1" in wrong and "minus-c0" not in wrong
