@@ -5,13 +5,15 @@ or engine."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import cache
 
 import pytest
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.model.score import ScoreItem, ScoreLine
-from oracle.rules import scoring, scoring_family
+from oracle.model.state import GameState
+from oracle.rules import draw, family_checks, scoring, scoring_family
 from oracle.rules.melds import MeldShape, canasta_count
 from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.loader import default_rule_book
@@ -22,7 +24,14 @@ from oracle.verify.model import RuleModel
 from oracle.verify.properties import PROPERTIES, check_properties
 from oracle.verify.report import verify_rule_sets
 
-NEW = ("threes-by-count", "rank-rule-wilds", "rule-of-five", "natural-meld-required", "bonus-cards-fit")
+NEW = (
+    "threes-by-count",
+    "rank-rule-wilds",
+    "rule-of-five",
+    "natural-meld-required",
+    "dead-rank-reachable",
+    "bonus-cards-fit",
+)
 
 
 def american(change: Callable[[ruleset_pb2.RuleSet], None] | None = None) -> ruleset_pb2.RuleSet:
@@ -117,6 +126,7 @@ def test_the_engine_agrees_on_a_score_case_for_each_new_score_rule() -> None:
         ("rule-of-five", lambda s: setattr(s.melds, "max_size", 5), "naturals and a wild card"),
         ("natural-meld-required", lambda s: setattr(s.initial_meld, "natural_meld_required", 8), "legal meld"),
         ("bonus-cards-fit", lambda s: setattr(s.bonus_cards, "none_when_stock_at_most", 2), "fits the stock"),
+        ("dead-rank-reachable", lambda s: setattr(s.melds, "max_wilds", 0), "no example exists"),
         ("natural-beats-mixed", lambda s: setattr(s.melds.rank_rules[1], "canasta_bonus", 100), "rank 14"),
         ("minimum-reachable", lambda s: setattr(s.initial_meld, "natural_meld_required", 8), "minimum_below_table"),
     ],
@@ -236,3 +246,50 @@ def test_an_engine_that_counts_melds_minus_one_canasta_too_far_disagrees(monkeyp
     monkeypatch.setattr(scoring, "melds_count_minus", off_by_one)
     wrong = score_disagreements()
     assert "minus-c1" in wrong and "minus-c0" not in wrong
+
+
+# ----- the engine against the model on the meld rules: rank-rule wild limits, the rule of five, dead ranks -------
+
+
+def play_disagreements(rules: CompiledRules | None = None) -> set[str]:
+    """The ids of the play cases where the engine (as patched) and the model differ."""
+    report = check_engine(rules or default_rule_book().get("american-4p").rules)
+    return {c.id.removeprefix("american-4p-play-") for c in report.disagreements if c.kind == "play"}
+
+
+def test_the_play_cases_put_each_meld_rule_on_its_boundary() -> None:
+    cases = {c.id.removeprefix("american-4p-play-"): c for c in engine_report().cases if c.kind == "play"}
+    assert cases["wild-limit-r14-w2-opening"].expected == {"tooManyWilds": False}  # aces take wilds when opening
+    assert cases["wild-limit-r14-w1-later"].expected == {"tooManyWilds": True}
+    assert cases["wild-limit-r7-w1-opening"].expected == {"tooManyWilds": True}  # sevens never do
+    assert cases["rule-of-five-n4-plus0"].expected == {"needsBase": True}
+    assert cases["rule-of-five-n4-plus1"].expected == {"needsBase": False}  # the fifth natural comes with it
+    assert cases["dead-rank-w1-meld-seat0"].expected == {"rankDead": False}  # six cards: no canasta yet
+    for seat in (0, 1):  # closed to both sides
+        assert cases[f"dead-rank-w2-take-seat{seat}"].expected == {"rankDead": True}
+        assert cases[f"dead-rank-w2-take-seat{seat}"].engine["codes"] == ["PILE_TOP_DEAD"]
+
+
+def test_an_engine_without_rank_rule_wild_limits_disagrees(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(family_checks, "_rank_rule_wilds", lambda *args, **kwargs: [])
+    wrong = play_disagreements()
+    assert {"wild-limit-r7-w1-later", "wild-limit-r14-w2-later", "wild-limit-r7-w1-opening"} <= wrong
+    assert not {w for w in wrong if w.endswith("w3-later") or "w0" in w}  # melds.max_wilds still holds them
+
+
+def test_an_engine_whose_rule_of_five_asks_four_naturals_disagrees() -> None:
+    rules = default_rule_book().get("american-4p").rules
+    four = replace(rules, melds=replace(rules.melds, wilds_after_opening_min_naturals=4))
+    assert play_disagreements(four) == {"rule-of-five-n4-plus0"}
+
+
+def test_an_engine_that_closes_a_rank_only_to_the_other_side_disagrees(monkeypatch: pytest.MonkeyPatch) -> None:
+    honest = family_checks.dead_ranks
+
+    def others_only(rules: CompiledRules, state: GameState) -> dict[int, int]:
+        side = state.seat_to_move % rules.sides
+        return {rank: owner for rank, owner in honest(rules, state).items() if owner != side}
+
+    monkeypatch.setattr(family_checks, "dead_ranks", others_only)
+    monkeypatch.setattr(draw, "dead_ranks", others_only)
+    assert play_disagreements() == {"dead-rank-w2-take-seat1"}

@@ -78,7 +78,14 @@ def test_verify_reports_not_applicable_rows_apart_from_proved_ones() -> None:
     (fixed,) = verify_rule_sets(["classic-2p"])
     by_id = {p.property_id: p for p in fixed.properties}
     # the Modern American Canasta properties (tests/test_verify_american.py) are about fields classic-2p leaves unset
-    family = {"threes-by-count", "rank-rule-wilds", "rule-of-five", "natural-meld-required", "bonus-cards-fit"}
+    family = {
+        "threes-by-count",
+        "rank-rule-wilds",
+        "rule-of-five",
+        "natural-meld-required",
+        "dead-rank-reachable",
+        "bonus-cards-fit",
+    }
     assert {i for i, p in by_id.items() if not p.applicable} == set(FORMATION) | family
     assert fixed.ok and len(fixed.properties) == len(PROPERTIES)
 

@@ -61,6 +61,7 @@ from oracle.rules import melds, scoring
 from oracle.ruleset.compiled import CompiledRules
 from oracle.verify.boundary_family import family_score_targets
 from oracle.verify.boundary_formation import formation_engine_cases
+from oracle.verify.boundary_play import play_engine_cases
 from oracle.verify.budget import PROOF_BUDGET, check_within, fresh_z3_context
 from oracle.verify.cases import Case
 from oracle.verify.hand import ITEMS, side_hand
@@ -356,7 +357,14 @@ def check_engine(rules: CompiledRules, case_dir: Path | None = None) -> EngineRe
     fresh_z3_context()  # the same cases whatever this process asked Z3 before
     rm = RuleModel(rules.spec)
     report = EngineReport(rm.id)
-    for make in (_meld_cases, _black_three_cases, _minimum_cases, _score_cases, formation_engine_cases):
+    for make in (
+        _meld_cases,
+        _black_three_cases,
+        _minimum_cases,
+        _score_cases,
+        formation_engine_cases,
+        play_engine_cases,
+    ):
         report.cases.extend(make(rm, rules))
     if case_dir is not None and report.disagreements:
         case_dir.mkdir(parents=True, exist_ok=True)

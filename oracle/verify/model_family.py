@@ -122,6 +122,12 @@ def blocks_going_out(spec: ruleset_pb2.RuleSet, m: MeldCounts, rank: int | None,
     return z3.Not(unfinished_penalty(spec, m, rank, canasta) == 0)
 
 
+def rank_dead(spec: ruleset_pb2.RuleSet, canasta_on_a_side: Cond) -> Cond:
+    """discard_pile.closed_rank_dead: a rank with a canasta on either side is closed to both sides (no meld of it
+    laid or added to, the pile not taken with one on top)."""
+    return z3.And(z3.BoolVal(spec.discard_pile.closed_rank_dead), canasta_on_a_side)
+
+
 def count_value(spec: ruleset_pb2.RuleSet, count: Expr) -> Expr:
     """threes.count_values' value of `count` threes of one colour (0 for none)."""
     values = list(spec.threes.count_values)
@@ -191,6 +197,7 @@ __all__ = [
     "held_ranks",
     "melds_minus",
     "natural_canasta_bonus",
+    "rank_dead",
     "rank_rule",
     "rank_wild_limit",
     "rank_wilds_ok",

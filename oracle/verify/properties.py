@@ -244,6 +244,14 @@ PROPERTIES: list[Property] = [
         property_family.no_natural_meld_required,
     ),
     Property(
+        "dead-rank-reachable",
+        "Under discard_pile.closed_rank_dead one side's canasta of a rank can leave enough naturals of it in the"
+        " deck for another side to meld them or take the pile with them, so closing the rank to both sides (the"
+        " engine cases) changes play.",
+        property_family.dead_rank_reachable,
+        property_family.no_dead_ranks,
+    ),
+    Property(
         "bonus-cards-fit",
         "Whenever bonus cards are owed the stock holds them all (more than bonus_cards.none_when_stock_at_most"
         " cards is at least the larger of first_side and later_side), and the deal leaves more than that.",

@@ -37,6 +37,13 @@ def no_natural_meld_required(spec: ruleset_pb2.RuleSet) -> str:
     return "initial_meld.natural_meld_required is 0: the initial meld needs no natural meld"
 
 
+def no_dead_ranks(spec: ruleset_pb2.RuleSet) -> str:
+    """Why the dead-rank property does not apply."""
+    return (
+        "" if spec.discard_pile.closed_rank_dead else "discard_pile.closed_rank_dead is false: no rank is ever closed"
+    )
+
+
 def no_bonus_cards(spec: ruleset_pb2.RuleSet) -> str:
     """Why the bonus-cards property does not apply."""
     b = spec.bonus_cards
@@ -153,6 +160,19 @@ def natural_meld_required(rm: RuleModel) -> Outcome:
     )
 
 
+def dead_rank_reachable(rm: RuleModel) -> Outcome:
+    m, s = meld_counts("canasta"), rm.spec.melds
+    need = max(3, s.min_naturals, s.min_size)  # a pair under the top card, or a new meld of naturals
+    ranks = fam.representative_ranks(rm.spec)
+    canasta = z3.Or([rm.legal_natural_meld_at(m, rank, True) for rank in ranks])
+    return exists(
+        z3.And(canasta, rm.is_canasta(m), rm.in_deck(m), m.naturals + need <= rm.rank_copies),
+        [*meld_shown(m), ("naturals_left", rm.rank_copies - m.naturals)],
+        f"every canasta takes more than {rm.rank_copies - need} of the {rm.rank_copies} naturals of its rank, so no"
+        f" other side can ever meld {need} of them or take the pile with them",
+    )
+
+
 def bonus_cards_fit(rm: RuleModel) -> Outcome:
     b, spec = rm.spec.bonus_cards, rm.spec
     stock = z3.Int("stock")
@@ -178,10 +198,12 @@ def bonus_cards_fit(rm: RuleModel) -> Outcome:
 
 __all__ = [
     "bonus_cards_fit",
+    "dead_rank_reachable",
     "initial_makeup",
     "natural_meld_required",
     "no_bonus_cards",
     "no_count_values",
+    "no_dead_ranks",
     "no_natural_meld_required",
     "no_rank_rules",
     "no_rule_of_five",
