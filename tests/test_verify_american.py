@@ -9,6 +9,7 @@ from dataclasses import replace
 from functools import cache
 
 import pytest
+import z3
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.model.score import ScoreItem, ScoreLine
@@ -293,3 +294,9 @@ def test_an_engine_that_closes_a_rank_only_to_the_other_side_disagrees(monkeypat
     monkeypatch.setattr(family_checks, "dead_ranks", others_only)
     monkeypatch.setattr(draw, "dead_ranks", others_only)
     assert play_disagreements() == {"dead-rank-w2-take-seat1"}
+
+
+def test_the_pile_property_fails_on_a_model_where_a_canasta_closes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert outcome(american(), "frozen-pair-takes")[0]
+    monkeypatch.setattr(model_family, "rank_dead", lambda spec, canasta: z3.BoolVal(False))
+    assert not outcome(american(), "frozen-pair-takes")[0]

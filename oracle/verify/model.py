@@ -267,8 +267,9 @@ class RuleModel:
 
     # ----- the pile and going out ------------------------------------------------------------------------
 
-    def take_pile(self, frozen: Cond, naturals: Expr, wilds: Expr, onto_meld: Cond) -> Cond:
-        """A natural top card may be taken with `naturals` and `wilds` from the hand (or alone onto a meld)."""
+    def take_pile(self, frozen: Cond, naturals: Expr, wilds: Expr, onto_meld: Cond, dead: Cond | bool = False) -> Cond:
+        """A natural top card may be taken with `naturals` and `wilds` from the hand (or alone onto a meld); `dead`:
+        either side has a canasta of its rank (discard_pile.closed_rank_dead then closes the pile)."""
         p = self.spec.discard_pile
         alone = z3.And(naturals == 0, wilds == 0, onto_meld)
         unfrozen = z3.Or(
@@ -278,6 +279,7 @@ class RuleModel:
         )
         group = MeldCounts(naturals + 1, wilds, z3.IntVal(0))
         return z3.And(
+            z3.Not(model_family.rank_dead(self.spec, z3.BoolVal(dead) if isinstance(dead, bool) else dead)),
             naturals >= 0,
             wilds >= 0,
             naturals + 1 <= self.rank_copies,

@@ -182,7 +182,8 @@ PROPERTIES: list[Property] = [
     Property(
         "frozen-pair-takes",
         "A frozen pile whose top card is a natural can always be taken with a natural"
-        " pair of its rank: the three naturals form a legal meld.",
+        " pair of its rank: the three naturals form a legal meld; unless discard_pile.closed_rank_dead closes its"
+        " rank (a canasta of it on either side), which no pair overcomes.",
         property_play.frozen_pair_takes,
     ),
     Property(

@@ -191,10 +191,13 @@ def minimum_reachable(rm: RuleModel) -> Outcome:
 
 
 def frozen_pair_takes(rm: RuleModel) -> Outcome:
-    return prove(
-        rm.take_pile(z3.BoolVal(True), z3.IntVal(2), z3.IntVal(0), z3.BoolVal(False)),
-        show=[("naturals_with_top_card", z3.IntVal(3))],
+    pair = z3.IntVal(2), z3.IntVal(0), z3.BoolVal(False)
+    closed = rm.spec.discard_pile.closed_rank_dead
+    claim = z3.And(
+        rm.take_pile(z3.BoolVal(True), *pair),
+        z3.Not(rm.take_pile(z3.BoolVal(True), *pair, dead=True)) if closed else z3.BoolVal(True),
     )
+    return prove(claim, show=[("naturals_with_top_card", z3.IntVal(3))])
 
 
 def frozen_needs_pair(rm: RuleModel) -> Outcome:
