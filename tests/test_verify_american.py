@@ -300,3 +300,11 @@ def test_the_pile_property_fails_on_a_model_where_a_canasta_closes_nothing(monke
     assert outcome(american(), "frozen-pair-takes")[0]
     monkeypatch.setattr(model_family, "rank_dead", lambda spec, canasta: z3.BoolVal(False))
     assert not outcome(american(), "frozen-pair-takes")[0]
+
+
+def test_an_engine_that_counts_the_pile_top_toward_the_minimum_disagrees() -> None:
+    rules = default_rule_book().get("american-4p").rules
+    cases = {c.id.removeprefix("american-4p-play-"): c for c in engine_report().cases}
+    assert cases["pile-top-initial-115"].expected == {"belowMinimum": True}  # 115 + the ace's 20 would be enough
+    counting = replace(rules, initial_meld=replace(rules.initial_meld, pile_top_counts=True))
+    assert play_disagreements(counting) == {"pile-top-initial-115"}

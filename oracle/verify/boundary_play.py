@@ -13,7 +13,10 @@ other rules the action may break do not blur it:
   missing; the engine: MELD_WILDS_NEED_BASE;
 * dead-rank: the other side's meld of queens is one card short of a canasta or a canasta (5 naturals and 1 or
   2 wild cards); a player of either side melds three of the rank, or takes the pile with two of it under one of it;
-  expected: whether the rank is dead (model_family.rank_dead); the engine: MELD_RANK_DEAD or PILE_TOP_DEAD.
+  expected: whether the rank is dead (model_family.rank_dead); the engine: MELD_RANK_DEAD or PILE_TOP_DEAD;
+* pile-top-initial: under initial_meld.pile_top_counts false, an initial meld taking the pile whose hand cards
+  fall short of the minimum without the top card, and one that does not; expected: below the minimum
+  (model_family.initial_count); the engine: INITIAL_MELD_BELOW_MINIMUM.
 
 A rule set that sets none of these fields has no such case.
 """
@@ -23,7 +26,7 @@ from __future__ import annotations
 import z3
 
 from oracle.model.actions import Action, Meld, MeldGroup, TakePile
-from oracle.model.cards import RANK_KING, RANK_QUEEN
+from oracle.model.cards import RANK_ACE, RANK_FOUR, RANK_KING, RANK_QUEEN
 from oracle.model.errors import InvalidInputError
 from oracle.model.state import Phase, TurnStart, TurnState
 from oracle.rules import referee
@@ -166,9 +169,48 @@ def _dead_rank_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
     return cases
 
 
+def _pile_top_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
+    """An initial meld made by taking the pile with a pair of aces under an ace, with melds of kings, queens and
+    fours (and fives) from the hand: short of the minimum without the top card, enough with it (or not)."""
+    spec = rm.spec
+    if spec.initial_meld.pile_top_counts or rules.sides < 2:
+        return []
+    cases = []
+    for extra in (0, 1):
+        cards = Cards(rules)
+        pair, top = cards.take(RANK_ACE, 2), cards.take(RANK_ACE, 1)[0]
+        ranks = [RANK_KING, RANK_QUEEN, RANK_FOUR] + ([RANK_FOUR + 1] if extra else [])
+        groups = [cards.take(rank, 3) for rank in ranks]
+        hand_points = 2 * rm.rank_value(RANK_ACE) + sum(3 * rm.rank_value(rank) for rank in ranks)
+        counted = fam.initial_count(spec, z3.IntVal(hand_points), z3.IntVal(rm.rank_value(RANK_ACE)))
+        below = z3.is_true(z3.simplify(counted < rm.minimum(z3.IntVal(0))))
+        melds: list[list[tuple[int, ...]]] = [[] for _ in range(rules.sides)]
+        action = TakePile(with_cards=pair, melds=tuple(MeldGroup(g) for g in groups))
+        answer = _codes(rules, cards, melds, 0, action, pair + sum(groups, ()), top=top)
+        cases.append(
+            _case(
+                rm,
+                f"pile-top-initial-{hand_points}",
+                f"an initial meld taking the pile under an ace with {hand_points} points from the hand"
+                " (initial_meld.pile_top_counts false): below the minimum",
+                below,
+                "belowMinimum",
+                answer,
+                "INITIAL_MELD_BELOW_MINIMUM",
+            )
+        )
+    return cases
+
+
 def play_engine_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
-    """Every play case of the rule set (none when it sets no rank rule, rule of five or dead ranks)."""
-    return _wild_limit_cases(rm, rules) + _rule_of_five_cases(rm, rules) + _dead_rank_cases(rm, rules)
+    """Every play case of the rule set (none when it sets no rank rule, rule of five, dead ranks, or a pile top
+    that does not count toward the minimum)."""
+    return (
+        _wild_limit_cases(rm, rules)
+        + _rule_of_five_cases(rm, rules)
+        + _dead_rank_cases(rm, rules)
+        + _pile_top_cases(rm, rules)
+    )
 
 
 __all__ = ["play_engine_cases"]

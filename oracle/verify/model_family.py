@@ -122,6 +122,12 @@ def blocks_going_out(spec: ruleset_pb2.RuleSet, m: MeldCounts, rank: int | None,
     return z3.Not(unfinished_penalty(spec, m, rank, canasta) == 0)
 
 
+def initial_count(spec: ruleset_pb2.RuleSet, hand_points: Expr, top_points: Expr) -> Expr:
+    """The points an initial meld taking the pile counts toward the minimum: the top card's only where
+    initial_meld.pile_top_counts."""
+    return hand_points + top_points if spec.initial_meld.pile_top_counts else hand_points
+
+
 def rank_dead(spec: ruleset_pb2.RuleSet, canasta_on_a_side: Cond) -> Cond:
     """discard_pile.closed_rank_dead: a rank with a canasta on either side is closed to both sides (no meld of it
     laid or added to, the pile not taken with one on top)."""
@@ -195,6 +201,7 @@ __all__ = [
     "free_ranks",
     "held_penalty",
     "held_ranks",
+    "initial_count",
     "melds_minus",
     "natural_canasta_bonus",
     "rank_dead",
