@@ -163,12 +163,6 @@ def test_the_second_side_to_meld_draws_three_and_a_black_three_among_them_is_lai
     assert list(three.next_state.sides[0].red_threes) == list(parse_cards("3S"))  # black threes kept there too
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: play._meld counts a meld that leaves one card as going out even when bonus cards follow the"
-    " discard, so check_meld applies check_unfinished_going_out (GO_OUT_WITH_UNFINISHED_MELD) to an unfinished"
-    " meld of aces laid in the initial meld; the discard itself is judged not going out (play.py, _bonus_follows)",
-)
 def test_an_initial_meld_down_to_the_discard_with_unfinished_aces_is_not_going_out(
     stub: oracle_pb2_grpc.OracleServiceStub,
 ) -> None:

@@ -939,7 +939,7 @@ def _pile_top_dead_ok() -> tuple[str, GameState, str]:
 def _discard_restricted() -> Case:
     # american-4p; the pile is empty; a seven may not go onto it while KD or 9C may.
     state = american("7H KD 9C", melds=("KH KD KS",), **PLAY)
-    return Case("american-4p", state, "discard 7H", [("DISCARD_RESTRICTED", "melds.rank_rules")])
+    return Case("american-4p", state, "discard 7H", [("DISCARD_RESTRICTED", "discard_pile")])
 
 
 @legal("DISCARD_RESTRICTED")

@@ -115,13 +115,10 @@ def check_initial_makeup(ctx: Ctx, laid: Laid, *, top: int | None = None) -> lis
                 break
         if not found:
             melds = " + ".join(format_cards(p.cards) for p in laid.placements) or "nothing"
-            besides = " besides the pile's top card" if top is not None and not im.pile_top_counts else ""
+            variant = "pile" if top is not None and not im.pile_top_counts else ""
             out.append(
                 ctx.fail(
-                    Code.INITIAL_MELD_NEEDS_NATURAL_MELD,
-                    count=im.natural_meld_required,
-                    besides=besides,
-                    melds=melds,
+                    Code.INITIAL_MELD_NEEDS_NATURAL_MELD, variant=variant, count=im.natural_meld_required, melds=melds
                 )
             )
     if im.no_mixed_canasta:
@@ -152,8 +149,8 @@ def _restricted(ctx: Ctx, card: int, dead: dict[int, int], *, empty_pile: bool) 
         return None
     rank = rank_of(card)
     rule = rules.rank_rule_at[rank] if card != JOKER else None
-    if rule is not None and rule.no_discard_on_empty_pile:
-        return "melds.rank_rules", f"{describe_rank(rank, plural=False)}s are not discarded onto an empty pile"
+    if rule is not None and rule.no_discard_on_empty_pile:  # reported under the rule's own section, discard_pile
+        return "discard_pile", f"{describe_rank(rank)} go onto no empty pile (melds.rank_rules)"
     if rank in dead:
         return "discard_pile.closed_rank_dead", f"{describe_rank(rank)} are dead"
     return None

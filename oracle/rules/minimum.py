@@ -54,6 +54,6 @@ def check_initial_meld(ctx: Ctx, points: int, *, took_pile: bool, waived: bool =
     minimum = side_minimum(ctx.rules, own)
     if points >= minimum or waived:
         return []
-    variant = "pile" if took_pile else ""
+    variant = ("pile" if ctx.rules.initial_meld.pile_top_counts else "pile_hand_only") if took_pile else ""
     total = own.running_total
     return [ctx.fail(Code.INITIAL_MELD_BELOW_MINIMUM, variant=variant, points=points, total=total, minimum=minimum)]

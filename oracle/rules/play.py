@@ -72,6 +72,8 @@ def _work_out_meld(ctx: Ctx, action: Meld) -> _Melding:
     hand_after = remove_cards(ctx.hand, [c for g in action.groups for c in g.cards])
     # Going out: no card left, or one left to discard - except after a last-card red three, when no discard follows.
     going_out = not hand_after or (len(hand_after) == 1 and state.phase != Phase.FINAL_MELDS)
+    if going_out and hand_after and ctx.rules.bonus_cards.keep_only_discard and meld_owes_bonus_cards(ctx):
+        going_out = False  # the last card's discard is followed by the bonus cards: not going out (_bonus_follows)
     groups = [(g, meld_shape(g.cards)) for g in action.groups]
     laid = lay_groups(ctx.rules, ctx.side, groups, melds_before_turn=state.turn.melds_before_turn)
     turn = state.turn.evolve(

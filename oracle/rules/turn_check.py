@@ -22,6 +22,17 @@ def report_turn_history(rules: CompiledRules, state: GameState, add: Add) -> Non
     The referee reads these fields to judge going out concealed and asking the partner: a state whose
     melds_before_turn says the side's older melds are new would score a concealed going out that is not one.
     """
+    limit = rules.going_out.ask_partner_max_per_hand
+    for i, side in enumerate(state.sides):
+        if not side.asks:
+            continue
+        if rules.going_out.ask_partner == AskPartner.NONE:
+            add(f"sides[{i}].asks", f"is {side.asks}, but rule set '{rules.id}' has no partner to ask")
+        elif limit and side.asks > limit:
+            add(
+                f"sides[{i}].asks",
+                f"is {side.asks}; a side asks at most {limit} time(s) a hand (going_out.ask_partner_max_per_hand)",
+            )
     if rules.going_out.ask_partner == AskPartner.NONE:
         for i, side in enumerate(state.sides):
             if side.unable_after_yes:

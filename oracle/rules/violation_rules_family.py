@@ -23,7 +23,8 @@ FAMILY_RULES = (
         Code.MELD_RANK_DEAD,
         "discard_pile.closed_rank_dead",
         "A rank in which either side has a canasta is dead: no side may start or add to a meld of it.",
-        "{rank} are dead (side {side} has a canasta of them): no meld of them may be started or added to: {meld}",
+        "{meld} would be a meld of {rank}, which are dead (side {side} has a canasta of them): no meld of them may"
+        " be started or added to",
     ),
     Rule(
         Code.PILE_TOP_DEAD,
@@ -42,14 +43,18 @@ FAMILY_RULES = (
         Code.INITIAL_MELD_NEEDS_NATURAL_MELD,
         "initial_meld.natural_meld_required",
         "The side's initial meld must include a meld of natural cards alone.",
-        "the side's initial meld must include a meld of at least {count} natural cards and no wild card{besides};"
-        " {melds} has none",
+        "the side's initial meld must include a meld of at least {count} natural cards and no wild card; {melds}"
+        " has none",
+        {
+            "pile": "the side's initial meld must include a meld of at least {count} natural cards and no wild card"
+            " besides the pile's top card (initial_meld.pile_top_counts); {melds} has none",
+        },
     ),
     Rule(
         Code.INITIAL_MELD_MIXED_CANASTA,
         "initial_meld.no_mixed_canasta",
         "The side's initial meld may not make a mixed canasta.",
-        "the side's initial meld may not make a mixed canasta: {meld}",
+        "the side's initial meld may not make a mixed canasta, as {meld} would",
     ),
     Rule(
         Code.GO_OUT_WITH_UNFINISHED_MELD,

@@ -191,6 +191,8 @@ _RULES = (
         {
             "pile": "the side's first melds count {points} (the top card counts, the rest of the pile does not);"
             " a running total of {total} needs {minimum}",
+            "pile_hand_only": "the side's first melds count {points} from the hand (the pile's top card does not count:"
+            " initial_meld.pile_top_counts); a running total of {total} needs {minimum}",
         },
     ),
     Rule(
