@@ -12,11 +12,14 @@ import pytest
 import z3
 
 from oracle.api.v1 import ruleset_pb2
+from oracle.model.cards import parse_cards
+from oracle.model.errors import InvalidInputError
 from oracle.model.score import ScoreItem, ScoreLine
 from oracle.model.state import GameState
-from oracle.rules import draw, family_checks, scoring, scoring_family
+from oracle.model.table import HandTable, SideTable, WentOut
+from oracle.rules import draw, family_checks, melds, scoring, scoring_family
 from oracle.rules.melds import MeldShape, canasta_count
-from oracle.ruleset.compiled import CompiledRules
+from oracle.ruleset.compiled import CompiledRules, compile_rules
 from oracle.ruleset.loader import default_rule_book
 from oracle.verify import model_family
 from oracle.verify.boundary import EngineReport, check_engine
@@ -308,3 +311,44 @@ def test_an_engine_that_counts_the_pile_top_toward_the_minimum_disagrees() -> No
     assert cases["pile-top-initial-115"].expected == {"belowMinimum": True}  # 115 + the ace's 20 would be enough
     counting = replace(rules, initial_meld=replace(rules.initial_meld, pile_top_counts=True))
     assert play_disagreements(counting) == {"pile-top-initial-115"}
+
+
+# ----- engine bugs found while modelling american-4p (reported; the engine is not this file's to change) ---------
+
+
+def _score(melds: Sequence[str], went_out: WentOut = WentOut.NO) -> object:
+    rules = default_rule_book().get("american-4p").rules
+    side = SideTable(tuple(tuple(parse_cards(m)) for m in melds), (), ((), ()), went_out)
+    return scoring.score_hand(rules, HandTable((side, SideTable((), (), ((), ())))))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine bug: table validation (oracle/rules/table_check.py) ignores melds.rank_rules' wild limits, so"
+    " score_hand scores a meld of sevens holding a wild card, which no american-4p hand can produce",
+)
+def test_score_hand_refuses_a_meld_of_sevens_with_a_wild_card() -> None:
+    with pytest.raises(InvalidInputError, match="rank_rules"):
+        _score(["7C 7D 7H 2C"])
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine bug: table validation accepts a meld of black threes under threes.black_three_role BONUS, where"
+    " black threes are laid at once and never melded",
+)
+def test_score_hand_refuses_a_black_three_meld_when_black_threes_are_bonus_cards() -> None:
+    with pytest.raises(InvalidInputError, match="black"):
+        _score(["KC KD KH KS KC KD KH", "QC QD QH QS QC QD QH", "3C 3S 3C"], WentOut.NORMAL)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="schema and engine differ: ruleset.proto says RankRule.max_wilds overrides melds.max_wilds, but"
+    " oracle/rules/melds.meld_rule_breaks applies melds.max_wilds to every meld, so a rank rule can only lower the"
+    " limit (the model and the lint's rank-rule-wilds-dead follow the engine)",
+)
+def test_a_rank_rule_may_raise_the_wild_limit_as_the_schema_says() -> None:
+    spec = american(_set_rank_rule(0, max_wilds=3))  # sevens: up to 3 wild cards, above melds.max_wilds 2
+    rules = compile_rules(spec)
+    assert not melds.meld_rule_breaks(melds.meld_shape(parse_cards("7C 7D 7H 2C 2D 2H")), rules, going_out=False)
