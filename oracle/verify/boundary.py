@@ -67,6 +67,7 @@ from oracle.verify.cases import Case
 from oracle.verify.hand import ITEMS, side_hand
 from oracle.verify.hand_read import ConcreteSide, read_side, score_extremes
 from oracle.verify.model import NATURAL_RANKS, WILD_MELD, Cond, MeldCounts, RuleModel
+from oracle.verify.model_family import rank_rule
 from oracle.verify.model_formation import lone_hand
 from oracle.verify.side_cards import Pool, side_cards, wild_cards
 
@@ -153,10 +154,13 @@ def _meld_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
         lambda a, b: z3.And(rm.legal_meld(at(a, b)), rm.is_natural_canasta(at(a, b))),
     ]
     points = sorted({p for pred in predicates for p in _flips([n, w], domain, pred, [(1, 0), (0, 1)])})
+    # ranks no rank rule names (melds.rank_rules' limits are the play cases' business): the model's meld rules here
+    # are the general ones
+    plain = [r for r in NATURAL_RANKS if rank_rule(rm.spec, r) is None] or list(NATURAL_RANKS)
     cases = []
     for i, (naturals, wilds) in enumerate(points):
         pool = Pool(rm.spec.deck.packs)
-        rank = NATURAL_RANKS[i % len(NATURAL_RANKS)]
+        rank = plain[i % len(plain)]
         cards = pool.take(rank, naturals) + wild_cards(rm, pool, wilds)
         m = MeldCounts(z3.IntVal(naturals), z3.IntVal(wilds), z3.IntVal(0))
         expected: dict[str, object] = {
