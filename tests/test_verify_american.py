@@ -322,33 +322,18 @@ def _score(melds: Sequence[str], went_out: WentOut = WentOut.NO) -> object:
     return scoring.score_hand(rules, HandTable((side, SideTable((), (), ((), ())))))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: table validation (oracle/rules/table_check.py) ignores melds.rank_rules' wild limits, so"
-    " score_hand scores a meld of sevens holding a wild card, which no american-4p hand can produce",
-)
 def test_score_hand_refuses_a_meld_of_sevens_with_a_wild_card() -> None:
     with pytest.raises(InvalidInputError, match="rank_rules"):
         _score(["7C 7D 7H 2C"])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: table validation accepts a meld of black threes under threes.black_three_role BONUS, where"
-    " black threes are laid at once and never melded",
-)
 def test_score_hand_refuses_a_black_three_meld_when_black_threes_are_bonus_cards() -> None:
     with pytest.raises(InvalidInputError, match="black"):
         _score(["KC KD KH KS KC KD KH", "QC QD QH QS QC QD QH", "3C 3S 3C"], WentOut.NORMAL)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="schema and engine differ: ruleset.proto says RankRule.max_wilds overrides melds.max_wilds, but"
-    " oracle/rules/melds.meld_rule_breaks applies melds.max_wilds to every meld, so a rank rule can only lower the"
-    " limit (the model and the lint's rank-rule-wilds-dead follow the engine)",
-)
-def test_a_rank_rule_may_raise_the_wild_limit_as_the_schema_says() -> None:
+def test_a_rank_rule_only_lowers_the_wild_limit_as_the_schema_says() -> None:
     spec = american(_set_rank_rule(0, max_wilds=3))  # sevens: up to 3 wild cards, above melds.max_wilds 2
     rules = compile_rules(spec)
-    assert not melds.meld_rule_breaks(melds.meld_shape(parse_cards("7C 7D 7H 2C 2D 2H")), rules, going_out=False)
+    broken = melds.meld_rule_breaks(melds.meld_shape(parse_cards("7C 7D 7H 2C 2D 2H")), rules, going_out=False)
+    assert [b.field for b in broken] == ["melds.max_wilds"]  # RankRule.max_wilds: "within melds.max_wilds"

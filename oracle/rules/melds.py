@@ -10,7 +10,7 @@ from oracle.model.cards import RANK_JOKER, RANK_THREE, describe_rank, format_car
 from oracle.model.fast_init import fast_init
 from oracle.rules.violations import RULES, Code, Violation, violation
 from oracle.ruleset.compiled import CompiledRules
-from oracle.ruleset.sections import WildRatio
+from oracle.ruleset.sections import BlackThreeRole, WildRatio
 
 # Rank of a meld made only of wild cards (allowed only by melds.wild_only_melds).
 WILD_MELD_RANK = RANK_JOKER
@@ -233,3 +233,23 @@ def count_canastas(rules: CompiledRules, melds: Iterable[Sequence[int]]) -> int:
             if is_canasta(shape, rules):
                 count += 1
     return count
+
+
+def standing_meld_problem(rules: CompiledRules, shape: MeldShape) -> str | None:
+    """What a meld already on the table breaks that no meld-shape rule says: a rank rule's wild limit (a meld of
+    a rank whose rule lets wilds into the initial meld may hold them), black threes melded where they are bonus
+    cards (threes.black_three_role); None if nothing."""
+    if shape.black_threes:
+        if rules.threes.black_three_role == BlackThreeRole.BONUS:
+            return (
+                "black threes are bonus cards here, laid at once and never melded"
+                " (rule-set field threes.black_three_role)"
+            )
+        return None
+    rule = rules.rank_rule_at[shape.rank] if not shape.all_wild else None
+    if rule is not None and shape.wilds > rule.max_wilds and not rule.wilds_in_initial_meld:
+        return (
+            f"a meld of {describe_rank(shape.rank)} holds at most {rule.max_wilds} wild cards, not {shape.wilds}"
+            " (rule-set field melds.rank_rules)"
+        )
+    return None

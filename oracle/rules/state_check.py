@@ -17,6 +17,7 @@ from oracle.rules.melds import (
     meld_rule_breaks,
     meld_shape,
     plain_ranks,
+    standing_meld_problem,
 )
 from oracle.rules.turn_check import report_turn_history
 from oracle.rules.upcards import is_covered_kind, must_cover
@@ -230,6 +231,9 @@ def _side_meld_problems(
             if merged and broken.field == "melds.max_wilds" and shape.wilds <= 2 * rules.melds.max_wilds:
                 continue
             out.append((j, f"{broken.why} (rule-set field {broken.field})"))
+        standing = standing_meld_problem(rules, shape)
+        if standing is not None:
+            out.append((j, standing))
         if rules.melds.one_meld_per_rank and not shape.black_threes:
             if shape.rank in ranks:
                 out.append((j, f"a second meld of one rank (melds[{ranks[shape.rank]}]); a side has one per rank"))

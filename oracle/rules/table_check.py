@@ -6,7 +6,14 @@ from oracle.model.cards import ALL_CARDS, copies_allowed, count_copies, format_c
 from oracle.model.errors import Problems
 from oracle.model.table import HandTable, SideTable, WentOut
 from oracle.rules.formation import formation_problem
-from oracle.rules.melds import MalformedMeld, MeldShape, canasta_count, meld_rule_breaks, meld_shape
+from oracle.rules.melds import (
+    MalformedMeld,
+    MeldShape,
+    canasta_count,
+    meld_rule_breaks,
+    meld_shape,
+    standing_meld_problem,
+)
 from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.sections import AskPartner, SideFormation
 
@@ -92,6 +99,9 @@ def _check_side(
             if merged and broken.field == "melds.max_wilds" and shape.wilds <= 2 * rules.melds.max_wilds:
                 continue
             problems.add(meld_path, f"{broken.why} (rule-set field {broken.field})")
+        standing = standing_meld_problem(rules, shape)
+        if standing is not None:
+            problems.add(meld_path, standing)
         if rules.melds.one_meld_per_rank and not shape.black_threes and shape.rank in ranks_seen:
             problems.add(
                 meld_path,
