@@ -27,6 +27,7 @@ from oracle.rules.candidates import candidates
 from oracle.rules.referee import check_action
 from oracle.rules.view import judge_view, view_of
 from oracle.ruleset.loader import default_rule_book
+from oracle.ruleset.sections import AskPartner as AskPartnerRule
 from oracle.service.api import OracleApi
 from oracle.service.convert_game import (
     action_from_proto,
@@ -78,12 +79,18 @@ def _states() -> list[tuple[str, GameState]]:
         found += [(rule_set_id, s) for s in states[::3]]
     found += cutthroat_states(every=3)  # three players, sides formed during the hand (side_of_seat)
     found += american_states(every=5)  # no upcard, bonus cards, every three laid
-    return found + [(rule_set_id, _asked(state)) for rule_set_id, state in found[::7]]  # SideState.asks set
+    asked = [(rule_set_id, _asked(rule_set_id, state)) for rule_set_id, state in found[::7]]  # SideState.asks set
+    return found + [(rule_set_id, state) for rule_set_id, state in asked if state is not None]
 
 
-def _asked(state: GameState) -> GameState:
-    """The state with each side's questions this hand counted (1, 2, ...: as many as the side's number plus one)."""
-    return replace(state, sides=tuple(side.evolve(asks=i + 1) for i, side in enumerate(state.sides)))
+def _asked(rule_set_id: str, state: GameState) -> GameState | None:
+    """The state with each side's questions this hand counted (1, 2, ...: as many as the side's number plus one, at
+    most the rule set's limit); None where the rule set has no partner to ask (a count is then no state)."""
+    going_out = default_rule_book().get(rule_set_id).rules.going_out
+    if going_out.ask_partner == AskPartnerRule.NONE:
+        return None
+    most = going_out.ask_partner_max_per_hand or len(state.sides)
+    return replace(state, sides=tuple(side.evolve(asks=min(i + 1, most)) for i, side in enumerate(state.sides)))
 
 
 STATES = _states()
@@ -485,17 +492,17 @@ def test_any_view_value_is_written_as_the_message_api_writes_it_or_refused(msg: 
 def test_a_question_counted_in_the_next_state_is_written_not_copied_from_the_request() -> None:
     """The ask changes only the side's asks: its bytes read from the request (pieces) must not be copied back."""
     rules = default_rule_book().get("american-4p").rules
-    state = position("9C 9D JH KD", ("QC QD QH",), asks=(0, 2))
+    state = position("9C 9D JH KD", ("QC QD QH",), asks=(0, 1))
     pieces: Pieces = {}
     read = decode_state(_fields(state).SerializeToString(), pieces)
     verdict = check_action(rules, read, AskPartner())
-    assert verdict.next_state is not None and [s.asks for s in verdict.next_state.sides] == [1, 2]
+    assert verdict.next_state is not None and [s.asks for s in verdict.next_state.sides] == [1, 1]
     written = verdict_to_proto(verdict, 50, "ask", pieces).next_state
-    assert written == _fields(verdict.next_state) and [s.asks for s in written.sides] == [1, 2]
+    assert written == _fields(verdict.next_state) and [s.asks for s in written.sides] == [1, 1]
     view_pieces: Pieces = {}
     view = decode_view(view_to_proto(view_of(read, 0)).SerializeToString(), view_pieces)
     answer = judge_view(rules, view, AskPartner())
     got = view_verdict_to_proto(answer, 50, "ask", view_pieces)
     expected = view_verdict_fields(answer, 50)
     expected.notation = "ask"
-    assert got == expected and [s.asks for s in got.next_view.sides] == [1, 2]
+    assert got == expected and [s.asks for s in got.next_view.sides] == [1, 1]

@@ -28,11 +28,8 @@ def dead_ranks(rules: CompiledRules, state: GameState) -> dict[int, int]:
     if not rules.discard_pile.closed_rank_dead:
         return {}
     dead: dict[int, int] = {}
-    size = rules.canastas.min_size
     for index, side in enumerate(state.sides):
         for meld in side.melds:
-            if len(meld) < size:
-                continue
             shape = _shape(meld)
             if shape is not None and not shape.all_wild and not shape.black_threes and is_canasta(shape, rules):
                 dead.setdefault(shape.rank, index)
