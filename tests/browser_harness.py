@@ -126,3 +126,25 @@ def choose_books(page: Page, *ids: str) -> None:
         if (value in ids) != box.is_checked():
             box.click()
     page.wait_for_selector(f"body[data-table='{sorted(ids)[0]}']")
+
+
+def page_state(page: Page, rule_set_id: str) -> dict[str, object]:
+    """The GameState the page builds for its position under a rule set (by the page's own module)."""
+    from google.protobuf import json_format
+
+    from oracle.api.v1 import oracle_pb2
+    from oracle.service.api import OracleApi
+
+    ref = oracle_pb2.RuleSetRef(id=rule_set_id)
+    resolved = json_format.MessageToDict(
+        OracleApi(default_rule_book()).GetRuleSet(oracle_pb2.GetRuleSetRequest(rule_set=ref)).rule_set
+    )
+    state: dict[str, object] = page.evaluate(
+        """async (ruleSet) => {
+            const { buildState } = await import('./position.js');
+            const link = new URLSearchParams(location.hash.slice(1)).get('s');
+            return buildState(JSON.parse(atob(link.replace(/-/g, '+').replace(/_/g, '/'))).pos, ruleSet);
+        }""",
+        resolved,
+    )
+    return state

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_harness import Desk, ask, choose_books, running_desk
+from browser_harness import Desk, ask, choose_books, page_state, running_desk
 from google.protobuf import json_format
 from playwright.sync_api import Page
 
@@ -34,22 +34,6 @@ def page(desk: Desk) -> Iterator[Page]:
     errors = desk.script_errors(page)
     page.close()
     assert not errors, f"the page's scripts failed: {errors}"
-
-
-def page_state(page: Page, rule_set_id: str) -> dict[str, object]:
-    """The GameState the page builds for its position under a rule set (by the page's own module)."""
-    resolved = json_format.MessageToDict(
-        API.GetRuleSet(oracle_pb2.GetRuleSetRequest(rule_set=oracle_pb2.RuleSetRef(id=rule_set_id))).rule_set
-    )
-    state: dict[str, object] = page.evaluate(
-        """async (ruleSet) => {
-            const { buildState } = await import('./position.js');
-            const link = new URLSearchParams(location.hash.slice(1)).get('s');
-            return buildState(JSON.parse(atob(link.replace(/-/g, '+').replace(/_/g, '/'))).pos, ruleSet);
-        }""",
-        resolved,
-    )
-    return state
 
 
 def test_the_picker_offers_american_4p_with_four_seats(page: Page) -> None:

@@ -88,7 +88,7 @@ def http_rows(sizes: ServerSizes, unary: list[bytes], progress: Progress) -> lis
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Print the HTTP rows (the same CheckAction payloads as `canasta-oracle bench`)."""
-    from oracle.bench.states import positions, request_bytes, sample, shipped_records
+    from oracle.bench.states import bench_records, positions, request_bytes, sample
     from oracle.ruleset.loader import default_rule_book
 
     parser = argparse.ArgumentParser(prog="python -m oracle.bench.http_rows", description=main.__doc__)
@@ -97,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--inflight", type=int, default=ServerSizes.inflight, help="calls in flight")
     args = parser.parse_args(argv)
     sizes = ServerSizes(rounds=args.rounds, seconds=args.seconds, inflight=args.inflight)
-    measured, _ = sample(positions(default_rule_book(), shipped_records()), PAYLOADS)
+    measured, _ = sample(positions(default_rule_book(), bench_records()), PAYLOADS)
     try:
         rows = http_rows(
             sizes, [request_bytes(p) for p in measured], lambda text: print(f"... {text}", file=sys.stderr)

@@ -111,7 +111,7 @@ def _worst_row(got: Samples | str) -> Row:
 def throughput_rows(sizes: InProcessSizes, progress: Progress) -> list[Row]:
     """Replay of the shipped records and random simulation, in CPU seconds of the measuring thread."""
     rows = []
-    title = "replay in process, the shipped records"
+    title = "replay in process, the classic shipped records"
     got = _measure(Job("replay.records"), sizes, progress)
     if not isinstance(got, str):
         title = f"{title} ({len(got['actions'])})"

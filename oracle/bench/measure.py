@@ -196,12 +196,12 @@ def _candidate_rows(job: Job, book: RuleBook) -> Samples:
 
 
 def _replay_rows(job: Job, book: RuleBook) -> Samples:
-    from oracle.bench.states import shipped_records
+    from oracle.bench.states import bench_records
     from oracle.games.replay import replay
     from oracle.games.simulate import simulate_game
     from oracle.service.convert_record import record_from_proto
 
-    records = [record_from_proto(m) for m in shipped_records()]
+    records = [record_from_proto(m) for m in bench_records()]
     simulate_game(book.get(records[0].rule_set_id).rules, 999_999, max_hands=1)  # warm-up on other states
     times, _ = time_each(
         records, lambda r: (book.get(r.rule_set_id).rules, r), lambda x: replay(x[0], x[1], keep_actions=False)

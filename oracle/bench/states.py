@@ -42,6 +42,16 @@ def shipped_records() -> list[record_pb2.GameRecord]:
     return out
 
 
+#: The rule sets of the benchmark's corpus: the classic games' records, as the performance issue measured them (the
+#: family's other games have rules the direct move generator does not model; their costs are scripts/bench_*.py's)
+BENCH_RULE_SETS = ("classic-2p", "classic-4p")
+
+
+def bench_records() -> list[record_pb2.GameRecord]:
+    """The shipped records of the benchmark's rule sets (the 20 classic games), in shipped_records' order."""
+    return [record for record in shipped_records() if record.rule_set_id in BENCH_RULE_SETS]
+
+
 def positions(book: RuleBook, records: list[record_pb2.GameRecord]) -> list[Position]:
     """Every decision of every record (the state each recorded action was taken in)."""
     out = []

@@ -24,7 +24,7 @@ from oracle.bench.serving import (
     verify_rows,
     workers_rows,
 )
-from oracle.bench.states import positions, request_bytes, sample, shipped_records, stream_bytes
+from oracle.bench.states import bench_records, positions, request_bytes, sample, stream_bytes
 from oracle.ruleset.loader import default_rule_book
 
 PARTS = ("inproc", "grpc", "http", "serving", "workers", "verify")  #: what `Sizes.only` may name
@@ -69,7 +69,7 @@ def run(sizes: Sizes, progress: Callable[[str], None] = lambda _: None) -> list[
         return not sizes.only or part in sizes.only
 
     book = default_rule_book()
-    records = shipped_records()
+    records = bench_records()
     found = positions(book, records)
     rows: list[Row] = []
     if wanted("inproc"):

@@ -111,6 +111,17 @@ def state_from_proto(msg: game_pb2.GameState, prefix: str = "state") -> GameStat
         return state_from_message(msg, prefix)
 
 
+def side_from_message(msg: game_pb2.SideState) -> SideState:
+    """The domain side of a SideState message, field by field (card numbers are judged by the state check)."""
+    return SideState(
+        tuple(tuple(m.cards) for m in msg.melds),
+        tuple(msg.red_threes),
+        msg.running_total,
+        msg.unable_after_yes,
+        msg.asks,
+    )
+
+
 def state_from_message(msg: game_pb2.GameState, prefix: str = "state") -> GameState:
     """state_from_proto through the message API, field by field (every problem named with its path)."""
     problems = Problems()
@@ -118,16 +129,7 @@ def state_from_message(msg: game_pb2.GameState, prefix: str = "state") -> GameSt
         problems.add(f"{prefix}.phase", "is PHASE_UNSPECIFIED: say where in the turn the player to move is")
     state = GameState(
         seats=tuple(SeatState(tuple(s.hand), s.melded_before) for s in msg.seats),
-        sides=tuple(
-            SideState(
-                tuple(tuple(m.cards) for m in s.melds),
-                tuple(s.red_threes),
-                s.running_total,
-                s.unable_after_yes,
-                s.asks,
-            )
-            for s in msg.sides
-        ),
+        sides=tuple(side_from_message(s) for s in msg.sides),
         stock=tuple(msg.stock),
         discard_pile=tuple(msg.discard_pile),
         pile_upcards=msg.pile_upcards,

@@ -6,11 +6,11 @@ from typing import cast
 
 from oracle.api.v1 import game_pb2, oracle_pb2
 from oracle.model.errors import FieldProblem, Problems
-from oracle.model.state import GameState, HandEnd, Phase, SideState
+from oracle.model.state import GameState, HandEnd, Phase
 from oracle.model.view import PlayerView, SeatView, Unknown
 from oracle.rules.view import ViewVerdict
 from oracle.service.bounded import bounded_violations
-from oracle.service.convert_game import _enum, _turn, _wire, event_to_proto, state_to_proto
+from oracle.service.convert_game import _enum, _turn, _wire, event_to_proto, side_from_message, state_to_proto
 from oracle.service.sizes import SizeCheck, check_side_of_seat, check_state
 from oracle.service.wire import Pieces
 from oracle.service.wire_verdict import view_verdict_bytes
@@ -54,16 +54,7 @@ def view_from_message(msg: game_pb2.PlayerView, prefix: str = "view") -> PlayerV
         seat=msg.seat,
         hand=tuple(msg.hand),
         seats=tuple(SeatView(s.hand_count, s.melded_before) for s in msg.seats),
-        sides=tuple(
-            SideState(
-                tuple(tuple(m.cards) for m in s.melds),
-                tuple(s.red_threes),
-                s.running_total,
-                s.unable_after_yes,
-                s.asks,
-            )
-            for s in msg.sides
-        ),
+        sides=tuple(side_from_message(s) for s in msg.sides),
         stock_count=msg.stock_count,
         discard_pile=tuple(msg.discard_pile),
         pile_upcards=msg.pile_upcards,
