@@ -26,6 +26,7 @@ class ClaimedState:
     discard_pile: Cards | None = None  #: bottom to top
     seat_to_move: int | None = None
     phase: Phase | None = None
+    side_of_seat: tuple[int, ...] | None = None  #: the sides formed (GameState.side_of_seat); () not formed yet
 
     def complete(self, rules: CompiledRules) -> bool:
         """Whether the claim gives every card's place and the turn: the state can be taken from it whole."""
@@ -82,7 +83,13 @@ def differences(state: GameState, claim: ClaimedState) -> list[Difference]:
         found.append(Difference("seat_to_move", str(claim.seat_to_move), str(state.seat_to_move)))
     if claim.phase is not None and claim.phase != state.phase:
         found.append(Difference("phase", claim.phase.name, state.phase.name))
+    if claim.side_of_seat is not None and claim.side_of_seat != state.side_of_seat:
+        found.append(Difference("side_of_seat", _sides_text(claim.side_of_seat), _sides_text(state.side_of_seat)))
     return found
+
+
+def _sides_text(side_of_seat: tuple[int, ...]) -> str:
+    return f"[{', '.join(map(str, side_of_seat))}]" if side_of_seat else "not formed"
 
 
 def _restock(rules: CompiledRules, state: GameState) -> Cards:
@@ -122,6 +129,8 @@ def adopt(rules: CompiledRules, state: GameState, claim: ClaimedState) -> tuple[
     for side, reds in claim.red_threes:
         sides[side] = replace(sides[side], red_threes=reds)
     result = replace(state, seats=tuple(seats), sides=tuple(sides))
+    if claim.side_of_seat is not None:
+        result = replace(result, side_of_seat=claim.side_of_seat)
     if claim.discard_pile is not None:
         result = replace(result, discard_pile=claim.discard_pile)
     result = replace(result, stock=claim.stock if claim.stock is not None else _restock(rules, result))

@@ -67,6 +67,7 @@ def _claim(msg: record_pb2.Checkpoint, path: str, problems: list[FieldProblem]) 
         discard_pile=cards(msg.discard_pile, f"{path}.discard_pile") if msg.HasField("discard_pile") else None,
         seat_to_move=msg.seat_to_move if msg.HasField("seat_to_move") else None,
         phase=Phase(msg.phase) if msg.phase in _PHASES else None,
+        side_of_seat=tuple(msg.sides.side_of_seat) if msg.HasField("sides") else None,
     )
 
 

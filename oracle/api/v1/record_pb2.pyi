@@ -63,7 +63,7 @@ class ClaimedCards(_message.Message):
     def __init__(self, index: _Optional[int] = ..., cards: _Optional[str] = ...) -> None: ...
 
 class Checkpoint(_message.Message):
-    __slots__ = ("after", "hands", "melds", "red_threes", "stock", "stock_count", "discard_pile", "seat_to_move", "phase")
+    __slots__ = ("after", "hands", "melds", "red_threes", "stock", "stock_count", "discard_pile", "seat_to_move", "phase", "sides")
     AFTER_FIELD_NUMBER: _ClassVar[int]
     HANDS_FIELD_NUMBER: _ClassVar[int]
     MELDS_FIELD_NUMBER: _ClassVar[int]
@@ -73,6 +73,7 @@ class Checkpoint(_message.Message):
     DISCARD_PILE_FIELD_NUMBER: _ClassVar[int]
     SEAT_TO_MOVE_FIELD_NUMBER: _ClassVar[int]
     PHASE_FIELD_NUMBER: _ClassVar[int]
+    SIDES_FIELD_NUMBER: _ClassVar[int]
     after: int
     hands: _containers.RepeatedCompositeFieldContainer[ClaimedCards]
     melds: _containers.RepeatedCompositeFieldContainer[ClaimedCards]
@@ -82,7 +83,14 @@ class Checkpoint(_message.Message):
     discard_pile: str
     seat_to_move: int
     phase: _game_pb2.Phase
-    def __init__(self, after: _Optional[int] = ..., hands: _Optional[_Iterable[_Union[ClaimedCards, _Mapping]]] = ..., melds: _Optional[_Iterable[_Union[ClaimedCards, _Mapping]]] = ..., red_threes: _Optional[_Iterable[_Union[ClaimedCards, _Mapping]]] = ..., stock: _Optional[str] = ..., stock_count: _Optional[int] = ..., discard_pile: _Optional[str] = ..., seat_to_move: _Optional[int] = ..., phase: _Optional[_Union[_game_pb2.Phase, str]] = ...) -> None: ...
+    sides: ClaimedSides
+    def __init__(self, after: _Optional[int] = ..., hands: _Optional[_Iterable[_Union[ClaimedCards, _Mapping]]] = ..., melds: _Optional[_Iterable[_Union[ClaimedCards, _Mapping]]] = ..., red_threes: _Optional[_Iterable[_Union[ClaimedCards, _Mapping]]] = ..., stock: _Optional[str] = ..., stock_count: _Optional[int] = ..., discard_pile: _Optional[str] = ..., seat_to_move: _Optional[int] = ..., phase: _Optional[_Union[_game_pb2.Phase, str]] = ..., sides: _Optional[_Union[ClaimedSides, _Mapping]] = ...) -> None: ...
+
+class ClaimedSides(_message.Message):
+    __slots__ = ("side_of_seat",)
+    SIDE_OF_SEAT_FIELD_NUMBER: _ClassVar[int]
+    side_of_seat: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, side_of_seat: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class GameRecord(_message.Message):
     __slots__ = ("rule_set_id", "first_dealer", "hands", "claimed_winner")
