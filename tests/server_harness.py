@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import threading
+import urllib.error
+import urllib.request
 from collections.abc import Coroutine, Iterator
-from typing import Any
+from dataclasses import replace
+from typing import Any, cast
 
 import grpc
 
@@ -77,3 +81,58 @@ def oracle_stub(book: RuleBook | None = None) -> Iterator[oracle_pb2_grpc.Oracle
     finally:
         channel.close()
         server.close()
+
+
+@contextlib.contextmanager
+def grpc_and_http_server(book: RuleBook | None = None) -> Iterator[ServerThread]:
+    """A fresh server of `book` (the shipped rule sets by default) with its HTTP/JSON port open, closed afterwards."""
+    running = ServerThread(book or default_rule_book(), replace(QUIET, http_port=0))
+    try:
+        yield running
+    finally:
+        running.close(grace=0)
+
+
+@contextlib.contextmanager
+def stub_for(server: ServerThread) -> Iterator[oracle_pb2_grpc.OracleServiceStub]:
+    """A stub on a channel to a running server, ready before it is yielded, closed afterwards."""
+    channel = grpc.insecure_channel(server.address)
+    grpc.channel_ready_future(channel).result(timeout=RPC_TIMEOUT)
+    try:
+        yield oracle_pb2_grpc.OracleServiceStub(channel)
+    finally:
+        channel.close()
+
+
+def post_json(server: ServerThread, method: str, body: bytes) -> tuple[int, dict[str, Any]]:
+    """POST a Connect JSON request to the server's HTTP port: the status and the decoded answer (errors too)."""
+    assert server.server.http is not None
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{server.server.http.port}/oracle.api.v1.OracleService/{method}",
+        data=body,
+        headers={"Content-Type": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=RPC_TIMEOUT) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def error_details(error: grpc.RpcError, code: grpc.StatusCode) -> list[tuple[str, str]]:
+    """(field, description) of each BadRequest field violation (INVALID_ARGUMENT: the request is malformed or over a
+    limit) or PreconditionFailure violation (FAILED_PRECONDITION: the state contradicts the rules or itself)."""
+    from google.rpc import error_details_pb2
+    from grpc_status import rpc_status
+
+    assert error.code() == code, (error.code(), error.details())
+    status = rpc_status.from_call(cast(grpc.Call, error))
+    assert status is not None
+    found = []
+    for detail in status.details:
+        bad, failed = error_details_pb2.BadRequest(), error_details_pb2.PreconditionFailure()
+        if code == grpc.StatusCode.INVALID_ARGUMENT and detail.Unpack(bad):
+            found.extend((v.field, v.description) for v in bad.field_violations)
+        if code == grpc.StatusCode.FAILED_PRECONDITION and detail.Unpack(failed):
+            found.extend((v.subject, v.description) for v in failed.violations)
+    return found

@@ -8,19 +8,13 @@ seeds; tests/american_states.py). The server runs in-process (tests/server_harne
 from __future__ import annotations
 
 import json
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
-from dataclasses import replace
-from typing import Any, cast
 
 import grpc
 import pytest
 from american_states import RULE_SET, american_hands, position
 from google.protobuf import json_format
-from google.rpc import error_details_pb2
-from grpc_status import rpc_status
-from server_harness import QUIET, RPC_TIMEOUT, ServerThread
+from server_harness import RPC_TIMEOUT, ServerThread, error_details, grpc_and_http_server, post_json, stub_for
 
 from oracle.api.v1 import game_pb2, notation_pb2, oracle_pb2, oracle_pb2_grpc, ruleset_pb2, scoring_pb2
 from oracle.bench.fuzz_seeds import build_corpus
@@ -43,26 +37,18 @@ from oracle.service.convert_view import view_to_proto
 from oracle.service.record_json import record_from_json
 
 REF = oracle_pb2.RuleSetRef(id=RULE_SET)
-SERVICE = "oracle.api.v1.OracleService"
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[ServerThread]:
-    running = ServerThread(default_rule_book(), replace(QUIET, http_port=0))
-    try:
+    with grpc_and_http_server() as running:
         yield running
-    finally:
-        running.close(grace=0)
 
 
 @pytest.fixture(scope="module")
 def stub(server: ServerThread) -> Iterator[oracle_pb2_grpc.OracleServiceStub]:
-    channel = grpc.insecure_channel(server.address)
-    grpc.channel_ready_future(channel).result(timeout=RPC_TIMEOUT)
-    try:
-        yield oracle_pb2_grpc.OracleServiceStub(channel)
-    finally:
-        channel.close()
+    with stub_for(server) as connected:
+        yield connected
 
 
 def _check(state: GameState, text: str, ref: oracle_pb2.RuleSetRef = REF) -> oracle_pb2.CheckActionRequest:
@@ -71,19 +57,6 @@ def _check(state: GameState, text: str, ref: oracle_pb2.RuleSetRef = REF) -> ora
 
 def _codes(response: oracle_pb2.CheckActionResponse) -> list[tuple[str, str]]:
     return [(v.code, v.field) for v in response.violations]
-
-
-def _bad_request(error: grpc.RpcError) -> list[tuple[str, str]]:
-    """(field, description) of each BadRequest field violation of an INVALID_ARGUMENT error."""
-    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT, (error.code(), error.details())
-    status = rpc_status.from_call(cast(grpc.Call, error))
-    assert status is not None
-    found: list[tuple[str, str]] = []
-    for detail in status.details:
-        bad = error_details_pb2.BadRequest()
-        if detail.Unpack(bad):
-            found.extend((v.field, v.description) for v in bad.field_violations)
-    return found
 
 
 #: Seat 0's side has five natural sevens; seat 0 holds a two.
@@ -206,12 +179,12 @@ def test_asks_round_trip_over_grpc_connect_and_a_players_view(
     response = stub.CheckAction(request, timeout=RPC_TIMEOUT)
     assert response.legal and [side.asks for side in response.next_state.sides] == [1, 1]
     assert state_from_proto(response.next_state).sides[1].asks == 1
-    status, answer = _post(server, "CheckAction", json_format.MessageToJson(request).encode())
+    status, answer = post_json(server, "CheckAction", json_format.MessageToJson(request).encode())
     assert status == 200 and [side.get("asks", 0) for side in answer["nextState"]["sides"]] == [1, 1]
     assert answer == json.loads(json_format.MessageToJson(response))
     body = json.loads(json_format.MessageToJson(request))
     body["state"]["sides"][0]["asks"] = 0  # written by a client in JSON: read as the field it is
-    status, answer = _post(server, "CheckAction", json.dumps(body).encode())
+    status, answer = post_json(server, "CheckAction", json.dumps(body).encode())
     assert status == 200 and [side.get("asks", 0) for side in answer["nextState"]["sides"]] == [0, 1]
     view = oracle_pb2.CheckActionRequest(rule_set=REF, view=view_to_proto(view_of(state, 0)), action_text="discard KD")
     assert [side.asks for side in view.view.sides] == [1, 1]
@@ -446,7 +419,9 @@ def test_a_million_rows_of_a_rule_table_are_refused_by_their_count_over_grpc(
     assert request.ByteSize() < 4 * 1024 * 1024  # within the message limit: the size check must catch it
     with pytest.raises(grpc.RpcError) as info:
         stub.CheckAction(request, timeout=RPC_TIMEOUT)
-    assert _bad_request(info.value) == [(f"rule_set.inline.{field}", f"has 1000000 rows; the limit is {MAX_RULE_ROWS}")]
+    assert error_details(info.value, grpc.StatusCode.INVALID_ARGUMENT) == [
+        (f"rule_set.inline.{field}", f"has 1000000 rows; the limit is {MAX_RULE_ROWS}")
+    ]
 
 
 @pytest.mark.parametrize("field", ["melds.rank_rules", "threes.count_values"])
@@ -508,38 +483,24 @@ def test_many_choices_in_an_inline_rule_set_are_refused_by_their_count() -> None
 # --------------------------------------------------------------------------- Connect (HTTP/JSON)
 
 
-def _post(server: ServerThread, method: str, body: bytes) -> tuple[int, dict[str, Any]]:
-    assert server.server.http is not None
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{server.server.http.port}/{SERVICE}/{method}",
-        data=body,
-        headers={"Content-Type": "application/json"},
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=RPC_TIMEOUT) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
 def test_over_http_json_the_bonus_cards_and_a_rank_rule_answer_as_over_grpc(
     server: ServerThread, stub: oracle_pb2_grpc.OracleServiceStub
 ) -> None:
     state = position(OPENING, stock="4C 5C 6C 8C")
     melded = stub.CheckAction(_check(state, OPENING_MELD), timeout=RPC_TIMEOUT)
     request = _check(state_from_proto(melded.next_state), "discard JH")
-    status, answer = _post(server, "CheckAction", json_format.MessageToJson(request).encode())
+    status, answer = post_json(server, "CheckAction", json_format.MessageToJson(request).encode())
     assert status == 200
     assert [e["cardsDrawn"]["cards"] for e in answer["events"]] == [["CARD_8C", "CARD_6C", "CARD_5C", "CARD_4C"]]
     assert answer == json.loads(json_format.MessageToJson(stub.CheckAction(request, timeout=RPC_TIMEOUT)))
-    status, answer = _post(
+    status, answer = post_json(
         server, "CheckAction", json_format.MessageToJson(_check(position(*SEVENS), "meld 7: 2C")).encode()
     )
     assert status == 200 and "legal" not in answer
     assert [(v["code"], v["field"]) for v in answer["violations"]] == [("MELD_TOO_MANY_WILDS", "melds.rank_rules")]
     big = json.loads(json_format.MessageToJson(_check(position(*SEVENS), "meld 7: 2C")))
     big["ruleSet"] = {"inline": {"id": "huge", "extends": RULE_SET, "threes": {"countValues": [100] * 100_000}}}
-    status, answer = _post(server, "CheckAction", json.dumps(big).encode())
+    status, answer = post_json(server, "CheckAction", json.dumps(big).encode())
     assert (status, answer["code"]) == (400, "invalid_argument")
     assert "rule_set.inline.threes.count_values" in answer["message"]
 

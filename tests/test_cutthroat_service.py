@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import base64
 import json
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any, TypeVar
 
 import grpc
@@ -21,8 +18,7 @@ from cutthroat_states import Hand, cutthroat_hands
 from google.protobuf import json_format
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
-from grpc_status import rpc_status
-from server_harness import QUIET, RPC_TIMEOUT, ServerThread
+from server_harness import RPC_TIMEOUT, ServerThread, error_details, grpc_and_http_server, post_json, stub_for
 
 from oracle.api.v1 import cards_pb2, game_pb2, notation_pb2, oracle_pb2, oracle_pb2_grpc, record_pb2, scoring_pb2
 from oracle.games.movegen import legal_actions
@@ -42,30 +38,19 @@ from oracle.service.record_json import record_from_json
 
 RULE_SET = "cutthroat-3p"
 REF = oracle_pb2.RuleSetRef(id=RULE_SET)
-SERVICE = "oracle.api.v1.OracleService"
 M = TypeVar("M", bound=Message)
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[ServerThread]:
-    running = ServerThread(default_rule_book(), replace(QUIET, http_port=0))
-    try:
+    with grpc_and_http_server() as running:
         yield running
-    finally:
-        running.close(grace=0)
 
 
 @pytest.fixture(scope="module")
 def stub(server: ServerThread) -> Iterator[oracle_pb2_grpc.OracleServiceStub]:
-    channel = grpc.insecure_channel(server.address)
-    grpc.channel_ready_future(channel).result(timeout=RPC_TIMEOUT)
-    try:
-        yield oracle_pb2_grpc.OracleServiceStub(channel)
-    finally:
-        channel.close()
-
-
-# --------------------------------------------------------------------------- positions
+    with stub_for(server) as connected:
+        yield connected
 
 
 def _hand(lone: tuple[int, ...]) -> Hand:
@@ -94,29 +79,14 @@ def _check(state: GameState, action: game_pb2.Action) -> oracle_pb2.CheckActionR
     return oracle_pb2.CheckActionRequest(rule_set=REF, state=state_to_proto(state), action=action)
 
 
-def _details(error: grpc.RpcError, code: grpc.StatusCode) -> list[tuple[str, str]]:
-    """(field, description) of each BadRequest field violation (INVALID_ARGUMENT: the request is malformed or over a
-    limit) or PreconditionFailure violation (FAILED_PRECONDITION: the state contradicts the rules or itself)."""
-    assert error.code() == code, (error.code(), error.details())
-    status = rpc_status.from_call(error)
-    assert status is not None
-    found = []
-    for detail in status.details:
-        bad, failed = error_details_pb2.BadRequest(), error_details_pb2.PreconditionFailure()
-        if code == grpc.StatusCode.INVALID_ARGUMENT and detail.Unpack(bad):
-            found.extend((v.field, v.description) for v in bad.field_violations)
-        if code == grpc.StatusCode.FAILED_PRECONDITION and detail.Unpack(failed):
-            found.extend((v.subject, v.description) for v in failed.violations)
-    assert found, status
-    return found
-
-
 def _refused(
     call: Any, request: Any, code: grpc.StatusCode = grpc.StatusCode.INVALID_ARGUMENT
 ) -> list[tuple[str, str]]:
     with pytest.raises(grpc.RpcError) as info:
         call(request, timeout=RPC_TIMEOUT)
-    return _details(info.value, code)
+    found = error_details(info.value, code)
+    assert found, info.value
+    return found
 
 
 INCONSISTENT = grpc.StatusCode.FAILED_PRECONDITION
@@ -425,38 +395,24 @@ def test_a_refereed_cutthroat_game_reports_sides_forming_and_the_formed_state(
 # --------------------------------------------------------------------------- Connect (HTTP/JSON)
 
 
-def _post(server: ServerThread, method: str, body: bytes) -> tuple[int, dict[str, Any]]:
-    assert server.server.http is not None
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{server.server.http.port}/{SERVICE}/{method}",
-        data=body,
-        headers={"Content-Type": "application/json"},
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=RPC_TIMEOUT) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
 def test_over_http_json_a_forming_take_answers_as_over_grpc_and_a_bad_side_of_seat_names_its_field(
     server: ServerThread, stub: oracle_pb2_grpc.OracleServiceStub
 ) -> None:
     state, action = _forming()
     request = _check(state, action)
-    status, answer = _post(server, "CheckAction", json_format.MessageToJson(request).encode())
+    status, answer = post_json(server, "CheckAction", json_format.MessageToJson(request).encode())
     assert status == 200
     assert answer["nextState"]["sideOfSeat"] == [0, 1, 1]
     assert [e["sidesFormed"]["partners"] for e in answer["events"] if "sidesFormed" in e] == [[1, 2]]
     assert answer == json.loads(json_format.MessageToJson(stub.CheckAction(request, timeout=RPC_TIMEOUT)))
     body = json.loads(json_format.MessageToJson(_check(*_partner_meld())))
     body["state"]["sideOfSeat"] = [1] * (DEFAULT_LIMITS.max_seats + 1)
-    status, answer = _post(server, "CheckAction", json.dumps(body).encode())
+    status, answer = post_json(server, "CheckAction", json.dumps(body).encode())
     assert (status, answer["code"]) == (400, "invalid_argument")
     bad = _connect_detail(answer, "google.rpc.BadRequest", error_details_pb2.BadRequest)
     assert [v.field for v in bad.field_violations] == ["state.side_of_seat"]
     body["state"]["sideOfSeat"] = [0, 2, 1]
-    status, answer = _post(server, "CheckAction", json.dumps(body).encode())
+    status, answer = post_json(server, "CheckAction", json.dumps(body).encode())
     assert (status, answer["code"]) == (400, "failed_precondition")
     failed = _connect_detail(answer, "google.rpc.PreconditionFailure", error_details_pb2.PreconditionFailure)
     assert "state.side_of_seat" in [v.subject for v in failed.violations]
