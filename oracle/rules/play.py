@@ -72,8 +72,8 @@ def _work_out_meld(ctx: Ctx, action: Meld) -> _Melding:
     hand_after = remove_cards(ctx.hand, [c for g in action.groups for c in g.cards])
     # Going out: no card left, or one left to discard - except after a last-card red three, when no discard follows.
     going_out = not hand_after or (len(hand_after) == 1 and state.phase != Phase.FINAL_MELDS)
-    if going_out and hand_after and ctx.rules.bonus_cards.keep_only_discard and meld_owes_bonus_cards(ctx):
-        going_out = False  # the last card's discard is followed by the bonus cards: not going out (_bonus_follows)
+    if going_out and hand_after and _bonus_follows(ctx, melding=True):
+        going_out = False  # the last card's discard is followed by the bonus cards: not going out
     groups = [(g, meld_shape(g.cards)) for g in action.groups]
     laid = lay_groups(ctx.rules, ctx.side, groups, melds_before_turn=state.turn.melds_before_turn)
     turn = state.turn.evolve(
@@ -163,11 +163,12 @@ def check_discard(ctx: Ctx, action: Discard) -> list[Violation]:
     return out
 
 
-def _bonus_follows(ctx: Ctx) -> bool:
+def _bonus_follows(ctx: Ctx, *, melding: bool = False) -> bool:
     """The discard ending this turn is followed by bonus cards (bonus_cards.*): the side made its initial meld from
-    the hand this turn, so a player who discards his last card then is not out; he takes the bonus cards."""
+    the hand this turn (`melding`: makes it with the meld being judged), so a player who discards his last card then
+    is not out; he takes the bonus cards."""
     b = ctx.rules.bonus_cards
-    if not (b.first_side or b.later_side) or not ctx.side.melds:
+    if not (b.first_side or b.later_side) or not (melding or ctx.side.melds):
         return False
     return meld_owes_bonus_cards(ctx)
 
