@@ -42,6 +42,7 @@ from oracle.ruleset.sections import (
     MeldRules,
     MustTakePile,
     RankRule,
+    RunRules,
     SideFormation,
     StockExhaustionRules,
     ThreesRules,
@@ -71,6 +72,7 @@ class CompiledRules:
     going_out: GoingOutRules
     stock_exhaustion: StockExhaustionRules
     bonus_cards: BonusCardRules
+    runs: RunRules
     game: GameRules
     # Derived tables.
     sides: int  #: number of sides
@@ -174,7 +176,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
     rank_rule_at: list[RankRule | None] = [None] * 14
     for rank_rule in rank_rules:
         rank_rule_at[rank_rule.rank] = rank_rule
-    b, t_ = frozen.bonus_cards, frozen.threes
+    b, t_, r = frozen.bonus_cards, frozen.threes, frozen.runs
     packs, jokers = frozen.deck.packs, frozen.deck.jokers
     return CompiledRules(
         spec=frozen,
@@ -204,6 +206,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             m.wilds_after_opening_min_naturals,
             m.open_wild_meld_blocks_wilds,
             rank_rules,
+            m.combine_same_rank,
         ),
         canastas=CanastaRules(
             c.min_size,
@@ -238,6 +241,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             p.closed_rank_dead,
             p.no_wild_on_empty_pile,
             p.wild_discard_last_resort,
+            p.onto_meld_below_canasta_only,
         ),
         threes=ThreesRules(
             t.red_three_bonus,
@@ -255,6 +259,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             tuple(t_.count_values),
             t_.minus_below_canastas,
             t_.plus_from_canastas,
+            t_.canastas_for_red_threes,
         ),
         going_out=GoingOutRules(
             g.canastas_required,
@@ -276,6 +281,15 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
         bonus_cards=BonusCardRules(
             b.first_side, b.later_side, b.not_with_pile_take, b.none_when_stock_at_most, b.keep_only_discard
         ),
+        runs=RunRules(
+            r.min_size,
+            r.max_size,
+            r.lowest_rank - 2,  # NATURAL_RANK_FOUR (4) is rank index 2
+            r.highest_rank - 2,
+            r.canasta_size,
+            r.canasta_bonus,
+            r.pile_top_alone,
+        ),
         game=GameRules(frozen.game.target_score),
         sides=seats // side_size,
         rank_rule_at=tuple(rank_rule_at),
@@ -285,6 +299,8 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             or frozen.bonus_cards.keep_only_discard
             or frozen.going_out.ask_partner_max_per_hand
             or frozen.melds.wild_only_melds
+            or frozen.runs.min_size
+            or not frozen.melds.one_meld_per_rank
         ),
         family_scoring=bool(
             frozen.melds.rank_rules or frozen.canastas.wild_bonus or frozen.canastas.wild_unfinished_penalty

@@ -143,6 +143,7 @@ class MeldRules:
     wilds_after_opening_min_naturals: int  #: 0 = no such rule
     open_wild_meld_blocks_wilds: bool
     rank_rules: tuple[RankRule, ...]  #: in the spec's order
+    combine_same_rank: bool  #: two melds of a rank may be put together (with one_meld_per_rank false)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +190,7 @@ class DiscardPileRules:
     closed_rank_dead: bool
     no_wild_on_empty_pile: bool
     wild_discard_last_resort: bool
+    onto_meld_below_canasta_only: bool  #: the top card never joins a canasta
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +212,7 @@ class ThreesRules:
     count_values: tuple[int, ...]  #: empty = the classic per-card scoring
     minus_below_canastas: int
     plus_from_canastas: int
+    canastas_for_red_threes: int  #: 0 = the classic test (any meld)
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +252,19 @@ class BonusCardRules:
 
 
 @dataclass(frozen=True, slots=True)
+class RunRules:
+    """runs.* (ranks as rank indexes: four = 2, ace = 12)."""
+
+    min_size: int  #: 0 = no runs
+    max_size: int  #: 0 = no limit
+    lowest_rank: int
+    highest_rank: int
+    canasta_size: int
+    canasta_bonus: int
+    pile_top_alone: bool  #: the top card may join a run alone (never start one, never with hand cards)
+
+
+@dataclass(frozen=True, slots=True)
 class GameRules:
     """game.*"""
 
@@ -270,5 +286,6 @@ SECTIONS: dict[str, type] = {
     "going_out": GoingOutRules,
     "stock_exhaustion": StockExhaustionRules,
     "bonus_cards": BonusCardRules,
+    "runs": RunRules,
     "game": GameRules,
 }
