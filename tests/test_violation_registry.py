@@ -70,8 +70,25 @@ WORDINGS = [(rule.code, variant) for rule in RULES.values() for variant in ("", 
 CASES = load_cases()
 
 
+#: Rules with a melds.* or runs.* field that judge where a group goes, a combination of melds or the pile's top
+#: card, not a meld's make-up.
+_PLACEMENT_RULES = {
+    Code.PILE_TOP_CANNOT_START_RUN,
+    Code.PILE_TOP_RUN_WITH_HAND_CARDS,
+    Code.PILE_TOP_ONTO_RUN_NOT_ALLOWED,
+    Code.MELD_NO_SUCH_MELD,
+    Code.MELD_TARGET_OTHER_RANK,
+    Code.MELD_SECOND_OF_RANK,
+    Code.COMBINE_NOT_ALLOWED,
+    Code.COMBINE_DIFFERENT_RANKS,
+    Code.COMBINE_BREAKS_MELD,
+}
+
+
 def _is_meld_rule(rule: Rule) -> bool:
-    return rule.field.startswith(("melds.", "threes.black_three_meld")) and rule.code != Code.MELD_NO_SUCH_MELD
+    """A rule meld_rule_breaks reports (about one meld's make-up: groups and runs)."""
+    fields = ("melds.", "threes.black_three_meld", "runs.")
+    return (rule.field.startswith(fields) or rule.field == "runs") and rule.code not in _PLACEMENT_RULES
 
 
 # --- the table -----------------------------------------------------------------------------------------------------
