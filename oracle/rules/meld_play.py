@@ -206,6 +206,12 @@ def check_laid(rules: CompiledRules, laid: Laid, *, going_out: bool, last_cards:
         after = placed.after
         assert after is not None  # a placement without a problem has its meld
         new = placed.before is None
+        before = placed.before
+        if before is not None and not rules.canastas.wild_may_join_canasta and placed.shape.wilds:
+            if is_canasta(before, rules) and not before.run:
+                wilds = format_cards(c for c in group.cards if is_wild(c))
+                number, rank = (placed.target or 0) + 1, describe_rank(before.rank)
+                out.append(violation(rules, Code.WILD_ON_CANASTA, wilds=wilds, number=number, rank=rank))
         if placed.before is not None and _turns_mixed(rules, placed.before, after):
             if not rules.canastas.wild_may_join_natural:
                 wilds = format_cards(c for c in group.cards if is_wild(c))

@@ -103,4 +103,10 @@ RUN_RULES = (
         "Two melds are put together only when the result is itself a legal meld.",
         "melds {first} and {second} together would break a meld rule: {why}",
     ),
+    Rule(
+        Code.WILD_ON_CANASTA,
+        "canastas.wild_may_join_canasta",
+        "This rule set lets no wild card join a meld that is already a canasta.",
+        "{wilds} cannot join meld {number}, which is already a canasta of {rank}",
+    ),
 )

@@ -217,6 +217,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             c.wild_all_twos_bonus,
             c.wild_all_jokers_bonus,
             c.wild_unfinished_penalty,
+            c.wild_may_join_canasta,
         ),
         initial_meld=InitialMeldRules(
             im.minimum_below_table,
@@ -300,6 +301,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             or frozen.going_out.ask_partner_max_per_hand
             or frozen.melds.wild_only_melds
             or frozen.runs.min_size
+            or not frozen.canastas.wild_may_join_canasta
             or not frozen.melds.one_meld_per_rank
         ),
         family_scoring=bool(

@@ -158,6 +158,7 @@ class CanastaRules:
     wild_all_twos_bonus: int  #: 0 = wild_bonus
     wild_all_jokers_bonus: int  #: 0 = wild_bonus
     wild_unfinished_penalty: int
+    wild_may_join_canasta: bool  #: a wild card may join any canasta (natural ones: wild_may_join_natural too)
 
 
 @dataclass(frozen=True, slots=True)

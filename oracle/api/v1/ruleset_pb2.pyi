@@ -287,7 +287,7 @@ class Melds(_message.Message):
     def __init__(self, min_size: _Optional[int] = ..., min_naturals: _Optional[int] = ..., max_wilds: _Optional[int] = ..., wild_ratio: _Optional[_Union[WildRatio, str]] = ..., max_size: _Optional[int] = ..., one_meld_per_rank: _Optional[bool] = ..., wild_only_melds: _Optional[bool] = ..., wilds_after_opening_min_naturals: _Optional[int] = ..., open_wild_meld_blocks_wilds: _Optional[bool] = ..., rank_rules: _Optional[_Iterable[_Union[RankRule, _Mapping]]] = ..., combine_same_rank: _Optional[bool] = ...) -> None: ...
 
 class Canastas(_message.Message):
-    __slots__ = ("min_size", "natural_bonus", "mixed_bonus", "wild_may_join_natural", "wild_bonus", "wild_all_twos_bonus", "wild_all_jokers_bonus", "wild_unfinished_penalty")
+    __slots__ = ("min_size", "natural_bonus", "mixed_bonus", "wild_may_join_natural", "wild_bonus", "wild_all_twos_bonus", "wild_all_jokers_bonus", "wild_unfinished_penalty", "wild_may_join_canasta")
     MIN_SIZE_FIELD_NUMBER: _ClassVar[int]
     NATURAL_BONUS_FIELD_NUMBER: _ClassVar[int]
     MIXED_BONUS_FIELD_NUMBER: _ClassVar[int]
@@ -296,6 +296,7 @@ class Canastas(_message.Message):
     WILD_ALL_TWOS_BONUS_FIELD_NUMBER: _ClassVar[int]
     WILD_ALL_JOKERS_BONUS_FIELD_NUMBER: _ClassVar[int]
     WILD_UNFINISHED_PENALTY_FIELD_NUMBER: _ClassVar[int]
+    WILD_MAY_JOIN_CANASTA_FIELD_NUMBER: _ClassVar[int]
     min_size: int
     natural_bonus: int
     mixed_bonus: int
@@ -304,7 +305,8 @@ class Canastas(_message.Message):
     wild_all_twos_bonus: int
     wild_all_jokers_bonus: int
     wild_unfinished_penalty: int
-    def __init__(self, min_size: _Optional[int] = ..., natural_bonus: _Optional[int] = ..., mixed_bonus: _Optional[int] = ..., wild_may_join_natural: _Optional[bool] = ..., wild_bonus: _Optional[int] = ..., wild_all_twos_bonus: _Optional[int] = ..., wild_all_jokers_bonus: _Optional[int] = ..., wild_unfinished_penalty: _Optional[int] = ...) -> None: ...
+    wild_may_join_canasta: bool
+    def __init__(self, min_size: _Optional[int] = ..., natural_bonus: _Optional[int] = ..., mixed_bonus: _Optional[int] = ..., wild_may_join_natural: _Optional[bool] = ..., wild_bonus: _Optional[int] = ..., wild_all_twos_bonus: _Optional[int] = ..., wild_all_jokers_bonus: _Optional[int] = ..., wild_unfinished_penalty: _Optional[int] = ..., wild_may_join_canasta: _Optional[bool] = ...) -> None: ...
 
 class MeldThreshold(_message.Message):
     __slots__ = ("from_score", "minimum")
