@@ -60,8 +60,13 @@ def _best_meld(rules: CompiledRules, side: SideState, cards: Cards) -> Meld | No
         return None  # a group no number of wild cards makes legal
     for index, meld in enumerate(side.melds):
         rank = meld_shape(meld).rank
-        if rank not in groups and rank != RANK_THREE and default_target(rules, side.melds, rank) == index:
+        if rank in groups or rank == RANK_THREE or is_run(meld):
+            continue
+        if default_target(rules, side.melds, rank) == index:
             targets.append(_onto_target(rules, meld, rank, len(wilds)))
+        elif not rules.melds.one_meld_per_rank and default_target(rules, side.melds, rank) is None:
+            if index_of_rank(side.melds, rank) == index:  # only canastas of the rank: wild cards join one, named
+                targets.append(_onto_target(rules, meld, rank, len(wilds), named=index + 1))
     if rules.melds.wild_only_melds:
         options = {w: is_canasta(_new(WILD_MELD_RANK, 0, w), rules) for w in range(len(wilds) + 1)}
         targets.append(
@@ -75,7 +80,8 @@ def _best_meld(rules: CompiledRules, side: SideState, cards: Cards) -> Meld | No
         if not target.naturals and not count:
             continue
         given, wilds = wilds[:count], wilds[count:]
-        out.append(MeldGroup((*target.naturals, *given), target.rank if target.onto else None, target.named))
+        onto_rank = target.rank if target.onto and not target.named else None
+        out.append(MeldGroup((*target.naturals, *given), onto_rank, target.named))
     return Meld(tuple(out)) if out else None
 
 
@@ -154,14 +160,14 @@ def _natural_target(rules: CompiledRules, side: SideState, rank: int, naturals: 
     return _Target(rank, naturals, False, options, named)
 
 
-def _onto_target(rules: CompiledRules, meld: Cards, rank: int, most: int) -> _Target:
+def _onto_target(rules: CompiledRules, meld: Cards, rank: int, most: int, *, named: int = 0) -> _Target:
     old = meld_shape(meld)
     options = {0: is_canasta(old, rules)}
     for w in range(1, most + 1):
         ok, after = _joined(rules, old, 0, w)
         if ok:
             options[w] = is_canasta(after, rules)
-    return _Target(rank, (), True, options)
+    return _Target(rank, (), True, options, named)
 
 
 def _most_canastas(targets: list[_Target], wilds: int) -> list[int] | None:
