@@ -16,6 +16,7 @@ from oracle.verify.boundary import EngineReport, check_engine
 from oracle.verify.lint import ERROR, WARNING, lint
 from oracle.verify.model import RuleModel
 from oracle.verify.properties import PROPERTIES, check_properties
+from oracle.verify.terms import Clause
 
 NEW = ("run-limits", "run-canasta", "run-canasta-reachable", "pile-top-run", "red-threes-need-canastas", "combine")
 
@@ -78,7 +79,7 @@ def test_run_canasta_reachable_fails_when_the_range_is_too_short() -> None:
 def test_run_limits_catches_a_model_that_forgets_the_suit(monkeypatch: pytest.MonkeyPatch) -> None:
     honest = model_runs.run_clauses
 
-    def any_suit(spec: ruleset_pb2.RuleSet, run: model_runs.RunCounts, *, new: bool = True) -> list[model_runs.Clause]:
+    def any_suit(spec: ruleset_pb2.RuleSet, run: model_runs.RunCounts, *, new: bool = True) -> list[Clause]:
         return [c for c in honest(spec, run, new=new) if "one suit" not in c.text]
 
     monkeypatch.setattr(model_runs, "run_clauses", any_suit)
@@ -192,3 +193,24 @@ def test_the_engine_agrees_with_the_model_on_red_threes_that_need_two_canastas()
     assert not report.disagreements, [c.id for c in report.disagreements]
     with_meld = next(c for c in red if c.id.endswith("red1-meld"))
     assert with_meld.expected["redThrees"] == -100  # a meld but no canasta: threes.canastas_for_red_threes 2
+
+
+def test_the_engine_agrees_with_the_model_on_runs_and_the_pile_top_onto_a_run() -> None:
+    cases = {c.id: c for c in engine_report().cases if c.kind == "run" or "-pile-run" in c.id}
+    assert all(c.agrees for c in cases.values()), [c.id for c in cases.values() if not c.agrees]
+    assert cases["samba-4p-run-size7"].expected == {"legal": True, "canasta": True}
+    assert cases["samba-4p-run-size8"].expected["legal"] is False
+    assert cases["samba-4p-play-pile-run3-hand1"].expected == {"refused": True}
+    assert cases["samba-4p-play-pile-run3-hand0"].expected == {"refused": False}
+    assert cases["samba-4p-play-pile-run7-hand0"].expected == {"refused": True}  # a samba takes no more cards
+
+
+def test_a_run_case_catches_an_engine_that_lets_a_run_grow_past_seven(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dataclasses import replace
+
+    from oracle.verify import boundary_runs
+
+    rules = default_rule_book().get("samba-4p").rules
+    loose = replace(rules, runs=replace(rules.runs, max_size=0))  # the engine's view only: the model reads the spec
+    cases = boundary_runs.run_engine_cases(RuleModel(rules.spec), loose)
+    assert "samba-4p-run-size8" in [c.id for c in cases if not c.agrees]
