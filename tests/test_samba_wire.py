@@ -21,7 +21,6 @@ from oracle.model.cards import parse_cards
 from oracle.model.errors import InvalidInputError
 from oracle.rules.candidates import candidates
 from oracle.ruleset.loader import default_rule_book
-from oracle.service import record_json
 from oracle.service.convert_game import action_from_proto, action_to_proto
 from oracle.service.record_json import record_from_json
 from oracle.service.wire import WireError
@@ -32,11 +31,13 @@ CARD = st.one_of(st.integers(1, 53), st.integers(0, 300))
 CARDS = st.lists(CARD, max_size=8)
 
 
-def _group(draw: st.DrawFn, group: game_pb2.MeldGroup) -> None:
-    group.cards.extend(draw(CARDS))
-    group.onto_rank = draw(st.one_of(st.just(0), CARD))  # type: ignore[assignment]
-    group.onto = draw(st.one_of(st.just(0), UINT32))
-    group.new_meld = draw(st.booleans())
+def _group(draw: st.DrawFn, groups: Any) -> None:
+    groups.add(
+        cards=draw(CARDS),
+        onto_rank=draw(st.one_of(st.just(0), CARD)),
+        onto=draw(st.one_of(st.just(0), UINT32)),
+        new_meld=draw(st.booleans()),
+    )
 
 
 @st.composite
@@ -60,7 +61,7 @@ def samba_actions(draw: st.DrawFn) -> game_pb2.Action:
         msg.meld.SetInParent()
         groups = msg.meld.groups
     for _ in range(draw(st.integers(0, 3))):
-        _group(draw, groups.add())
+        _group(draw, groups)
     return msg
 
 
@@ -131,7 +132,7 @@ def test_the_samba_records_are_read_without_falling_back(monkeypatch: pytest.Mon
     texts = [(SAMBA / f"game-{n}.json").read_text(encoding="utf-8") for n in range(10)]
     expected = [json_format.Parse(text, record_pb2.GameRecord()) for text in texts]
     assert sum(text.count('"onto"') for text in texts) and sum(text.count('"newMeld"') for text in texts)
-    monkeypatch.setattr(record_json.json_format, "ParseDict", _no_fallback)
+    monkeypatch.setattr(json_format, "ParseDict", _no_fallback)
     assert [record_from_json(json.loads(text)) for text in texts] == expected
 
 
@@ -144,7 +145,7 @@ def _record(action: game_pb2.Action) -> dict[str, Any]:
 def test_records_with_onto_new_meld_and_combine_read_as_parse_dict_reads_them(msg: game_pb2.Action) -> None:
     data = _record(msg)
     expected = json_format.ParseDict(data, record_pb2.GameRecord())
-    with mock.patch.object(record_json.json_format, "ParseDict", _no_fallback):
+    with mock.patch.object(json_format, "ParseDict", _no_fallback):
         assert record_from_json(data) == expected
 
 
