@@ -1,20 +1,22 @@
 """Samba (samba-4p) on the dispute desk in headless Chromium: the rule book offered, a side's melds numbered with its
 runs marked, a run, a run extension, a group named onto a meld (`to N`), a combine and a take of the pile onto a
-run judged, and the position the page builds accepted by the oracle."""
+run judged, the position the page builds accepted by the oracle, and a samba-4p game record stepped through."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from browser_harness import Desk, ask, choose_books, page_state, running_desk
 from google.protobuf import json_format
 from playwright.sync_api import Page
 
-from oracle.api.v1 import oracle_pb2
+from oracle.api.v1 import oracle_pb2, record_pb2
 from oracle.ruleset.loader import default_rule_book
 from oracle.service.api import OracleApi
 
+ROOT = Path(__file__).resolve().parent.parent
 API = OracleApi(default_rule_book())
 HAND = "5H 6H 7H 8H 4S 5S 3S JC 2C JK 9C KH KD KS"
 #: side 0's melds: 1 jacks, 2 the run 9H TH JH, 3 queens with a two, 4 natural queens
@@ -107,3 +109,19 @@ def test_a_take_of_the_pile_onto_a_run(page: Page) -> None:
     assert badge == "Illegal" and "PILE_TOP_RUN_WITH_HAND_CARDS" in text
     badge, text = verdict(page, "take-pile with 6H 7H")
     assert badge == "Illegal" and "PILE_TOP_CANNOT_START_RUN" in text
+
+
+def test_a_samba_game_record_steps_through_takes_onto_named_melds(page: Page) -> None:
+    record = ROOT / "conformance" / "records" / "samba-4p" / "game-1.json"
+    report = API.ReplayGame(
+        oracle_pb2.ReplayGameRequest(record=json_format.Parse(record.read_text(), record_pb2.GameRecord()))
+    ).report
+    first = [a for a in report.actions if a.hand == 0]
+    named = next(i for i, a in enumerate(first) if a.notation.startswith("take-pile") and " to " in a.notation)
+    page.click("#tab-record")
+    page.set_input_files("#record-file", str(record))
+    page.wait_for_selector("#step-list li")
+    assert "every claimed score matches" in page.locator("#record-result .msg.ok").inner_text()
+    page.locator("#step-list li").nth(named).click()
+    detail = page.inner_text("#step-detail")
+    assert first[named].notation in detail and "took the pile:" in detail
