@@ -14,7 +14,8 @@ from playwright.sync_api import Page
 
 from oracle.api.v1 import cards_pb2, game_pb2, oracle_pb2, ruleset_pb2
 from oracle.model.actions import format_action, parse_action
-from oracle.model.cards import NotationError
+from oracle.model.cards import NotationError, parse_cards
+from oracle.model.state import is_run
 from oracle.rules.facts import frozen_reasons_for_side
 from oracle.ruleset.loader import default_rule_book
 from oracle.service.api import OracleApi
@@ -178,7 +179,7 @@ def test_the_page_knows_every_repeated_field_of_a_rule_set(page: Page) -> None:
     assert not repeated & field_names(ruleset_pb2.RuleSet.DESCRIPTOR, repeated=False)
 
 
-@pytest.mark.parametrize("rule_set_id", ["classic-2p", "classic-4p", "six-3x2"])
+@pytest.mark.parametrize("rule_set_id", ["classic-2p", "classic-4p", "six-3x2", "samba-4p"])
 def test_a_position_of_one_hand_becomes_a_whole_deal_the_oracle_accepts(page: Page, rule_set_id: str) -> None:
     ref = oracle_pb2.RuleSetRef(id=rule_set_id)
     rule_set = API.GetRuleSet(oracle_pb2.GetRuleSetRequest(rule_set=ref)).rule_set
@@ -283,7 +284,7 @@ def test_every_turn_the_form_offers_is_accepted_or_refused_at_a_field_of_the_for
 PILES = [("", 0), ("7C 2S 9H", 0), ("7C 2S 9H", 1), ("2S 9H", 1), ("3H 9H", 1), ("6S 3S 9H", 1), ("9H JK 5C", 1)]
 
 
-@pytest.mark.parametrize("rule_set_id", ["classic-2p", "classic-4p", "bicycle-4p", "2p-cover-upcard"])
+@pytest.mark.parametrize("rule_set_id", ["classic-2p", "classic-4p", "bicycle-4p", "2p-cover-upcard", "samba-4p"])
 @pytest.mark.parametrize("melds", ["", "KH KD KS"])
 def test_the_pages_frozen_pile_reasons_are_the_oracles(page: Page, rule_set_id: str, melds: str) -> None:
     loaded = default_rule_book().get(rule_set_id)
@@ -307,3 +308,12 @@ def test_the_pages_frozen_pile_reasons_are_the_oracles(page: Page, rule_set_id: 
         message = json_format.ParseDict(state, game_pb2.GameState())
         expected = [field for field, _ in frozen_reasons_for_side(loaded.rules, state_from_proto(message), 0)]
         assert shown == expected, (pile, upcards)
+
+
+MELDS = ["9H TH JH", "QC QD QS 2D", "JK 2C 2D", "5S 6S 7S 8S 9S TS JS", "KH KD KS", "2C 9H TH", "4D 5D 6D 2H"]
+
+
+def test_the_page_tells_a_run_among_the_melds_as_the_oracle_does(page: Page) -> None:
+    got = in_page(page, "melds.js", "arg.map((meld) => m.isRun(meld.split(' ')))", MELDS)
+    assert got == [is_run(tuple(parse_cards(meld))) for meld in MELDS]
+    assert got.count(True) == 4 and got.count(False) == 3  # runs (one with a wild card) and groups of one rank
