@@ -13,8 +13,10 @@ from google.protobuf import json_format
 from playwright.sync_api import Page
 
 from oracle.api.v1 import oracle_pb2, record_pb2
+from oracle.model.actions import format_action
 from oracle.ruleset.loader import default_rule_book
 from oracle.service.api import OracleApi
+from oracle.service.convert_game import action_from_proto
 
 ROOT = Path(__file__).resolve().parent.parent
 API = OracleApi(default_rule_book())
@@ -125,3 +127,23 @@ def test_a_samba_game_record_steps_through_takes_onto_named_melds(page: Page) ->
     page.locator("#step-list li").nth(named).click()
     detail = page.inner_text("#step-detail")
     assert first[named].notation in detail and "took the pile:" in detail
+
+
+def test_the_legal_moves_list_the_combine_and_it_checks_legal(page: Page) -> None:
+    samba_position(page, "PHASE_PLAY", HAND, "4C 8S")
+    page.check("input[name=kind][value=moves]")
+    page.fill("#max-actions", "100")
+    ask(page)
+    request = oracle_pb2.ListLegalActionsRequest(max_actions=100, rule_set=oracle_pb2.RuleSetRef(id="samba-4p"))
+    json_format.ParseDict(page_state(page, "samba-4p"), request.state)
+    expected = API.ListLegalActions(request)
+    shown = page.locator("#answer ol.moves li").all_inner_texts()
+    assert len(shown) == len(expected.actions) and expected.counts.combine == 1
+    assert "1 combine" in page.locator("#answer").inner_text()
+    listed = [format_action(action_from_proto(action)) for action in expected.actions]
+    assert "meld 5H 6H 7H" in listed  # a run from the hand
+    assert shown[listed.index("combine 3 4")] == "combine 3 4"  # the two melds of queens
+    page.locator("#answer ol.moves li button").nth(listed.index("combine 3 4")).click()
+    assert page.is_checked("input[name=kind][value=check]") and page.input_value("#action") == "combine 3 4"
+    ask(page)
+    assert page.locator("#answer .column[data-rule-set=samba-4p] .badge").inner_text() == "Legal"
