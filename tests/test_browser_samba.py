@@ -76,6 +76,7 @@ def test_the_melds_are_numbered_and_a_run_is_marked(page: Page) -> None:
     assert kinds == [0, 1, 0, 0]  # only 9H TH JH is a run; QC QD QS 2D (a two among queens) is not
     assert melds.nth(1).locator(".meld-kind").inner_text() == "run"
     assert melds.nth(1).locator(".card").count() == 3
+    assert "meld 8H to 2" in page.inner_text("#action-help")  # the action's help shows the numbered forms
 
 
 def test_a_run_a_run_extension_a_named_meld_and_a_combine_are_judged(page: Page) -> None:
