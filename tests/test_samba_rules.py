@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from helpers import make_state
@@ -33,7 +34,7 @@ from oracle.ruleset.compiled import CompiledRules, compile_rules
 from oracle.ruleset.loader import default_rule_book
 
 RULES = default_rule_book().get("samba-4p").rules
-PLAY = {"phase": "PHASE_PLAY", "turn": {"start": "TURN_START_DREW"}}
+PLAY: dict[str, Any] = {"phase": "PHASE_PLAY", "turn": {"start": "TURN_START_DREW"}}
 JACKS = "JS JD JC"  # a meld that makes the side one that has melded
 Q7 = "QC QC QD QD QH QH QS"  # a natural canasta of queens
 K7 = "KC KC KD KD KH KH KS"  # a natural canasta of kings
