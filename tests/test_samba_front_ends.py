@@ -1,6 +1,6 @@
 """Samba (samba-4p) through the command line: rules show with its runs section in words, explain of the new fields
 and codes, check of the new notation (runs, `to N`, `new`, `take-pile to N`, `combine`), score with a samba,
-adjudicate asking samba-4p beside the other four-player books, simulate and replay."""
+adjudicate asking samba-4p beside the other four-player books, check from a player's view, simulate and replay."""
 
 from __future__ import annotations
 
@@ -10,9 +10,14 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from google.protobuf import json_format
 
+from oracle.api.v1 import notation_pb2
 from oracle.cli.main import main
+from oracle.rules.view import view_of
 from oracle.ruleset.loader import default_rule_book
+from oracle.service.convert_game import state_from_notation
+from oracle.service.convert_view import view_to_proto
 
 FOUR_PLAYER = sorted(loaded.spec.id for loaded in default_rule_book() if loaded.spec.players.seats == 4)
 OTHERS = (
@@ -324,3 +329,25 @@ def test_simulated_samba_games_replay_cleanly(tmp_path: Path) -> None:
     code, out = run("replay", str(tmp_path / "game-0.json"))
     assert code == 0, out
     assert out.splitlines()[0].startswith("game-0.json: rule set samba-4p, 1 hand(s)")
+
+
+# check --view: the same answers from the player's view
+
+
+@pytest.mark.parametrize(
+    ("state", "action"),
+    [("play", "combine 3 4"), ("play", "meld 8H to 2"), ("play", "meld JC to 7"), ("pile", "take-pile to 2")],
+)
+def test_check_from_the_players_view_judges_the_new_notation_as_the_state(
+    files: dict[str, str], tmp_path: Path, state: str, action: str
+) -> None:
+    message = json_format.Parse(Path(files[state]).read_text(), notation_pb2.GameStateNotation())
+    full = state_from_notation(message, default_rule_book().get("samba-4p").rules)
+    view = tmp_path / "view.json"
+    view.write_text(json_format.MessageToJson(view_to_proto(view_of(full, 0))), encoding="utf-8")
+    by_state = run("check", "--state", files[state], "--action", action, "--json")
+    by_view = run("check", "--rules", "samba-4p", "--view", str(view), "--action", action, "--json")
+    assert by_view[0] == by_state[0]
+    seen, judged = json.loads(by_view[1]), json.loads(by_state[1])
+    assert (seen.get("legal", False), seen.get("violations")) == (judged.get("legal", False), judged.get("violations"))
+    assert seen["notation"] == action
