@@ -214,3 +214,17 @@ def test_a_run_case_catches_an_engine_that_lets_a_run_grow_past_seven(monkeypatc
     loose = replace(rules, runs=replace(rules.runs, max_size=0))  # the engine's view only: the model reads the spec
     cases = boundary_runs.run_engine_cases(RuleModel(rules.spec), loose)
     assert "samba-4p-run-size8" in [c.id for c in cases if not c.agrees]
+
+
+def test_combine_cases_agree_and_catch_an_engine_that_skips_the_meld_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    from oracle.rules import combine as engine_combine
+    from oracle.verify import boundary_runs
+
+    rules = default_rule_book().get("samba-4p").rules
+    honest = {c.id: c for c in boundary_runs.run_engine_cases(RuleModel(rules.spec), rules) if "-combine-" in c.id}
+    assert all(c.agrees for c in honest.values())
+    assert honest["samba-4p-play-combine-w1-w2"].expected == {"breaksMeld": True}  # three wild cards: max_wilds 2
+    assert honest["samba-4p-play-combine-w0-w2"].expected == {"breaksMeld": False}
+    monkeypatch.setattr(engine_combine, "meld_rule_breaks", lambda *args, **kwargs: [])
+    lax = boundary_runs.run_engine_cases(RuleModel(rules.spec), rules)
+    assert [c.id for c in lax if not c.agrees] == ["samba-4p-play-combine-w1-w2"]

@@ -1,4 +1,4 @@
-"""Engine against model on Samba's runs and the pile's top card onto a run (runs.*), for rule sets with runs.
+"""Engine against model on Samba's runs, the pile's top card onto a run (runs.*) and combining two melds of a rank.
 
 * run: a run of one suit from runs.lowest_rank of each size from runs.min_size - 1 to runs.max_size + 1 (or
   canasta_size + 1 without a cap), and a run with a gap, one of two suits and one holding a wild card; expected:
@@ -8,22 +8,28 @@
   hand; expected: whether model_runs.take_onto_run refuses it (the pile not frozen); the engine: whether the
   referee names a run or pile-onto-run code (frozen-pile codes aside).
 
-A rule set without runs (runs.min_size 0) has no such case.
+* combine: the side holds two melds of kings, (3 naturals, a wild cards) and (3 naturals, b wild cards), a and b
+  within melds.max_wilds, with a + b around it, and puts them together (Combine 1 2); expected: whether the
+  combined meld is illegal (RuleModel.legal_natural_meld_at); the engine: COMBINE_BREAKS_MELD.
+
+A rule set without runs (runs.min_size 0) has no run case, one without melds.combine_same_rank (or with
+melds.one_meld_per_rank) no combine case. The positions' discard piles hold wild cards (frozen), so the pile
+cases set the frozen-pile codes aside and read only the run and onto-a-run codes.
 """
 
 from __future__ import annotations
 
 import z3
 
-from oracle.model.actions import TakePile
-from oracle.model.cards import RANK_TWO, format_cards
+from oracle.model.actions import Combine, TakePile
+from oracle.model.cards import RANK_KING, RANK_TWO, format_cards
 from oracle.rules import melds
 from oracle.ruleset.compiled import CompiledRules
 from oracle.verify import model_runs as mr
 from oracle.verify.boundary_play import _codes
 from oracle.verify.cases import Case
 from oracle.verify.deck_cards import Cards
-from oracle.verify.model import RuleModel
+from oracle.verify.model import RuleModel, fixed_meld
 from oracle.verify.terms import NATURAL_RANKS
 
 #: the codes that refuse a take of the top card onto a run for the run's or the take's sake
@@ -118,11 +124,43 @@ def _pile_run_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
     return cases
 
 
-def run_engine_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
-    """Every run and pile-onto-run case of the rule set (none without runs)."""
-    if not rules.runs.min_size:
+def _combine_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
+    spec = rm.spec
+    if spec.melds.one_meld_per_rank or not spec.melds.combine_same_rank or rm.rank_copies < 6:
         return []
-    return _run_cases(rm, rules) + _pile_run_cases(rm, rules)
+    top = spec.melds.max_wilds
+    pairs = sorted({(a, b) for a in range(top + 1) for b in range(a, top + 1) if top - 1 <= a + b <= top + 1})
+    cases = []
+    for first, second in pairs:
+        if first + second > rm.wild_copies:
+            continue
+        cards = Cards(rules)
+        one = cards.take(RANK_KING, 3) + cards.wilds(first, 0)
+        two = cards.take(RANK_KING, 3) + cards.wilds(second, 0)
+        side_melds: list[list[tuple[int, ...]]] = [[one, two]] + [[] for _ in range(rules.sides - 1)]
+        answer = _codes(rules, cards, side_melds, 0, Combine(1, 2), ())
+        codes = answer.get("codes")
+        broken: object = "COMBINE_BREAKS_MELD" in codes if isinstance(codes, list) else answer
+        legal = rm.legal_natural_meld_at(fixed_meld(6, first + second), RANK_KING)
+        cases.append(
+            Case(
+                f"{rm.id}-play-combine-w{first}-w{second}",
+                f"two melds of kings, 3 naturals with {first} and with {second} wild card(s), put together: the"
+                " result breaks a meld rule",
+                rm.id,
+                "play",
+                {"slug": f"combine-w{first}-w{second}"},
+                {"breaksMeld": not _true(legal)},
+                {"breaksMeld": broken, **answer},
+            )
+        )
+    return cases
+
+
+def run_engine_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
+    """Every run, pile-onto-run and combine case of the rule set (none without runs or combining)."""
+    runs = _run_cases(rm, rules) + _pile_run_cases(rm, rules) if rules.runs.min_size else []
+    return runs + _combine_cases(rm, rules)
 
 
 __all__ = ["RUN_TAKE_CODES", "run_engine_cases"]
