@@ -303,7 +303,6 @@ def test_adjudicate_a_wild_card_onto_a_new_meld_samba_4p_against_classic_4p(file
     assert "samba-4p" in out and "classic-4p" in out
 
 
-@pytest.mark.xfail(strict=True, reason="engine: check_action re-runs the shape layer with the rule set's own runs")
 def test_adjudicate_a_run_under_classic_4p_and_samba_4p_answers_runs_not_allowed(files: dict[str, str]) -> None:
     # Adjudicate shapes the action with runs when any rule set asked has runs (oracle.games.adjudicate), but then
     # referee.judge shapes it again under each rule set with that rule set's own runs flag: under classic-4p a run
