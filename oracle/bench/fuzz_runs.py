@@ -5,7 +5,9 @@ Deterministic as the rest of the seed corpus (oracle.bench.fuzz_seeds): a simula
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
+
+from google.protobuf.message import Message
 
 from oracle.api.v1 import oracle_pb2, ruleset_pb2
 from oracle.games.deal import deal
@@ -22,8 +24,13 @@ from oracle.service.convert_game import action_to_proto, state_to_proto
 from oracle.service.convert_table import table_to_proto
 from oracle.service.convert_view import view_to_proto
 
-if TYPE_CHECKING:  # fuzz_seeds imports this module
-    from oracle.bench.fuzz_seeds import Corpus
+
+class Corpus(Protocol):
+    """Where the requests go (oracle.bench.fuzz_seeds.Corpus, which imports this module)."""
+
+    def add(self, rpc: str, request: Message) -> None:
+        """Add a request of `rpc`."""
+
 
 RUNS_SEED = 1  #: the simulated game whose first hand gives the positions of rule sets with runs
 
