@@ -203,6 +203,24 @@ def test_the_engine_agrees_with_the_model_on_runs_and_the_pile_top_onto_a_run() 
     assert cases["samba-4p-play-pile-run3-hand1"].expected == {"refused": True}
     assert cases["samba-4p-play-pile-run3-hand0"].expected == {"refused": False}
     assert cases["samba-4p-play-pile-run7-hand0"].expected == {"refused": True}  # a samba takes no more cards
+    assert cases["samba-4p-play-pile-run3-frozen"].expected == {"refused": True}
+    assert cases["samba-4p-play-pile-run3-hand0"].engine["codes"] == []  # the whole take is legal, not just its run
+
+
+def test_a_pile_case_catches_a_disagreement_on_hand_cards_with_the_top_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    from oracle.verify import boundary_runs
+
+    honest = model_runs.take_onto_run
+
+    def hand_cards_too(
+        spec: ruleset_pb2.RuleSet, before: model_runs.RunCounts, top: int, hand: z3.ArithRef, frozen: z3.BoolRef
+    ) -> z3.BoolRef:
+        return honest(spec, before, top, z3.IntVal(0), frozen)  # as if the hand cards did not count
+
+    monkeypatch.setattr(model_runs, "take_onto_run", hand_cards_too)
+    rules = default_rule_book().get("samba-4p").rules
+    wrong = [c.id for c in boundary_runs.run_engine_cases(RuleModel(rules.spec), rules) if not c.agrees]
+    assert wrong == [f"samba-4p-play-pile-run{n}-hand1" for n in (3, 4, 5, 6)]
 
 
 def test_a_run_case_catches_an_engine_that_lets_a_run_grow_past_seven(monkeypatch: pytest.MonkeyPatch) -> None:
