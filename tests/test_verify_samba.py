@@ -246,3 +246,13 @@ def test_combine_cases_agree_and_catch_an_engine_that_skips_the_meld_rules(monke
     monkeypatch.setattr(engine_combine, "meld_rule_breaks", lambda *args, **kwargs: [])
     lax = boundary_runs.run_engine_cases(RuleModel(rules.spec), rules)
     assert [c.id for c in lax if not c.agrees] == ["samba-4p-play-combine-w1-w2"]
+
+
+def test_score_bounds_say_that_runs_are_outside_them_only_where_runs_exist() -> None:
+    def bounds(spec: ruleset_pb2.RuleSet) -> str:
+        (result,) = check_properties(RuleModel(spec), [p for p in PROPERTIES if p.id == "score-bounds"])
+        return result.detail
+
+    note = "runs (runs.canasta_bonus and run cards) are not in these bounds"
+    assert note in bounds(samba())
+    assert note not in bounds(spec_of("classic-4p"))
