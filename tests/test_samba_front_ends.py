@@ -304,10 +304,6 @@ def test_adjudicate_a_wild_card_onto_a_new_meld_samba_4p_against_classic_4p(file
 
 
 def test_adjudicate_a_run_under_classic_4p_and_samba_4p_answers_runs_not_allowed(files: dict[str, str]) -> None:
-    # Adjudicate shapes the action with runs when any rule set asked has runs (oracle.games.adjudicate), but then
-    # referee.judge shapes it again under each rule set with that rule set's own runs flag: under classic-4p a run
-    # is refused as malformed input (exit 2, "cards of different ranks in one meld") instead of the verdict
-    # RUNS_NOT_ALLOWED beside samba-4p's legal.
     code, out = run(
         "adjudicate", "--state", files["both"], "--action", "meld 5H 6H 7H", "--rules", "classic-4p,samba-4p"
     )

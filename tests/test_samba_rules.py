@@ -422,11 +422,13 @@ def test_random_hands_list_runs_extensions_and_combines_whenever_legal() -> None
 # --- a run under a rule set without runs ---------------------------------------------------------------------------
 
 
-def test_a_run_without_runs_is_malformed_alone_and_runs_not_allowed_beside_a_rule_set_with_runs() -> None:
+def test_a_run_without_runs_is_runs_not_allowed_and_other_mixed_ranks_malformed_alone() -> None:
     no_runs = changed(lambda s: setattr(s.runs, "min_size", 0))
-    state = samba("5H 6H 7H 9C", (JACKS,), **PLAY)
-    with pytest.raises(InvalidInputError, match="cards of different ranks"):
-        judge(state, "meld 5H 6H 7H", no_runs)
-    verdict = check_action(no_runs, state, parse_action("meld 5H 6H 7H"), runs=True)  # as adjudicate judges it
+    state = samba("5H 6H 7H 6D 9C", (JACKS,), **PLAY)
+    verdict = check_action(no_runs, state, parse_action("meld 5H 6H 7H"))  # a run some rule sets meld: a rule question
+    assert found(verdict) == [("RUNS_NOT_ALLOWED", "runs.min_size")]
+    with pytest.raises(InvalidInputError, match="cards of different ranks"):  # no rule set melds these
+        judge(state, "meld 5H 6D 7H", no_runs)
+    verdict = check_action(no_runs, state, parse_action("meld 5H 6D 7H"), runs=True)  # as adjudicate judges it
     assert found(verdict) == [("RUNS_NOT_ALLOWED", "runs.min_size")]
     assert check_action(RULES, state, parse_action("meld 5H 6H 7H"), runs=True).legal
