@@ -7,7 +7,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from oracle.model.cards import RANK_JOKER, RANK_THREE, describe_rank, format_cards, is_red_three, is_wild, rank_of
+from oracle.model.cards import (
+    RANK_FOUR,
+    RANK_JOKER,
+    RANK_THREE,
+    describe_rank,
+    format_cards,
+    is_red_three,
+    is_wild,
+    rank_of,
+)
 from oracle.model.fast_init import fast_init
 from oracle.model.state import index_of_rank
 from oracle.rules.violations import RULES, Code, Violation, violation
@@ -132,8 +141,9 @@ def _run_shape(cards: Sequence[int]) -> MeldShape:
 
 
 def is_proper_run(shape: MeldShape) -> bool:
-    """A run's shape that some rule set melds: natural cards of one suit in consecutive ranks, no wild card."""
-    return shape.run and shape.one_suit and shape.consecutive and not shape.wilds
+    """A run's shape that some rule set melds: natural cards of one suit in consecutive ranks from the four up (a
+    run never holds a three: runs.lowest_rank is a NaturalRank), no wild card."""
+    return shape.run and shape.one_suit and shape.consecutive and not shape.wilds and shape.low >= RANK_FOUR
 
 
 def mixed_ranks_problem(cards: Sequence[int]) -> str:
