@@ -35,6 +35,7 @@ from oracle.ruleset.sections import (
     DealRules,
     DeckRules,
     DiscardPileRules,
+    FootRules,
     GameRules,
     GoingOutRules,
     InitialMeldRules,
@@ -72,6 +73,7 @@ class CompiledRules:
     stock_exhaustion: StockExhaustionRules
     bonus_cards: BonusCardRules
     game: GameRules
+    foot: FootRules
     # Derived tables.
     sides: int  #: number of sides
     rank_rule_at: tuple[RankRule | None, ...]  #: by rank index (0..13): melds.rank_rules' row for it, or None
@@ -96,10 +98,20 @@ class CompiledRules:
         """How many copies of a card the deck holds."""
         return self.deck.jokers if card == JOKER else self.deck.packs
 
+    def minimum_for_hand(self, hand_number: int) -> int | None:
+        """The minimum in the game's `hand_number`th hand (1-based) under initial_meld.minimum_by_hand (the last entry
+        holds for later hands), or None where the minimum goes by the running total."""
+        by_hand = self.initial_meld.minimum_by_hand
+        if not by_hand:
+            return None
+        return by_hand[min(max(hand_number, 1), len(by_hand)) - 1]
+
     def minimum_initial_meld(self, running_total: int) -> tuple[int, int | None]:
         """The minimum for a running total, and the from_score of the row used (None: below the table)."""
         table = self.initial_meld
         minimum, row = table.minimum_below_table, None
+        if table.minimum_by_hand:  # by hand number: the caller uses minimum_for_hand
+            return minimum, row
         for from_score, row_minimum in table.thresholds:
             if running_total < from_score:
                 break
@@ -124,8 +136,9 @@ def _family(spec: ruleset_pb2.RuleSet) -> bool:
     )
 
 
-def _card_points(values: CardValueRules) -> tuple[int, ...]:
+def _card_points(values: CardValueRules, *, held_red_threes: bool) -> tuple[int, ...]:
     points = [0] * (max(ALL_CARDS) + 1)
+    by_rank = dict(values.rank_values)
     for card in ALL_CARDS:
         rank = rank_of(card)
         if card == JOKER:
@@ -141,7 +154,10 @@ def _card_points(values: CardValueRules) -> tuple[int, ...]:
         elif is_black_three(card):
             points[card] = values.black_three
         elif is_red_three(card):
-            points[card] = 0  # bonus cards, scored under `threes`, never melded or held
+            # bonus cards, scored under `threes`, never melded or held; or held to the end (threes.red_three_held)
+            points[card] = values.red_three if held_red_threes else 0
+        if card != JOKER and rank in by_rank:
+            points[card] = by_rank[rank]
     return tuple(points)
 
 
@@ -156,7 +172,15 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
     d, t, m, c, im = frozen.deal, frozen.threes, frozen.melds, frozen.canastas, frozen.initial_meld
     p, g, v = frozen.discard_pile, frozen.going_out, frozen.card_values
     card_values = CardValueRules(
-        v.joker, v.two, v.ace, v.eight_to_king, v.four_to_seven, v.black_three, v.table_minus_below_canastas
+        v.joker,
+        v.two,
+        v.ace,
+        v.eight_to_king,
+        v.four_to_seven,
+        v.black_three,
+        v.table_minus_below_canastas,
+        tuple((row.rank - 2, row.points) for row in v.rank_values),  # NATURAL_RANK_FOUR (4) is rank index 2
+        v.red_three,
     )
     rank_rules = tuple(
         RankRule(
@@ -190,6 +214,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             d.upcard_cover_black_three,
             d.upcard_cover_repeats,
             d.upcard,
+            d.upcard_reject_to_stock,
         ),
         turn=TurnRules(frozen.turn.draw_count, frozen.turn.short_stock_draws_remaining),
         card_values=card_values,
@@ -222,6 +247,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             im.natural_meld_required,
             im.no_mixed_canasta,
             im.pile_top_counts,
+            tuple(im.minimum_by_hand),
         ),
         discard_pile=DiscardPileRules(
             p.take_limit,
@@ -255,6 +281,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             tuple(t_.count_values),
             t_.minus_below_canastas,
             t_.plus_from_canastas,
+            t_.red_three_held,
         ),
         going_out=GoingOutRules(
             g.canastas_required,
@@ -267,6 +294,9 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             g.concealed_with_final_discard,
             g.ask_partner_max_per_hand,
             g.unfinished_special_meld_blocks,
+            g.natural_canastas_required,
+            g.mixed_canastas_required,
+            g.partner_foot_required,
         ),
         stock_exhaustion=StockExhaustionRules(
             MustTakePile(frozen.stock_exhaustion.must_take_pile),
@@ -276,7 +306,8 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
         bonus_cards=BonusCardRules(
             b.first_side, b.later_side, b.not_with_pile_take, b.none_when_stock_at_most, b.keep_only_discard
         ),
-        game=GameRules(frozen.game.target_score),
+        game=GameRules(frozen.game.target_score, frozen.game.hands),
+        foot=FootRules(frozen.foot.size, frozen.foot.continue_after_melding_out, frozen.foot.unplayed_counts),
         sides=seats // side_size,
         rank_rule_at=tuple(rank_rule_at),
         family=_family(frozen),
@@ -285,6 +316,10 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             or frozen.bonus_cards.keep_only_discard
             or frozen.going_out.ask_partner_max_per_hand
             or frozen.melds.wild_only_melds
+            or frozen.foot.size > 0
+            or frozen.threes.red_three_held
+            or frozen.going_out.ask_partner == ruleset_pb2.ASK_PARTNER_REQUIRED_BINDING
+            or bool(frozen.going_out.natural_canastas_required or frozen.going_out.mixed_canastas_required)
         ),
         family_scoring=bool(
             frozen.melds.rank_rules or frozen.canastas.wild_bonus or frozen.canastas.wild_unfinished_penalty
@@ -292,10 +327,11 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
         bonus_threes=frozenset(
             c
             for c in ALL_CARDS
-            if is_red_three(c) or (is_black_three(c) and t_.black_three_role == ruleset_pb2.BLACK_THREE_ROLE_BONUS)
+            if (is_red_three(c) and not t_.red_three_held)
+            or (is_black_three(c) and t_.black_three_role == ruleset_pb2.BLACK_THREE_ROLE_BONUS)
         ),
         deck_size=52 * packs + jokers,
-        card_points=_card_points(card_values),
+        card_points=_card_points(card_values, held_red_threes=t_.red_three_held),
         cites=_citations(frozen),
         deck_counts=Counter(deck(packs, jokers)),
         sorted_deck=tuple(sorted(deck(packs, jokers))),
