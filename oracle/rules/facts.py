@@ -75,6 +75,8 @@ def end_table(rules: CompiledRules, state: GameState) -> HandTable:
         went = WentOut.NO
         if index == went_out_side:
             went = WentOut.CONCEALED if state.went_out_concealed else WentOut.NORMAL
-        hands = tuple(state.seats[s].hand for s in rules.seats_of_side(index))
+        # a foot never taken up counts as cards held (foot.unplayed_counts)
+        feet = rules.foot.unplayed_counts
+        hands = tuple(state.seats[s].hand + (state.seats[s].foot if feet else ()) for s in rules.seats_of_side(index))
         sides.append(SideTable(side.melds, side.red_threes, hands, went, side.unable_after_yes))
     return HandTable(tuple(sides), state.side_of_seat)
