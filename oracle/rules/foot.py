@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+from oracle.model.events import Event, RedThreeLaid
 from oracle.model.state import GameState, PartnerAnswer, SeatState
-from oracle.rules.context import Ctx, with_seat
+from oracle.rules.context import Ctx, draw_from_stock, with_seat, with_side
+from oracle.rules.facts import side_of
 from oracle.rules.melds import MalformedMeld, is_canasta, meld_shape
 from oracle.rules.violations import Code, Violation
 from oracle.ruleset.compiled import CompiledRules
@@ -18,10 +20,34 @@ def foot_waiting(ctx: Ctx) -> bool:
     return bool(ctx.state.seats[ctx.seat].foot)
 
 
-def take_up_foot(state: GameState, seat: int) -> GameState:
-    """The state with the seat's foot taken up as its hand (its hand is empty)."""
+def take_up_foot(rules: CompiledRules, state: GameState, seat: int) -> tuple[GameState, list[Event]]:
+    """The state with the seat's foot taken up as its hand (its hand is empty), and the events: a red three in the
+    foot, where red threes are laid (threes.red_three_held false), is laid at once and replaced from the stock as a
+    dealt one is."""
     own = state.seats[seat]
-    return state.evolve(seats=with_seat(state, seat, SeatState((*own.hand, *own.foot), own.melded_before)))
+    cards = (*own.hand, *own.foot)
+    bonus = [c for c in cards if c in rules.bonus_threes]
+    if not bonus:
+        return state.evolve(seats=with_seat(state, seat, SeatState(cards, own.melded_before))), []
+    kept = tuple(c for c in cards if c not in rules.bonus_threes)
+    reds: list[int] = list(bonus)
+    events: list[Event] = [RedThreeLaid(seat, c, rules.threes.red_three_replaced) for c in bonus]
+    stock = state.stock
+    if rules.threes.red_three_replaced:
+        drawn = draw_from_stock(rules, seat, kept, stock, len(bonus))
+        kept, stock = drawn.hand, drawn.stock
+        reds += drawn.red_threes
+        events += drawn.events
+    index = side_of(rules, seat)  # red threes stay on the seat's own entry (players.side_formation)
+    side = state.sides[index]
+    return (
+        state.evolve(
+            seats=with_seat(state, seat, SeatState(kept, own.melded_before)),
+            sides=with_side(state, index, side.evolve(red_threes=(*side.red_threes, *reds))),
+            stock=stock,
+        ),
+        events,
+    )
 
 
 def canastas_by_kind(ctx: Ctx, melds: Iterable[Sequence[int]]) -> tuple[int, int]:

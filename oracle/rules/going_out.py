@@ -114,7 +114,8 @@ def after_melding(ctx: Ctx, next_state: GameState, turn: TurnState, events: list
     if next_state.seats[ctx.seat].hand:
         return Applied(next_state, tuple(events))
     if next_state.seats[ctx.seat].foot:
-        return Applied(take_up_foot(next_state, ctx.seat), tuple(events))
+        taken, laid = take_up_foot(ctx.rules, next_state, ctx.seat)
+        return Applied(taken, (*events, *laid))
     over, ended = end_hand(
         ctx.rules, next_state, HandEnd.WENT_OUT, went_out_seat=ctx.seat, concealed=is_concealed(ctx, turn)
     )

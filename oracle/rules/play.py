@@ -29,7 +29,7 @@ from oracle.rules.family_checks import (
     check_unfinished_going_out,
     unfinished_blockers,
 )
-from oracle.rules.foot import foot_waiting
+from oracle.rules.foot import foot_waiting, take_up_foot
 from oracle.rules.going_out import (
     after_melding,
     check_going_out,
@@ -208,11 +208,12 @@ def apply_discard(ctx: Ctx, action: Discard) -> Applied:
     hand_after = remove_cards(ctx.hand, (action.card,))
     melded = turn.melded or turn.start == TurnStart.TOOK_PILE
     own = state.seats[ctx.seat]
-    if not hand_after and own.foot:  # the last hand card discarded: the foot is taken up, played from next turn
-        seats = with_seat(state, ctx.seat, SeatState(own.foot, own.melded_before or melded))
-    else:
-        seats = with_seat(state, ctx.seat, SeatState(hand_after, own.melded_before or melded, own.foot))
+    seats = with_seat(state, ctx.seat, SeatState(hand_after, own.melded_before or melded, own.foot))
     pile = (*state.discard_pile, action.card)
+    taken: list[Event] = []
+    if not hand_after and own.foot:  # the last hand card discarded: the foot is taken up, played from next turn
+        walked, taken = take_up_foot(rules, state.evolve(seats=seats), ctx.seat)
+        seats, state = walked.seats, state.evolve(sides=walked.sides, stock=walked.stock)
     if not hand_after and not own.foot and not _bonus_follows(ctx):
         over, ended = end_hand(
             rules,
@@ -229,7 +230,7 @@ def apply_discard(ctx: Ctx, action: Discard) -> Applied:
         over, ended = end_hand(
             rules, state.evolve(seats=seats, sides=sides, discard_pile=pile), HandEnd.STOCK_EXHAUSTED
         )
-        return Applied(over, ended)
+        return Applied(over, (*taken, *ended))
     passed = state.evolve(
         seats=seats,
         sides=sides,
@@ -240,8 +241,8 @@ def apply_discard(ctx: Ctx, action: Discard) -> Applied:
     )
     if rules.bonus_cards.first_side or rules.bonus_cards.later_side:  # bonus cards for the initial meld
         passed, drawn = draw_bonus_cards(rules, passed, ctx.seat, turn)
-        return Applied(passed, tuple(drawn))
-    return Applied(passed)
+        return Applied(passed, (*taken, *drawn))
+    return Applied(passed, tuple(taken))
 
 
 # --- the partner's question, and finishing -------------------------------------------------------------------------
