@@ -35,7 +35,8 @@ from oracle.ruleset.loader import RuleBook, default_rule_book
 
 SPECS = resources.files("oracle.specs")
 BASE_TEXTS = {
-    name: (SPECS / name).read_text(encoding="utf-8") for name in ("classic-2p.textproto", "classic-4p.textproto")
+    name: (SPECS / name).read_text(encoding="utf-8")
+    for name in ("classic-2p.textproto", "classic-4p.textproto", "hand-and-foot-4p.textproto")
 }
 SOURCES_TEXT = (SPECS / "sources.textproto").read_text(encoding="utf-8")
 DIFFER = "Other versions, and where the rule books differ"
@@ -104,6 +105,20 @@ VARIANTS: dict[str, Variant] = {
         "stock_exhaustion.must_take_pile",
         "With the stock gone a player must take the pile whenever that is allowed (Wikipedia).",
         DIFFER,
+    ),
+    "test-hf-walk-only": Variant(
+        "hand-and-foot-4p",
+        "foot { continue_after_melding_out: false }",
+        "foot.continue_after_melding_out",
+        "The foot is taken up only with the discard of the hand's last card.",
+        "Going out",
+    ),
+    "test-hf-both-feet": Variant(
+        "hand-and-foot-4p",
+        "going_out { partner_foot_required: true }",
+        "going_out.partner_foot_required",
+        "Neither partner goes out until both have taken up their feet.",
+        "Going out",
     ),
     "test-last-red-melds": Variant(
         "classic-4p",
@@ -187,10 +202,11 @@ def shrink_stock(state: GameState, keep: int = 0, seat: int = 1) -> GameState:
 
 
 def all_cards(state: GameState) -> Counter[int]:
-    """Every card the state places: hands, melds, red threes, stock and pile."""
+    """Every card the state places: hands, feet, melds, red threes, stock and pile."""
     found: Counter[int] = Counter()
     for seat in state.seats:
         found.update(seat.hand)
+        found.update(seat.foot)
     for side in state.sides:
         for meld in side.melds:
             found.update(meld)
@@ -201,18 +217,21 @@ def all_cards(state: GameState) -> Counter[int]:
 
 
 FULL_DECK = Counter(deck(2, 4))
+HAND_AND_FOOT = ("hand-and-foot-4p", "test-hf-walk-only", "test-hf-both-feet")  #: five packs, ten jokers
 
 
 def assert_legal(rule_set: str, state: GameState, action: str) -> Verdict:
-    """The action is legal, and its next state is consistent and holds all 108 cards."""
+    """The action is legal, and its next state is consistent and holds the whole deck (108 cards but in Hand and
+    Foot)."""
     verdict = check(rule_set, state, action)
     assert verdict.legal, [(v.code, v.explanation) for v in verdict.violations]
     assert verdict.violations == ()
     assert verdict.next_state is not None
     assert validate_state(rules_of(rule_set), verdict.next_state) == []
     cards = all_cards(verdict.next_state)
-    assert sum(cards.values()) == 108
-    assert cards == FULL_DECK
+    deck_counts = rules_of(rule_set).deck_counts
+    assert sum(cards.values()) == sum(deck_counts.values())
+    assert cards == (FULL_DECK if rule_set not in HAND_AND_FOOT else deck_counts)
     return verdict
 
 
@@ -1008,6 +1027,82 @@ def _ask_limit_ok() -> tuple[str, GameState, str]:
     return "american-4p", _asked_before(0), "ask"
 
 
+# Hand and Foot (positions from test_hand_and_foot_rules: seat 0 to move, in the hand with FOOT waiting or in its foot).
+
+
+def _hf(hand: str, melds: tuple[str, ...], rule_set: str, **kw: object) -> GameState:
+    from test_hand_and_foot_rules import hf
+
+    return hf(hand, melds, rules=rules_of(rule_set), **kw)  # type: ignore[arg-type]
+
+
+def _books() -> tuple[str, ...]:
+    from test_hand_and_foot_rules import CLEAN, DIRTY, OPEN
+
+    return (*CLEAN, *DIRTY, *OPEN)
+
+
+_YES = {"start": "TURN_START_DREW", "partnerAnswer": "PARTNER_ANSWER_YES"}
+
+
+@illegal("FOOT_NOT_YET")
+def _foot_not_yet() -> Case:
+    from test_hand_and_foot_rules import FOOT, OPEN
+
+    state = _hf("9S 9S 2C", OPEN, "test-hf-walk-only", foot=FOOT)
+    return Case("test-hf-walk-only", state, "meld 9S 9S 2C", [("FOOT_NOT_YET", "foot.continue_after_melding_out")])
+
+
+@legal("FOOT_NOT_YET")
+def _foot_not_yet_ok() -> tuple[str, GameState, str]:
+    from test_hand_and_foot_rules import FOOT, OPEN
+
+    return "test-hf-walk-only", _hf("9S 9S 2C", OPEN, "test-hf-walk-only", foot=FOOT), "discard 2C"
+
+
+@illegal("GO_OUT_BOOKS_MISSING")
+def _books_missing() -> Case:
+    from test_hand_and_foot_rules import CLEAN, DIRTY, OPEN
+
+    state = _hf("9S", (*CLEAN, DIRTY[0], *OPEN), "hand-and-foot-4p", turn=_YES)
+    return Case(
+        "hand-and-foot-4p",
+        state,
+        "discard 9S",
+        [("GO_OUT_BOOKS_MISSING", "going_out"), ("GO_OUT_WITHOUT_CANASTAS", "going_out.canastas_required")],
+    )
+
+
+@legal("GO_OUT_BOOKS_MISSING")
+def _books_made() -> tuple[str, GameState, str]:
+    return "hand-and-foot-4p", _hf("9S", _books(), "hand-and-foot-4p", turn=_YES), "discard 9S"
+
+
+@illegal("GO_OUT_WITHOUT_ASKING")
+def _without_asking() -> Case:
+    state = _hf("9S", _books(), "hand-and-foot-4p")
+    return Case("hand-and-foot-4p", state, "discard 9S", [("GO_OUT_WITHOUT_ASKING", "going_out.ask_partner")])
+
+
+@legal("GO_OUT_WITHOUT_ASKING")
+def _asking() -> tuple[str, GameState, str]:
+    return "hand-and-foot-4p", _hf("9S", _books(), "hand-and-foot-4p"), "ask"
+
+
+@illegal("GO_OUT_PARTNER_FOOT_NOT_TAKEN")
+def _partner_foot() -> Case:
+    from test_hand_and_foot_rules import FOOT
+
+    state = _hf("9S", _books(), "test-hf-both-feet", turn=_YES, partner_foot=FOOT)
+    expected = [("GO_OUT_PARTNER_FOOT_NOT_TAKEN", "going_out.partner_foot_required")]
+    return Case("test-hf-both-feet", state, "discard 9S", expected)
+
+
+@legal("GO_OUT_PARTNER_FOOT_NOT_TAKEN")
+def _partner_foot_taken() -> tuple[str, GameState, str]:
+    return "test-hf-both-feet", _hf("9S", _books(), "test-hf-both-feet", turn=_YES), "discard 9S"
+
+
 @pytest.mark.parametrize("code", list(ILLEGAL))
 def test_violation(code: str) -> None:
     case = ILLEGAL[code]()
@@ -1033,7 +1128,7 @@ def test_every_code_has_a_case_and_a_counterpart() -> None:
 def test_variants_override_their_field_with_a_cited_note() -> None:
     for variant_id, variant in VARIANTS.items():
         loaded = variant_book().get(variant_id)
-        assert loaded.lineage == (variant_id, variant.extends)
+        assert loaded.lineage[:2] == (variant_id, variant.extends)  # a Hand and Foot variant's base has its own
         section, _, name = variant.field.partition(".")
         base = default_rule_book().get(variant.extends).spec
         assert getattr(getattr(loaded.spec, section), name) != getattr(getattr(base, section), name)

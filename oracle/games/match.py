@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from oracle.games.shuffle import MASK, shuffled
 from oracle.model.cards import deck
@@ -42,7 +42,9 @@ class Standing:
     totals: tuple[int, ...]
     over: bool = False
     winner: int | None = None
-    hands_played: int = 0  #: hands scored so far (the next hand's number is one more: initial_meld.minimum_by_hand)
+    #: hands scored so far (the next hand's number is one more: initial_meld.minimum_by_hand); a count, not part of
+    #: what a standing is (two standings with the same totals and result are equal)
+    hands_played: int = field(default=0, compare=False)
 
 
 def start_standing(rules: CompiledRules) -> Standing:

@@ -54,8 +54,6 @@ def canastas_by_kind(ctx: Ctx, melds: Iterable[Sequence[int]]) -> tuple[int, int
     """(natural, mixed) canastas among the melds (malformed ones skipped, as count_canastas does)."""
     natural = mixed = 0
     for meld in melds:
-        if len(meld) < ctx.rules.canastas.min_size:
-            continue
         try:
             shape = meld_shape(meld)
         except MalformedMeld:
@@ -106,7 +104,7 @@ def must_walk(ctx: Ctx, hand_after: int) -> list[Violation]:
     return [ctx.fail(Code.FOOT_NOT_YET, left=hand_after)]
 
 
-def check_feet(rules: CompiledRules, state: GameState, add: Callable[[str, str], None]) -> None:
+def report_feet(rules: CompiledRules, state: GameState, add: Callable[[str, str], None]) -> None:
     """The feet and the hand number of a state: a foot only under foot.size and then of exactly that many cards (it
     is dealt whole and taken up whole), never waiting behind an empty hand (emptying the hand takes it up), and the
     hand number from 1."""

@@ -10,7 +10,7 @@ from oracle.model.errors import FieldProblem
 from oracle.model.state import GameState, HandEnd, PartnerAnswer, Phase, TurnStart, TurnState
 from oracle.rules import rules_memo
 from oracle.rules.facts import playing_side
-from oracle.rules.foot import check_feet
+from oracle.rules.foot import report_feet
 from oracle.rules.formation import report_formation
 from oracle.rules.melds import (
     MalformedMeld,
@@ -80,7 +80,7 @@ def validate_state(rules: CompiledRules, state: GameState, prefix: str = "state"
             state = state.evolve(side_of_seat=())  # judged further as if unformed; the problem is reported
         _check_melds(rules, state, add)
         _check_turn(rules, state, add)
-        check_feet(rules, state, add)
+        report_feet(rules, state, add)
     return problems
 
 
