@@ -170,7 +170,10 @@ _RULES = (
         "threes.black_three_meld_min",
         "A black-three meld holds the number of black threes the rule set allows.",
         "a black-three meld needs at least {min} black threes, not {count}: {meld}",
-        {"too_many": "a black-three meld holds at most {max} black threes, not {count}: {meld}"},
+        {
+            "too_many": "a black-three meld holds at most {max} black threes, not {count}: {meld}",
+            "never": "black threes are never melded (threes.black_three_meld_max is 0): {meld}",
+        },
     ),
     Rule(
         Code.BLACK_THREE_MELD_WILDS,

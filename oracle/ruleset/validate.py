@@ -219,7 +219,7 @@ def _check_consistency(spec: ruleset_pb2.RuleSet, problems: list[Problem]) -> No
     )
     t = spec.threes
     bad(
-        t.black_three_meld_min > t.black_three_meld_max,
+        t.black_three_meld_min > t.black_three_meld_max > 0,  # a maximum of 0: black threes are never melded
         "threes.black_three_meld_min",
         f"black-three melds of at least {t.black_three_meld_min} and at most {t.black_three_meld_max} cards",
     )
