@@ -50,10 +50,11 @@ def hf(
     turn: dict[str, str] | None = None,
     phase: str = "PHASE_PLAY",
     hand_number: int = 0,
+    pile: str = "5S",
     rules: CompiledRules = RULES,
 ) -> GameState:
     """Seat 0 to move (seat 2 its partner) holding `hand`, with `foot` not yet taken up; side 0 has `melds`, all there
-    when the turn began; every card not placed is in the stock."""
+    when the turn began (none in the draw phase); every card not placed is in the stock."""
     doc = {
         "seats": [
             {"hand": hand, "foot": foot, "meldedBefore": bool(melds)},
@@ -62,10 +63,10 @@ def hf(
             {"hand": "6H 8H"},
         ],
         "sides": [{"melds": list(melds)}, {}],
-        "discardPile": "5S",
+        "discardPile": pile,
         "seatToMove": 0,
         "phase": phase,
-        "turn": {**(PLAY if turn is None else turn), "meldsBeforeTurn": len(melds)},
+        "turn": {} if phase == "PHASE_DRAW" else {**(PLAY if turn is None else turn), "meldsBeforeTurn": len(melds)},
         "fillStock": True,
         "handNumber": hand_number,
     }
@@ -348,3 +349,22 @@ def test_validation_refuses_quotas_that_do_not_add_up_and_feet_the_deck_cannot_h
     assert "feet" in dict(_problems(big))["foot.size"]
     rows = _problems(lambda s: s.card_values.rank_values.add(rank=ruleset_pb2.NATURAL_RANK_NINE, points=10))
     assert [p for p, _ in rows] == ["card_values.rank_values[2].rank"]
+
+
+# --- several books of one rank (docs/family.md §4.1 rule 11) ---------------------------------------------------------
+
+
+@pytest.mark.xfail(strict=True, reason="needs meld targeting from main (melds.one_meld_per_rank false)")
+def test_a_second_book_of_a_rank_starts_once_the_first_is_closed() -> None:
+    verdict = judge(hf("KH KD KS 4S", (CLEAN[0], *OPEN), foot=FOOT), "meld KH KD KS")
+    assert verdict.legal, verdict.violations
+    assert verdict.next_state is not None
+    kings = [m for m in verdict.next_state.sides[0].melds if format_cards(m).startswith("K")]
+    assert len(kings) == 2
+
+
+@pytest.mark.xfail(strict=True, reason="needs meld targeting from main (melds.one_meld_per_rank false)")
+def test_a_pair_takes_the_pile_onto_a_new_book_when_the_rank_is_closed() -> None:
+    state = hf("KH KD 4S 5D", (CLEAN[0], *OPEN), foot=FOOT, phase="PHASE_DRAW", pile="7D KS")
+    verdict = judge(state, "take-pile with KH KD")
+    assert verdict.legal, verdict.violations
