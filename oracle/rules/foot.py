@@ -66,6 +66,18 @@ def canastas_by_kind(ctx: Ctx, melds: Iterable[Sequence[int]]) -> tuple[int, int
     return natural, mixed
 
 
+def has_going_out_extras(rules: CompiledRules) -> bool:
+    """The rule set adds to going out what foot_going_out_problems judges (kind quotas, a required question, the
+    partner's foot), so that the classic games never pay for the check."""
+    g = rules.going_out
+    return bool(
+        g.natural_canastas_required
+        or g.mixed_canastas_required
+        or g.partner_foot_required
+        or g.ask_partner == AskPartner.REQUIRED_BINDING
+    )
+
+
 def foot_going_out_problems(ctx: Ctx, melds: Iterable[Sequence[int]]) -> list[Violation]:
     """What Hand and Foot adds to going out with these melds on the side's table: the quotas of natural and mixed
     canastas (going_out.natural_canastas_required, mixed_canastas_required), the partner's yes asked for this turn

@@ -9,7 +9,7 @@ from oracle.model.cards import format_cards
 from oracle.model.events import Event
 from oracle.model.state import Cards, GameState, HandEnd, PartnerAnswer, TurnState
 from oracle.rules.context import Applied, Ctx, end_hand
-from oracle.rules.foot import foot_going_out_problems, foot_waiting, must_walk, take_up_foot
+from oracle.rules.foot import foot_going_out_problems, foot_waiting, has_going_out_extras, must_walk, take_up_foot
 from oracle.rules.violations import Code, Violation
 from oracle.ruleset.compiled import CompiledRules
 
@@ -38,7 +38,7 @@ def check_keep_cards(
     required = ctx.rules.going_out.canastas_required
     if canastas < required:
         return [ctx.fail(Code.MUST_KEEP_CARDS, canastas=canastas, required=required, keep=keep, left=hand_after)]
-    if ctx.rules.foot.size:
+    if has_going_out_extras(ctx.rules):
         problems = foot_going_out_problems(ctx, melds)
         if problems:
             why = problems[0].explanation
@@ -62,11 +62,7 @@ def check_going_out(ctx: Ctx, canastas: int, melds: Sequence[Cards] | None = Non
     """A player about to have no cards: the side's canastas, and the partner's answer; and Hand and Foot's book
     quotas, required question and partner's foot (`melds`: the side's melds then, default its melds now)."""
     out: list[Violation] = []
-    if (
-        ctx.rules.foot.size
-        or ctx.rules.going_out.natural_canastas_required
-        or ctx.rules.going_out.mixed_canastas_required
-    ):
+    if has_going_out_extras(ctx.rules):
         out += foot_going_out_problems(ctx, ctx.side.melds if melds is None else melds)
     required = ctx.rules.going_out.canastas_required
     if canastas < required:
