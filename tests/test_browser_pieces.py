@@ -14,7 +14,8 @@ from playwright.sync_api import Page
 
 from oracle.api.v1 import cards_pb2, game_pb2, oracle_pb2, ruleset_pb2
 from oracle.model.actions import format_action, parse_action
-from oracle.model.cards import NotationError
+from oracle.model.cards import NotationError, parse_cards
+from oracle.model.state import is_run
 from oracle.rules.facts import frozen_reasons_for_side
 from oracle.ruleset.loader import default_rule_book
 from oracle.service.api import OracleApi
@@ -47,6 +48,16 @@ ACTIONS = [
     "meld 3C 3S 3C",
     "  meld   TH TD   TS  ",
     "meld KH,KD,KS",
+    "meld 8H to 3",
+    "meld new QH QD QS",
+    "meld 5H 6H 7H",
+    "meld 8H to 3, new QH QD QS, K: 2C to 12",
+    "take-pile to 3",
+    "take-pile with new QD QS",
+    "take-pile with 7H to 2",
+    "take-pile with 7H to 2 meld 5S 6S 7S, 9C to 1",
+    "combine 2 5",
+    "combine 10 1",
 ]
 BAD_ACTIONS = [
     "",
@@ -71,6 +82,23 @@ BAD_ACTIONS = [
     "take-pile 9H 9D",
     "take-pile with 9H 9D meld",
     "meld 1X",
+    "meld 8H to",
+    "meld 8H to 0",
+    "meld 8H to x",
+    "meld 8H to 12345",
+    "meld new QH QD QS to 2",
+    "meld new",
+    "meld QH new QD",
+    "take-pile with new QD QS to 2",
+    "take-pile to",
+    "take-pile to 3 with 9H",
+    "take-pile with new",
+    "combine",
+    "combine 2",
+    "combine 2 5 7",
+    "combine 02 5",
+    "combine two five",
+    "meld to 3",
 ]
 
 
@@ -151,7 +179,7 @@ def test_the_page_knows_every_repeated_field_of_a_rule_set(page: Page) -> None:
     assert not repeated & field_names(ruleset_pb2.RuleSet.DESCRIPTOR, repeated=False)
 
 
-@pytest.mark.parametrize("rule_set_id", ["classic-2p", "classic-4p", "six-3x2"])
+@pytest.mark.parametrize("rule_set_id", ["classic-2p", "classic-4p", "six-3x2", "samba-4p"])
 def test_a_position_of_one_hand_becomes_a_whole_deal_the_oracle_accepts(page: Page, rule_set_id: str) -> None:
     ref = oracle_pb2.RuleSetRef(id=rule_set_id)
     rule_set = API.GetRuleSet(oracle_pb2.GetRuleSetRequest(rule_set=ref)).rule_set
@@ -256,7 +284,7 @@ def test_every_turn_the_form_offers_is_accepted_or_refused_at_a_field_of_the_for
 PILES = [("", 0), ("7C 2S 9H", 0), ("7C 2S 9H", 1), ("2S 9H", 1), ("3H 9H", 1), ("6S 3S 9H", 1), ("9H JK 5C", 1)]
 
 
-@pytest.mark.parametrize("rule_set_id", ["classic-2p", "classic-4p", "bicycle-4p", "2p-cover-upcard"])
+@pytest.mark.parametrize("rule_set_id", ["classic-2p", "classic-4p", "bicycle-4p", "2p-cover-upcard", "samba-4p"])
 @pytest.mark.parametrize("melds", ["", "KH KD KS"])
 def test_the_pages_frozen_pile_reasons_are_the_oracles(page: Page, rule_set_id: str, melds: str) -> None:
     loaded = default_rule_book().get(rule_set_id)
@@ -280,3 +308,12 @@ def test_the_pages_frozen_pile_reasons_are_the_oracles(page: Page, rule_set_id: 
         message = json_format.ParseDict(state, game_pb2.GameState())
         expected = [field for field, _ in frozen_reasons_for_side(loaded.rules, state_from_proto(message), 0)]
         assert shown == expected, (pile, upcards)
+
+
+MELDS = ["9H TH JH", "QC QD QS 2D", "JK 2C 2D", "5S 6S 7S 8S 9S TS JS", "KH KD KS", "2C 9H TH", "4D 5D 6D 2H"]
+
+
+def test_the_page_tells_a_run_among_the_melds_as_the_oracle_does(page: Page) -> None:
+    got = in_page(page, "melds.js", "arg.map((meld) => m.isRun(meld.split(' ')))", MELDS)
+    assert got == [is_run(tuple(parse_cards(meld))) for meld in MELDS]
+    assert got.count(True) == 4 and got.count(False) == 3  # runs (one with a wild card) and groups of one rank

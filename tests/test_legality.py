@@ -2,7 +2,7 @@
 
 Every illegal case asserts the exact list of codes, the rule-set field of each
 violation and its citation; every legal counterpart asserts that the next state
-is consistent (validate_state) and still holds all 108 cards. Variants of the
+is consistent (validate_state) and still holds every card of its deck. Variants of the
 shipped rule sets are built here with RuleBook.from_texts, each overriding one
 field with its own cited rule note.
 """
@@ -36,7 +36,7 @@ from oracle.ruleset.loader import RuleBook, default_rule_book
 SPECS = resources.files("oracle.specs")
 BASE_TEXTS = {
     name: (SPECS / name).read_text(encoding="utf-8")
-    for name in ("classic-2p.textproto", "classic-4p.textproto", "hand-and-foot-4p.textproto")
+    for name in ("classic-2p.textproto", "classic-4p.textproto", "samba-4p.textproto", "hand-and-foot-4p.textproto")
 }
 SOURCES_TEXT = (SPECS / "sources.textproto").read_text(encoding="utf-8")
 DIFFER = "Other versions, and where the rule books differ"
@@ -104,6 +104,34 @@ VARIANTS: dict[str, Variant] = {
         "stock_exhaustion { must_take_pile: MUST_TAKE_PILE_WHENEVER_ALLOWED }",
         "stock_exhaustion.must_take_pile",
         "With the stock gone a player must take the pile whenever that is allowed (Wikipedia).",
+        DIFFER,
+    ),
+    "test-samba-no-runs": Variant(
+        "samba-4p",
+        "runs { min_size: 0 }",
+        "runs.min_size",
+        "No runs: melds are of one rank only (as in Canasta).",
+        DIFFER,
+    ),
+    "test-samba-one-per-rank": Variant(
+        "samba-4p",
+        "melds { one_meld_per_rank: true }",
+        "melds.one_meld_per_rank",
+        "One meld of a rank per side (as in Canasta).",
+        "Melds and canastas",
+    ),
+    "test-samba-no-combine": Variant(
+        "samba-4p",
+        "melds { combine_same_rank: false }",
+        "melds.combine_same_rank",
+        "Two melds of one rank are never put together.",
+        DIFFER,
+    ),
+    "test-samba-pile-not-onto-runs": Variant(
+        "samba-4p",
+        "runs { pile_top_alone: false }",
+        "runs.pile_top_alone",
+        "The pile's top card never joins a run.",
         DIFFER,
     ),
     "test-hf-walk-only": Variant(
@@ -217,21 +245,20 @@ def all_cards(state: GameState) -> Counter[int]:
 
 
 FULL_DECK = Counter(deck(2, 4))
-HAND_AND_FOOT = ("hand-and-foot-4p", "test-hf-walk-only", "test-hf-both-feet")  #: five packs, ten jokers
 
 
 def assert_legal(rule_set: str, state: GameState, action: str) -> Verdict:
-    """The action is legal, and its next state is consistent and holds the whole deck (108 cards but in Hand and
-    Foot)."""
+    """The action is legal, and its next state is consistent and holds every card of the rule set's deck."""
     verdict = check(rule_set, state, action)
     assert verdict.legal, [(v.code, v.explanation) for v in verdict.violations]
     assert verdict.violations == ()
     assert verdict.next_state is not None
     assert validate_state(rules_of(rule_set), verdict.next_state) == []
     cards = all_cards(verdict.next_state)
-    deck_counts = rules_of(rule_set).deck_counts
-    assert sum(cards.values()) == sum(deck_counts.values())
-    assert cards == (FULL_DECK if rule_set not in HAND_AND_FOOT else deck_counts)
+    rules = rules_of(rule_set)
+    full = Counter(deck(rules.deck.packs, rules.deck.jokers))
+    assert sum(cards.values()) == sum(full.values())
+    assert cards == full
     return verdict
 
 
@@ -1103,7 +1130,238 @@ def _partner_foot_taken() -> tuple[str, GameState, str]:
     return "test-hf-both-feet", _hf("9S", _books(), "test-hf-both-feet", turn=_YES), "discard 9S"
 
 
-@pytest.mark.parametrize("code", list(ILLEGAL))
+# Samba (samba-4p; more in tests/test_samba_rules.py). Runs live among a side's melds; `to N` names a meld.
+
+RUN_SIX = "4H 5H 6H 7H 8H 9H"  # a run one card short of a samba
+
+
+def samba(hand: str, *, melds: tuple[str, ...] = (), opp_melds: tuple[str, ...] = (), **kw: object) -> GameState:
+    """A samba-4p state (162 cards) with seat 0 to move; seat 2 is the partner."""
+    return make_state(
+        "samba-4p",
+        hands=[hand, "6C 8D", "6D 8C", "6S 8S"],  # type: ignore[arg-type]
+        melds=[list(melds), list(opp_melds)],
+        **kw,
+    )
+
+
+@illegal("RUNS_NOT_ALLOWED")
+def _runs_not_allowed() -> Case:
+    # samba-4p without runs (runs.min_size 0); side melded; 5H 6H 7H is a run the rule set does not have.
+    state = samba("5H 6H 7H 9C 4C", melds=("JH JD JS",), **PLAY)
+    return Case("test-samba-no-runs", state, "meld 5H 6H 7H", [("RUNS_NOT_ALLOWED", "runs.min_size")])
+
+
+@legal("RUNS_NOT_ALLOWED")
+def _runs_not_allowed_ok() -> tuple[str, GameState, str]:
+    return "samba-4p", samba("5H 6H 7H 9C 4C", melds=("JH JD JS",), **PLAY), "meld 5H 6H 7H"
+
+
+@illegal("RUN_WILD_CARD")
+def _run_wild() -> Case:
+    # samba-4p; a wild card in a run.
+    state = samba("5H 6H 2C 9C 4C", melds=("JH JD JS",), **PLAY)
+    return Case("samba-4p", state, "meld 5H 6H 2C", [("RUN_WILD_CARD", "runs")])
+
+
+@legal("RUN_WILD_CARD")
+def _run_wild_ok() -> tuple[str, GameState, str]:
+    return "samba-4p", samba("5H 6H 7H 9C 4C", melds=("JH JD JS",), **PLAY), "meld 5H 6H 7H"
+
+
+@illegal("RUN_MIXED_SUITS")
+def _run_suits() -> Case:
+    state = samba("5H 6D 7H 9C 4C", melds=("JH JD JS",), **PLAY)
+    return Case("samba-4p", state, "meld 5H 6D 7H", [("RUN_MIXED_SUITS", "runs.min_size")])
+
+
+@legal("RUN_MIXED_SUITS")
+def _run_suits_ok() -> tuple[str, GameState, str]:
+    return "samba-4p", samba("5D 6D 7D 9C 4C", melds=("JH JD JS",), **PLAY), "meld 5D 6D 7D"
+
+
+@illegal("RUN_NOT_CONSECUTIVE")
+def _run_gap() -> Case:
+    state = samba("5H 6H 8H 9C 4C", melds=("JH JD JS",), **PLAY)
+    return Case("samba-4p", state, "meld 5H 6H 8H", [("RUN_NOT_CONSECUTIVE", "runs.min_size")])
+
+
+@legal("RUN_NOT_CONSECUTIVE")
+def _run_gap_ok() -> tuple[str, GameState, str]:
+    return "samba-4p", samba("6H 7H 8H 9C 4C", melds=("JH JD JS",), **PLAY), "meld 6H 7H 8H"
+
+
+@illegal("RUN_RANK_OUT_OF_RANGE")
+def _run_range() -> Case:
+    # samba-4p; a three is below the lowest rank of a run (the four).
+    state = samba("3S 4S 5S 9C 4C", melds=("JH JD JS",), **PLAY)
+    return Case("samba-4p", state, "meld 3S 4S 5S", [("RUN_RANK_OUT_OF_RANGE", "runs.lowest_rank")])
+
+
+@legal("RUN_RANK_OUT_OF_RANGE")
+def _run_range_ok() -> tuple[str, GameState, str]:
+    return "samba-4p", samba("4S 5S 6S 9C 4C", melds=("JH JD JS",), **PLAY), "meld 4S 5S 6S"
+
+
+@illegal("RUN_TOO_SMALL")
+def _run_small() -> Case:
+    state = samba("5H 6H 9C 4C", melds=("JH JD JS",), **PLAY)
+    return Case("samba-4p", state, "meld 5H 6H", [("RUN_TOO_SMALL", "runs.min_size")])
+
+
+@legal("RUN_TOO_SMALL")
+def _run_small_ok() -> tuple[str, GameState, str]:
+    return "samba-4p", samba("5H 6H 9C 4C", melds=("JH JD JS", "7H 8H 9H"), **PLAY), "meld 5H 6H to 2"
+
+
+@illegal("RUN_TOO_LARGE")
+def _run_large() -> Case:
+    # samba-4p; a samba of seven takes no eighth card.
+    state = samba("JH 9C 4C", melds=("JS JD JC", RUN_SIX + " TH"), **PLAY)
+    return Case("samba-4p", state, "meld JH to 2", [("RUN_TOO_LARGE", "runs.max_size")])
+
+
+@legal("RUN_TOO_LARGE")
+def _run_large_ok() -> tuple[str, GameState, str]:
+    return "samba-4p", samba("TH 9C 4C", melds=("JS JD JC", RUN_SIX), **PLAY), "meld TH to 2"
+
+
+@illegal("MELD_TARGET_OTHER_RANK")
+def _target_rank() -> Case:
+    state = samba("KH 9C 4C", melds=("QC QC QD", "KS KD KC"), **PLAY)
+    return Case("samba-4p", state, "meld KH to 1", [("MELD_TARGET_OTHER_RANK", "melds.one_meld_per_rank")])
+
+
+@legal("MELD_TARGET_OTHER_RANK")
+def _target_rank_ok() -> tuple[str, GameState, str]:
+    return "samba-4p", samba("KH 9C 4C", melds=("QC QC QD", "KS KD KC"), **PLAY), "meld KH to 2"
+
+
+@illegal("MELD_SECOND_OF_RANK")
+def _second_of_rank() -> Case:
+    # samba-4p with one meld of a rank per side: a second meld of queens is refused.
+    state = samba("QH QS QS 9C 4C", melds=("QC QC QD",), **PLAY)
+    return Case(
+        "test-samba-one-per-rank", state, "meld new QH QS QS", [("MELD_SECOND_OF_RANK", "melds.one_meld_per_rank")]
+    )
+
+
+@legal("MELD_SECOND_OF_RANK")
+def _second_of_rank_ok() -> tuple[str, GameState, str]:
+    return "samba-4p", samba("QH QS QS 9C 4C", melds=("QC QC QD",), **PLAY), "meld new QH QS QS"
+
+
+@illegal("PILE_TOP_CANNOT_START_RUN")
+def _pile_start_run() -> Case:
+    state = samba("6H 7H KS 4C", melds=("JS JD JC",), pile="6C 8H")
+    expected = [("PILE_TOP_CANNOT_START_RUN", "runs.pile_top_alone"), ("PILE_TOP_NOT_MELDED", "discard_pile")]
+    return Case("samba-4p", state, "take-pile with 6H 7H", expected)
+
+
+@legal("PILE_TOP_CANNOT_START_RUN")
+def _pile_start_run_ok() -> tuple[str, GameState, str]:
+    return "samba-4p", samba("6H 7H KS 4C", melds=("JS JD JC", "5H 6H 7H"), pile="6C 8H"), "take-pile to 2"
+
+
+@illegal("PILE_TOP_RUN_WITH_HAND_CARDS")
+def _pile_run_hand() -> Case:
+    state = samba("7H KS 4C", melds=("JS JD JC", "4H 5H 6H"), pile="6C 8H")
+    expected = [("PILE_TOP_RUN_WITH_HAND_CARDS", "runs.pile_top_alone")]
+    return Case("samba-4p", state, "take-pile with 7H to 2", expected)
+
+
+@legal("PILE_TOP_RUN_WITH_HAND_CARDS")
+def _pile_run_hand_ok() -> tuple[str, GameState, str]:
+    return "samba-4p", samba("7H KS 4C", melds=("JS JD JC", "5H 6H 7H"), pile="6C 8H"), "take-pile to 2"
+
+
+@illegal("PILE_TOP_ONTO_RUN_NOT_ALLOWED")
+def _pile_onto_run() -> Case:
+    # samba-4p where the top card never joins a run.
+    state = samba("KS 4C", melds=("JS JD JC", "5H 6H 7H"), pile="6C 8H")
+    expected = [("PILE_TOP_ONTO_RUN_NOT_ALLOWED", "runs.pile_top_alone")]
+    return Case("test-samba-pile-not-onto-runs", state, "take-pile to 2", expected)
+
+
+@legal("PILE_TOP_ONTO_RUN_NOT_ALLOWED")
+def _pile_onto_run_ok() -> tuple[str, GameState, str]:
+    return "samba-4p", samba("KS 4C", melds=("JS JD JC", "5H 6H 7H"), pile="6C 8H"), "take-pile to 2"
+
+
+@illegal("PILE_ONTO_CANASTA_NOT_ALLOWED")
+def _pile_onto_canasta() -> Case:
+    state = samba("KS 4C", melds=("JS JD JC", "9H 9C 9S 9D 9H 9C 2C"), pile="6C 9S")
+    expected = [("PILE_ONTO_CANASTA_NOT_ALLOWED", "discard_pile.onto_meld_below_canasta_only")]
+    return Case("samba-4p", state, "take-pile to 2", expected)
+
+
+@legal("PILE_ONTO_CANASTA_NOT_ALLOWED")
+def _pile_onto_canasta_ok() -> tuple[str, GameState, str]:
+    return "samba-4p", samba("KS 4C", melds=("JS JD JC", "9H 9C 9S 9D 9H 2C"), pile="6C 9S"), "take-pile to 2"
+
+
+@illegal("COMBINE_NOT_ALLOWED")
+def _combine_off() -> Case:
+    state = samba("5H 9C", melds=("QH QD QS", "QC QD QS"), **PLAY)
+    expected = [("COMBINE_NOT_ALLOWED", "melds.combine_same_rank")]
+    return Case("test-samba-no-combine", state, "combine 1 2", expected)
+
+
+@legal("COMBINE_NOT_ALLOWED")
+def _combine_off_ok() -> tuple[str, GameState, str]:
+    return "samba-4p", samba("5H 9C", melds=("QH QD QS", "QC QD QS"), **PLAY), "combine 1 2"
+
+
+@illegal("COMBINE_DIFFERENT_RANKS")
+def _combine_ranks() -> Case:
+    state = samba("5H 9C", melds=("QH QD QS", "KC KD KS"), **PLAY)
+    return Case("samba-4p", state, "combine 1 2", [("COMBINE_DIFFERENT_RANKS", "melds.combine_same_rank")])
+
+
+@legal("COMBINE_DIFFERENT_RANKS")
+def _combine_ranks_ok() -> tuple[str, GameState, str]:
+    return "samba-4p", samba("5H 9C", melds=("QH QD QS", "KC KD KS", "QC QD 2C"), **PLAY), "combine 1 3"
+
+
+@illegal("COMBINE_BREAKS_MELD")
+def _combine_breaks() -> Case:
+    # samba-4p; Q Q 2 and Q Q 2 JK together hold three wild cards.
+    state = samba("5H 9C", melds=("QH QD 2C", "QC QS 2S JK"), **PLAY)
+    return Case("samba-4p", state, "combine 1 2", [("COMBINE_BREAKS_MELD", "melds.combine_same_rank")])
+
+
+@legal("COMBINE_BREAKS_MELD")
+def _combine_breaks_ok() -> tuple[str, GameState, str]:
+    return "samba-4p", samba("5H 9C", melds=("QH QD 2C", "QC QS QS JK"), **PLAY), "combine 1 2"
+
+
+@illegal("WILD_ON_CANASTA")
+def _wild_on_canasta() -> Case:
+    # samba-ocl-4p; no wild card joins a canasta.
+    state = samba("2C 9C 4C", melds=(Q7, "KH KD KS"), **PLAY)
+    return Case("samba-ocl-4p", state, "meld 2C to 1", [("WILD_ON_CANASTA", "canastas.wild_may_join_canasta")])
+
+
+@legal("WILD_ON_CANASTA")
+def _wild_on_canasta_ok() -> tuple[str, GameState, str]:
+    return "samba-4p", samba("2C 9C 4C", melds=(Q7, "KH KD KS"), **PLAY), "meld 2C to 1"
+
+
+#: Codes whose illegal case shows an engine gap (strict: the mark must go when the engine is fixed).
+ENGINE_GAPS = {
+    "RUNS_NOT_ALLOWED": "a run under a rule set without runs is refused by the shape layer (INVALID_ARGUMENT, "
+    "referee.judge passes runs=rules.runs.min_size > 0), so CheckAction never answers RUNS_NOT_ALLOWED; only "
+    "adjudicate with another rule set that has runs reaches it",
+}
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=ENGINE_GAPS[c])) if c in ENGINE_GAPS else c
+        for c in ILLEGAL
+    ],
+)
 def test_violation(code: str) -> None:
     case = ILLEGAL[code]()
     assert code in [c for c, _ in case.expected]
@@ -1128,7 +1386,7 @@ def test_every_code_has_a_case_and_a_counterpart() -> None:
 def test_variants_override_their_field_with_a_cited_note() -> None:
     for variant_id, variant in VARIANTS.items():
         loaded = variant_book().get(variant_id)
-        assert loaded.lineage[:2] == (variant_id, variant.extends)  # a Hand and Foot variant's base has its own
+        assert loaded.lineage[:2] == (variant_id, variant.extends)  # samba-4p and hand-and-foot-4p go on to classic-4p
         section, _, name = variant.field.partition(".")
         base = default_rule_book().get(variant.extends).spec
         assert getattr(getattr(loaded.spec, section), name) != getattr(getattr(base, section), name)

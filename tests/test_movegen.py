@@ -250,6 +250,7 @@ def test_count_actions_and_order() -> None:
         "ask_partner": 0,
         "answer_partner": 0,
         "finish": 0,
+        "combine": 0,
         "total": 4,
     }
     assert count_actions([AnswerPartner(True), Finish(), Discard(5), Discard(9)])["total"] == 4

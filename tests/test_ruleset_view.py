@@ -49,6 +49,9 @@ def _proto_value(spec: ruleset_pb2.RuleSet, path: str) -> object:
     value = get_value(spec, path)
     if path == "initial_meld.thresholds":
         return tuple((row.from_score, row.minimum) for row in value)  # type: ignore[attr-defined]
+    if path in ("runs.lowest_rank", "runs.highest_rank"):  # the view numbers a rank by its index, as below
+        assert isinstance(value, int)
+        return value - 2
     if path == "melds.rank_rules":  # the view numbers a rank by its index (four 2 .. ace 12), the schema by face
         return tuple(
             RankRule(

@@ -30,6 +30,9 @@ class RandomGame(RuleBasedStateMachine):
         dealer=st.integers(0, 3),
     )
     def start(self, rule_set_id: str, seed: int, dealer: int) -> None:
+        self.begin(rule_set_id, seed, dealer)
+
+    def begin(self, rule_set_id: str, seed: int, dealer: int) -> None:
         self.rules = default_rule_book().get(rule_set_id).rules
         self.seed = seed
         self.game = LiveGame.start(self.rules, dealer % self.rules.seats)
@@ -107,3 +110,22 @@ RandomGame.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 TestRandomGame = RandomGame.TestCase
+
+
+class RandomSambaGame(RandomGame):
+    """The same properties over samba-4p: runs, several melds of a rank, named targets, combining (its legal moves
+    are the referee's judgement of the candidate space, rules.direct_movegen false)."""
+
+    @initialize(seed=st.integers(0, 2**64 - 1), dealer=st.integers(0, 3))
+    def start(self, seed: int, dealer: int) -> None:  # type: ignore[override]
+        self.begin("samba-4p", seed, dealer)
+
+
+RandomSambaGame.TestCase.settings = settings(
+    max_examples=10,
+    stateful_step_count=120,
+    derandomize=True,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+TestRandomSambaGame = RandomSambaGame.TestCase

@@ -64,14 +64,48 @@ SHIPPED = {
     "ASK_AFTER_MELDING": "going_out.ask_partner",
     "ASK_ALREADY_ANSWERED": "going_out.ask_partner",
     "LAST_RED_THREE_NO_DISCARD": "stock_exhaustion.last_red_three",
+    "RUNS_NOT_ALLOWED": "runs.min_size",
+    "RUN_WILD_CARD": "runs",
+    "RUN_MIXED_SUITS": "runs.min_size",
+    "RUN_NOT_CONSECUTIVE": "runs.min_size",
+    "RUN_RANK_OUT_OF_RANGE": "runs.lowest_rank",
+    "RUN_TOO_SMALL": "runs.min_size",
+    "RUN_TOO_LARGE": "runs.max_size",
+    "MELD_TARGET_OTHER_RANK": "melds.one_meld_per_rank",
+    "MELD_SECOND_OF_RANK": "melds.one_meld_per_rank",
+    "PILE_TOP_CANNOT_START_RUN": "runs.pile_top_alone",
+    "PILE_TOP_RUN_WITH_HAND_CARDS": "runs.pile_top_alone",
+    "PILE_TOP_ONTO_RUN_NOT_ALLOWED": "runs.pile_top_alone",
+    "PILE_ONTO_CANASTA_NOT_ALLOWED": "discard_pile.onto_meld_below_canasta_only",
+    "COMBINE_NOT_ALLOWED": "melds.combine_same_rank",
+    "COMBINE_DIFFERENT_RANKS": "melds.combine_same_rank",
+    "COMBINE_BREAKS_MELD": "melds.combine_same_rank",
+    "WILD_ON_CANASTA": "canastas.wild_may_join_canasta",
 }
 
 WORDINGS = [(rule.code, variant) for rule in RULES.values() for variant in ("", *rule.variants)]
 CASES = load_cases()
 
 
+#: Rules with a melds.* or runs.* field that judge where a group goes, a combination of melds or the pile's top
+#: card, not a meld's make-up.
+_PLACEMENT_RULES = {
+    Code.PILE_TOP_CANNOT_START_RUN,
+    Code.PILE_TOP_RUN_WITH_HAND_CARDS,
+    Code.PILE_TOP_ONTO_RUN_NOT_ALLOWED,
+    Code.MELD_NO_SUCH_MELD,
+    Code.MELD_TARGET_OTHER_RANK,
+    Code.MELD_SECOND_OF_RANK,
+    Code.COMBINE_NOT_ALLOWED,
+    Code.COMBINE_DIFFERENT_RANKS,
+    Code.COMBINE_BREAKS_MELD,
+}
+
+
 def _is_meld_rule(rule: Rule) -> bool:
-    return rule.field.startswith(("melds.", "threes.black_three_meld")) and rule.code != Code.MELD_NO_SUCH_MELD
+    """A rule meld_rule_breaks reports (about one meld's make-up: groups and runs)."""
+    fields = ("melds.", "threes.black_three_meld", "runs.")
+    return (rule.field.startswith(fields) or rule.field == "runs") and rule.code not in _PLACEMENT_RULES
 
 
 # --- the table -----------------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ _ITEM_WORDS = {
     ScoreItem.UNFINISHED_MELD: "unfinished meld",
     ScoreItem.HELD_RANK: "rank held in hand",
     ScoreItem.THREES_BY_COUNT: "threes by count",
+    ScoreItem.RUN_CANASTA: "run canasta (samba)",
 }
 
 
@@ -53,14 +54,20 @@ def count_values_words(values: list[int]) -> str:
 
 
 def field_words(rule_set: ruleset_pb2.RuleSet, path: str) -> str:
-    """A field's value as `rules show` and `explain` print it: the rank rules and count values in words, any other
-    field as oracle.ruleset.paths.format_field writes it."""
+    """A field's value as `rules show` and `explain` print it: the rank rules, count values, a run's lowest and highest
+    rank ("four", "ace") and runs.min_size 0 ("no runs") in words, any other field as
+    oracle.ruleset.paths.format_field writes it."""
     from oracle.ruleset.paths import format_field
 
     if path == "melds.rank_rules":
         return " | ".join(rank_rule_words(row) for row in rule_set.melds.rank_rules) or "none"
     if path == "threes.count_values":
         return count_values_words(list(rule_set.threes.count_values))
+    if path in ("runs.lowest_rank", "runs.highest_rank"):
+        rank = rule_set.runs.lowest_rank if path == "runs.lowest_rank" else rule_set.runs.highest_rank
+        return ruleset_pb2.NaturalRank.Name(rank).removeprefix("NATURAL_RANK_").lower()
+    if path == "runs.min_size" and rule_set.runs.min_size == 0:
+        return "0 (no runs)"
     return format_field(rule_set, path)
 
 

@@ -38,7 +38,7 @@ from oracle.service.convert_game import state_from_notation
 
 PERFT_DIR = "perft"
 #: ActionCounts fields in their proto3 JSON names, in field order.
-COUNT_FIELDS = ("draw", "takePile", "meld", "discard", "askPartner", "answerPartner", "finish", "total")
+COUNT_FIELDS = ("draw", "takePile", "meld", "discard", "askPartner", "answerPartner", "finish", "combine", "total")
 
 
 @dataclass(frozen=True)

@@ -77,7 +77,8 @@ def adjudicate(
     """
     first = state if isinstance(state, GameState | PlayerView) else state[0] if state else None
     if first is not None:  # malformed whatever the rule set, even when no rule set can judge the position
-        validate_action_at(first.phase, first.discard_pile, action)
+        runs = any(loaded.rules.runs.min_size for loaded in rule_sets)  # a run is then a meld to judge
+        validate_action_at(first.phase, first.discard_pile, action, runs=runs)
     if isinstance(state, PlayerView):
         view_answers = [_from_view(loaded, state, action) for loaded in rule_sets]
         return Adjudication(tuple(view_answers), _deciding_fields(rule_sets, view_answers))

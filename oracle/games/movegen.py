@@ -7,10 +7,12 @@ ActionCounts of a list. The space and the order below are a contract that
 other implementations are tested against through the perft files
 (``conformance/perft/*.json``, see ``oracle.conformance.perft``).
 
-Order: by kind (draw, take-pile, meld, discard, ask, answer, finish as in
-ActionCounts), then ascending by the key: take-pile (with_cards, ((cards,
+Order: by kind (draw, take-pile, meld, discard, ask, answer, finish, combine
+as in ActionCounts), then ascending by the key: take-pile (with_cards, ((cards,
 onto), ...)), meld ((cards, onto), ...) over the groups, with onto = -1 when
-there is no onto_rank; discard the card; answer yes before no.
+there is no onto_rank; discard the card; answer yes before no; combine
+(first, second); a take or meld whose groups name their meld (onto, new) after
+the same cards without.
 
 Two generators give the same list. ``legal_actions`` produces the legal
 actions directly from the position (``oracle.games.movegen_direct``: per phase,
@@ -36,7 +38,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from oracle.games.movegen_direct import iter_legal, legal_list, meld_key, quick_list, take_key
-from oracle.model.actions import Action, AnswerPartner, AskPartner, Discard, Draw, Finish, Meld, MeldGroup, TakePile
+from oracle.model.actions import (
+    Action,
+    AnswerPartner,
+    AskPartner,
+    Combine,
+    Discard,
+    Draw,
+    Finish,
+    Meld,
+    MeldGroup,
+    TakePile,
+)
 from oracle.model.interrupt import Checkpoint
 from oracle.model.state import GameState
 from oracle.rules.candidates import KINDS, iter_candidates
@@ -68,6 +81,7 @@ _KIND_OF: dict[type, str] = {
     AskPartner: "ask_partner",
     AnswerPartner: "answer_partner",
     Finish: "finish",
+    Combine: "combine",
 }
 
 
@@ -88,10 +102,38 @@ def _no_key(action: Action) -> tuple[object, ...]:
     return ()
 
 
+def _combine_key(action: Action) -> tuple[object, ...]:
+    assert isinstance(action, Combine)
+    return (action.first, action.second)
+
+
+def _targets(action: Action) -> tuple[object, ...]:
+    """The tie-breaker of two takes or melds with the same cards: the meld each group names (onto, new)."""
+    if isinstance(action, TakePile):
+        return (action.onto, action.new, tuple((g.onto, g.new) for g in action.melds))
+    if isinstance(action, Meld):
+        return tuple((g.onto, g.new) for g in action.groups)
+    return ()
+
+
+def _take_order(action: Action) -> tuple[object, ...]:
+    return (*take_key(action), _targets(action))
+
+
+def _meld_order(action: Action) -> tuple[object, ...]:
+    return (*meld_key(action), _targets(action))
+
+
 _DISCARDS = KINDS.index("discard")
 #: Per kind (in KINDS order), the key that orders actions of that kind (sort_key without the kind).
 _KEY_OF_KIND = tuple(
-    {"take_pile": take_key, "meld": meld_key, "discard": _discard_key, "answer_partner": _answer_key}.get(k, _no_key)
+    {
+        "take_pile": _take_order,
+        "meld": _meld_order,
+        "discard": _discard_key,
+        "answer_partner": _answer_key,
+        "combine": _combine_key,
+    }.get(k, _no_key)
     for k in KINDS
 )
 
@@ -101,9 +143,11 @@ def sort_key(action: Action) -> tuple[object, ...]:
     kind = KINDS.index(_KIND_OF[type(action)])
     match action:
         case TakePile(with_cards, melds):
-            return (kind, with_cards, _group_key(melds))
+            return (kind, with_cards, _group_key(melds), _targets(action))
         case Meld(groups):
-            return (kind, _group_key(groups))
+            return (kind, _group_key(groups), _targets(action))
+        case Combine(first, second):
+            return (kind, first, second)
         case Discard(card):
             return (kind, card)
         case AnswerPartner(yes):

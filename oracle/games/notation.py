@@ -24,7 +24,10 @@ _ONTO_TEXT = tuple(f"{rank}: " for rank in RANKS)
 
 
 def _groups_text(groups: tuple[MeldGroup, ...]) -> str:
-    """format_action's text of meld groups (a ValueError for a card that is none)."""
+    """format_action's text of meld groups (a ValueError for a card that is none, and for a group that names its
+    meld: format_action writes those)."""
+    if any(g.onto or g.new for g in groups):
+        raise ValueError("a named target")
     return ", ".join(
         (_ONTO_TEXT[g.onto_rank] if g.onto_rank is not None else "") + format_cards(g.cards) for g in groups
     )
@@ -40,6 +43,8 @@ def notation(action: Action) -> str:
             return format_action(action)  # what format_action says of a card or rank that is none
     if isinstance(action, TakePile):
         try:
+            if action.onto or action.new:
+                return format_action(action)
             take = "take-pile"
             if action.with_cards:
                 take += " with " + format_cards(action.with_cards)

@@ -52,11 +52,11 @@ def _nothing_to_shape(action: Action) -> bool:
     if isinstance(action, Discard):
         return is_valid(action.card)
     if isinstance(action, TakePile) and not action.melds:
-        return all(map(is_valid, action.with_cards))
+        return all(map(is_valid, action.with_cards)) and not (action.onto and action.new)
     return False
 
 
-def _action_problems(action: Action, path: str, *, two_step: bool) -> tuple[list[FieldProblem], bool]:
+def _action_problems(action: Action, path: str, *, two_step: bool, runs: bool) -> tuple[list[FieldProblem], bool]:
     """What makes `action` malformed whatever the state, and whether it is well shaped as a whole (the shape layer
     passes it with no top-card group: the referee's own shape check of it would find nothing).
 
@@ -72,7 +72,7 @@ def _action_problems(action: Action, path: str, *, two_step: bool) -> tuple[list
     first: list[FieldProblem] = []
     for top_group in tops:
         try:
-            validate_action_shape(action, path, top_group=top_group)
+            validate_action_shape(action, path, top_group=top_group, runs=runs)
         except InvalidInputError as exc:
             first = first or exc.problems
             continue
@@ -112,7 +112,7 @@ def _hand_problems(rules: CompiledRules, h: int, hand: HandRecord, shaped: list[
         if _nothing_to_shape(action):
             shaped.append(True)  # the common case: no path written, no shape layer called
             continue
-        found, whole = _action_problems(action, f"{path}.actions[{i}]", two_step=two_step)
+        found, whole = _action_problems(action, f"{path}.actions[{i}]", two_step=two_step, runs=rules.runs.min_size > 0)
         problems.extend(found)
         shaped.append(whole)
     last = 0

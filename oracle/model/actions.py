@@ -10,6 +10,12 @@ meld are separated by commas):
     pick-up-pile                            the first step of a two-step take: the next action melds the top card
     meld KH KD KS, 7S 7D 2C                 lay melds / add to the side's melds
     meld K: 2C                              a group of wild cards only names the rank it joins
+    meld 8H to 3                            a group joins the side's meld 3 (1-based; a run is joined so)
+    meld new QH QD QS                       a group starts a new meld where the side has one of its rank
+    meld 5H 6H 7H                           a run: cards of one suit in sequence (where the rule set has runs)
+    take-pile to 3                          take the pile, adding its top card to the side's meld 3
+    take-pile with new QH QD                the top card and a natural pair start a new meld
+    combine 2 5                             put the side's melds 2 and 5 (of one rank) together
     discard 5C
     ask                                     "may I go out?"
     answer yes | answer no                  the partner's answer
@@ -44,6 +50,8 @@ class MeldGroup:
 
     cards: Cards  #: the hand cards
     onto_rank: int | None = None  #: rank index (0..12) a group of wild cards only joins
+    onto: int = 0  #: the side's meld it joins, 1-based (0: the default target, see oracle.rules.meld_target)
+    new: bool = False  #: starts a new meld even where the side has one of its rank (melds.one_meld_per_rank false)
 
 
 @fast_init
@@ -53,6 +61,8 @@ class TakePile:
 
     with_cards: Cards = ()  #: hand cards melded with the top card (empty: onto the side's meld)
     melds: tuple[MeldGroup, ...] = ()  #: other melds laid at the same time
+    onto: int = 0  #: the side's meld the top card's group joins, 1-based (0: the default target)
+    new: bool = False  #: the top card's group starts a new meld where the side has one of its rank
 
 
 @fast_init
@@ -98,10 +108,20 @@ class Finish:
     """End the hand after melding on a last-card red three."""
 
 
-Action = Draw | TakePile | PickUpPile | Meld | Discard | AskPartner | AnswerPartner | Finish
+@fast_init
+@dataclass(frozen=True, slots=True)
+class Combine:
+    """Put two of the side's melds of one rank together: the second joins the first (melds.combine_same_rank)."""
+
+    first: int  #: the meld that stays, 1-based
+    second: int  #: the meld whose cards join it, 1-based
 
 
-_VERBS = "draw, take-pile, pick-up-pile, meld, discard, ask, answer or finish"
+Action = Draw | TakePile | PickUpPile | Meld | Discard | AskPartner | AnswerPartner | Finish | Combine
+
+
+_VERBS = "draw, take-pile, pick-up-pile, meld, discard, ask, answer, finish or combine"
+_KEYWORDS = (",", ":", "meld", "with", "to")
 _TOKEN = re.compile(r",|:|[^\s,:]+")
 
 
@@ -146,15 +166,38 @@ class _Parser:
     def cards(self, what: str) -> Cards:
         """One or more cards up to the next keyword, ',' or the end."""
         cards = []
-        while (token := self.peek()) is not None and token not in (",", ":", "meld", "with"):
+        while (token := self.peek()) is not None and token not in _KEYWORDS:
             cards.append(self.card())
         if not cards:
             found = f"got '{self.peek()}'" if self.peek() is not None else "the text ends"
             raise self.error(f"{what} needs at least one card, {found}", self.peek() or "")
         return tuple(cards)
 
+    def number(self, what: str) -> int:
+        """A meld number (1 or more)."""
+        token = self.peek()
+        if token is None or not token.isdigit() or token.startswith("0") or len(token) > 4:
+            found = f"'{token}'" if token is not None else "nothing"
+            raise self.error(f"{what} needs a meld number (1, 2, ...), got {found}", token or "")
+        self.at += 1
+        return int(token)
+
+    def target(self, what: str) -> int:
+        """[`to` N]: the meld a group joins (0 when not named)."""
+        if self.peek() != "to":
+            return 0
+        self.at += 1
+        return self.number(f"'to' in {what}")
+
+    def new(self) -> bool:
+        """[`new`]: the group starts a new meld."""
+        if self.peek() != "new":
+            return False
+        self.at += 1
+        return True
+
     def groups(self, where: str) -> tuple[MeldGroup, ...]:
-        """group (',' group)*, a group being [RANK ':'] card..., each with at least one card."""
+        """group (',' group)*, a group being [RANK ':'] [new] card... [to N], each with at least one card."""
         groups: list[MeldGroup] = []
         while True:
             number = len(groups) + 1
@@ -165,7 +208,12 @@ class _Parser:
                     raise self.error(f"'{head}:' is not a rank (one of {' '.join(RANKS)})", head, column)
                 rank = RANKS.index(head)
                 self.at += 2
-            groups.append(MeldGroup(self.cards(f"{where} group {number}"), rank))
+            new = self.new()
+            cards = self.cards(f"{where} group {number}")
+            onto = self.target(f"{where} group {number}")
+            if new and onto:
+                raise self.error(f"{where} group {number} is either 'new' or 'to N', not both")
+            groups.append(MeldGroup(cards, rank, onto, new))
             if self.peek() != ",":
                 return tuple(groups)
             self.at += 1
@@ -202,26 +250,39 @@ def parse_action(text: str) -> Action:
         groups = p.groups("meld")
         p.end("the last group (one 'meld' per action; separate its groups with ',')")
         return Meld(groups)
+    if verb == "combine":
+        first = p.number("'combine'")
+        second = p.number("'combine' (two melds)")
+        p.end("'combine N M' (two meld numbers)")
+        return Combine(first, second)
     if verb == "take-pile":
         with_cards: Cards = ()
         melds: tuple[MeldGroup, ...] = ()
+        new = False
         if p.peek() == "with":
             p.take()
+            new = p.new()
             with_cards = p.cards("'take-pile with'")
+        onto = p.target("'take-pile'")
+        if new and onto:
+            raise p.error("'take-pile with' is either 'new' or 'to N', not both")
         if p.peek() == "meld":
             p.take()
             melds = p.groups("take-pile meld")
         token = p.peek()
         if token is not None:
-            raise p.error(f"after 'take-pile' expected 'with CARDS' or 'meld GROUPS', got '{token}'", token)
-        return TakePile(with_cards, melds)
+            raise p.error(f"after 'take-pile' expected 'with CARDS', 'to N' or 'meld GROUPS', got '{token}'", token)
+        return TakePile(with_cards, melds, onto, new)
     raise p.error(f"unknown action '{verb}': expected {_VERBS}", verb, 1 + len(text) - len(text.lstrip()))
 
 
+def _format_group(g: MeldGroup) -> str:
+    rank = f"{RANKS[g.onto_rank]}: " if g.onto_rank is not None else ""
+    return rank + ("new " if g.new else "") + format_cards(g.cards) + (f" to {g.onto}" if g.onto else "")
+
+
 def _format_groups(groups: tuple[MeldGroup, ...]) -> str:
-    return ", ".join(
-        (f"{RANKS[g.onto_rank]}: " if g.onto_rank is not None else "") + format_cards(g.cards) for g in groups
-    )
+    return ", ".join(_format_group(g) for g in groups)
 
 
 def format_action(action: Action) -> str:
@@ -241,10 +302,14 @@ def format_action(action: Action) -> str:
             return f"answer {'yes' if yes else 'no'}"
         case Meld(groups):
             return f"meld {_format_groups(groups)}"
-        case TakePile(with_cards, melds):
+        case Combine(first, second):
+            return f"combine {first} {second}"
+        case TakePile(with_cards, melds, onto, new):
             text = "take-pile"
             if with_cards:
-                text += f" with {format_cards(with_cards)}"
+                text += f" with {'new ' if new else ''}{format_cards(with_cards)}"
+            if onto:
+                text += f" to {onto}"
             if melds:
                 text += f" meld {_format_groups(melds)}"
             return text
@@ -254,7 +319,7 @@ def format_action(action: Action) -> str:
 def second_step_meld(top: int, take: TakePile) -> Meld:
     """The second step of a two-step take that amounts to `take` with the pile's top card `top`: the top card's
     group first (the top card, then the hand cards melded with it), then the take's other melds."""
-    return Meld((MeldGroup((top, *take.with_cards)), *take.melds))
+    return Meld((MeldGroup((top, *take.with_cards), None, take.onto, take.new), *take.melds))
 
 
 def top_group_index(top: int, meld: Meld) -> int | None:
@@ -269,6 +334,7 @@ def take_of_second_step(top: int, meld: Meld) -> TakePile | None:
     index = top_group_index(top, meld)
     if index is None:
         return None
-    with_cards = list(meld.groups[index].cards)
+    group = meld.groups[index]
+    with_cards = list(group.cards)
     with_cards.remove(top)
-    return TakePile(tuple(with_cards), meld.groups[:index] + meld.groups[index + 1 :])
+    return TakePile(tuple(with_cards), meld.groups[:index] + meld.groups[index + 1 :], group.onto, group.new)

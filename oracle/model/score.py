@@ -24,6 +24,7 @@ class ScoreItem(IntEnum):
     UNFINISHED_MELD = 13
     HELD_RANK = 14
     THREES_BY_COUNT = 15
+    RUN_CANASTA = 16
 
 
 @dataclass(frozen=True, slots=True)

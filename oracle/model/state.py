@@ -185,11 +185,24 @@ def meld_index_of_rank(side: SideState, rank: int) -> int | None:
 
 def index_of_rank(melds: Sequence[Cards], rank: int) -> int | None:
     """Index of the meld of a natural rank among `melds` (the first whose first natural card has that rank and is
-    not a black three), or None."""
+    not a black three, and which is no run), or None."""
     for i, meld in enumerate(melds):
         for card in meld:
             if card != JOKER and card > 4:  # the first natural card (cards.is_wild, inlined: this runs per meld)
-                if rank_of(card) == rank and (rank != RANK_THREE or not is_black_three(card)):
+                if rank_of(card) == rank and (rank != RANK_THREE or not is_black_three(card)) and not is_run(meld):
                     return i
                 break
     return None
+
+
+def is_run(meld: Cards) -> bool:
+    """Whether a meld on the table is a run (runs.*): it holds natural cards of more than one rank."""
+    first = -1
+    for card in meld:
+        if card != JOKER and card > 4:
+            rank = rank_of(card)
+            if first < 0:
+                first = rank
+            elif rank != first:
+                return True
+    return False

@@ -52,6 +52,8 @@ Actions of the space
   listed once.
 * ``discard``: Discard(c) for each distinct card c in hand.
 * ``ask``, ``answer yes``, ``answer no``, ``finish``: the single actions.
+* Samba (runs, several melds of a rank, combining melds): the candidates of
+  ``oracle.rules.candidates_runs``, after the ones above of the same kind.
 * phase MELD_PILE_TOP (the first step of a two-step take made): the second
   step of every take-pile candidate, Meld((top + W, *M)). The first step,
   ``pick-up-pile``, is not listed in the draw phase: the space keeps the
@@ -65,10 +67,12 @@ out, melds laid while taking the pile after the initial meld, other choices
 among identical cards): the space is a canonical subset that keeps every kind
 of move, not every way to write it.
 
-Order: by kind (draw, take-pile, meld, discard, ask, answer, finish as in
-ActionCounts), then ascending by the key: take-pile (with_cards, ((cards,
+Order: by kind (draw, take-pile, meld, discard, ask, answer, finish, combine
+as in ActionCounts), then ascending by the key: take-pile (with_cards, ((cards,
 onto), ...)), meld ((cards, onto), ...) over the groups, with onto = -1 when
-there is no onto_rank; discard the card; answer yes before no.
+there is no onto_rank; discard the card; answer yes before no; combine
+(first, second); ties (a group named by number or new) by (onto, new) of the
+take and of each group.
 """
 
 from __future__ import annotations
@@ -90,12 +94,13 @@ from oracle.model.actions import (
 from oracle.model.cards import RANK_THREE, is_natural, rank_of
 from oracle.model.interrupt import Checkpoint
 from oracle.model.state import GameState, Phase
+from oracle.rules.candidates_runs import combines, extra_melds, extra_takes, has_samba_space
 from oracle.rules.canonical_groups import GroupBuilder, Spec
 from oracle.rules.minimum import needs_initial_meld
 from oracle.ruleset.compiled import CompiledRules
 
 #: ActionCounts keys, in kind order (``total`` is added by count_actions).
-KINDS = ("draw", "take_pile", "meld", "discard", "ask_partner", "answer_partner", "finish")
+KINDS = ("draw", "take_pile", "meld", "discard", "ask_partner", "answer_partner", "finish", "combine")
 
 
 # --- the candidates of each kind -----------------------------------------------------------------------------------
@@ -182,22 +187,33 @@ def iter_candidates(rules: CompiledRules, state: GameState, checkpoint: Checkpoi
     phase = state.phase
     if phase == Phase.DRAW:
         yield Draw()
-        yield from _take_pile_candidates(GroupBuilder(rules, state, checkpoint))
+        gen = GroupBuilder(rules, state, checkpoint)
+        yield from _take_pile_candidates(gen)
+        if has_samba_space(gen):
+            yield from extra_takes(gen)
     elif phase == Phase.PLAY:
         hand = state.seats[state.seat_to_move].hand
-        yield from _meld_candidates(GroupBuilder(rules, state, checkpoint))
+        gen = GroupBuilder(rules, state, checkpoint)
+        yield from _meld_candidates(gen)
+        if has_samba_space(gen):
+            yield from extra_melds(gen)
+            yield from combines(gen)
         yield from (Discard(c) for c in sorted(set(hand)))
         yield AskPartner()
     elif phase == Phase.AWAIT_ANSWER:
         yield from (AnswerPartner(True), AnswerPartner(False))
     elif phase == Phase.FINAL_MELDS:
-        yield from _meld_candidates(GroupBuilder(rules, state, checkpoint))
+        gen = GroupBuilder(rules, state, checkpoint)
+        yield from _meld_candidates(gen)
+        if has_samba_space(gen):
+            yield from extra_melds(gen)
+            yield from combines(gen)
         yield Finish()
     elif phase == Phase.MELD_PILE_TOP:  # the second step of a two-step take: each take-pile candidate as a meld
         top = state.discard_pile[-1]
-        yield from (
-            second_step_meld(top, take) for take in _take_pile_candidates(GroupBuilder(rules, state, checkpoint))
-        )
+        gen = GroupBuilder(rules, state, checkpoint)
+        takes = chain(_take_pile_candidates(gen), extra_takes(gen) if has_samba_space(gen) else ())
+        yield from (second_step_meld(top, take) for take in takes)
 
 
 def candidates(rules: CompiledRules, state: GameState) -> list[Action]:

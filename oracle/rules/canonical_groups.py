@@ -11,9 +11,9 @@ from itertools import product
 from oracle.model.actions import MeldGroup
 from oracle.model.cards import JOKER, RANK_ACE, RANK_FOUR, RANK_THREE, is_black_three, is_natural, make_card, rank_of
 from oracle.model.interrupt import Checkpoint
-from oracle.model.state import GameState, SideState, meld_index_of_rank
+from oracle.model.state import GameState, SideState
 from oracle.rules.facts import playing_side, side_of
-from oracle.rules.meld_play import waived_for_addition, wild_meld_index
+from oracle.rules.meld_play import default_target, waived_for_addition, wild_meld_index
 from oracle.rules.melds import WILD_MELD_RANK, MeldShape, canasta_count, meld_rule_breaks, meld_shape
 from oracle.rules.minimum import side_minimum
 from oracle.ruleset.compiled import CompiledRules
@@ -108,10 +108,9 @@ class GroupBuilder:
         return product(range(jokers + 1), range(twos + 1))
 
     def target_shape(self, rank: int) -> MeldShape | None:
-        """Shape of the side's meld a natural group of `rank` joins, or None (a new meld)."""
-        if not self.rules.melds.one_meld_per_rank:
-            return None
-        index = meld_index_of_rank(self.side, rank)
+        """Shape of the side's meld a natural group of `rank` joins by default (meld_play.default_target), or None
+        (a new meld)."""
+        index = default_target(self.rules, self.side.melds, rank)
         return None if index is None else meld_shape(self.side.melds[index])
 
     def new_meld_pool(self, exclude: int = -1) -> list[list[Spec]]:
@@ -179,7 +178,7 @@ class GroupBuilder:
                     for j, t in self.wild_splits(hand.jokers, len(hand.twos))
                     if self.added_ok(old, n, j + t)
                 ]
-            index = meld_index_of_rank(self.side, rank)
+            index = default_target(self.rules, self.side.melds, rank)
             if index is not None:
                 onto_old = meld_shape(self.side.melds[index])
                 specs += [

@@ -9,7 +9,16 @@ from oracle.model.actions import MeldGroup, TakePile
 from oracle.model.cards import describe_rank, format_cards, is_black_three, is_natural, is_red_three, is_wild, rank_of
 from oracle.model.events import Event, PileTaken, RedThreeLaid
 from oracle.model.fast_init import fast_init
-from oracle.model.state import Cards, HandEnd, Phase, SeatState, TurnStart, TurnState, meld_index_of_rank
+from oracle.model.state import (
+    Cards,
+    HandEnd,
+    Phase,
+    SeatState,
+    TurnStart,
+    TurnState,
+    is_run,
+    meld_index_of_rank,
+)
 from oracle.rules.bonus_cards import take_owes_bonus_cards
 from oracle.rules.candidates import take_pile_candidates
 from oracle.rules.context import (
@@ -36,8 +45,8 @@ from oracle.rules.family_checks import (
 from oracle.rules.foot import foot_waiting
 from oracle.rules.formation import form_sides, sides_form_now
 from oracle.rules.going_out import after_melding, check_keep_cards, check_melding_out
-from oracle.rules.meld_play import Laid, check_laid, lay_groups
-from oracle.rules.melds import MalformedMeld, MeldShape, count_canastas, meld_shape
+from oracle.rules.meld_play import Laid, check_laid, default_target, lay_groups
+from oracle.rules.melds import MalformedMeld, MeldShape, count_canastas, is_canasta, meld_shape
 from oracle.rules.minimum import check_initial_meld, needs_initial_meld, side_minimum
 from oracle.rules.violations import Code, Violation
 from oracle.ruleset.sections import LastRedThree, MustTakePile
@@ -144,16 +153,24 @@ def _work_out_take(ctx: Ctx, action: TakePile, shape: MeldShape) -> _Take:
     bonus = ctx.rules.bonus_threes
     to_hand = tuple(c for c in rest if c not in bonus)
     hand_after = remove_cards(ctx.hand, [*action.with_cards, *(c for g in action.melds for c in g.cards)]) + to_hand
-    groups = [(MeldGroup((top, *action.with_cards)), shape)]
+    groups = [(MeldGroup((top, *action.with_cards), None, action.onto, action.new), shape)]
     groups += [(g, meld_shape(g.cards)) for g in action.melds]
     laid = lay_groups(ctx.rules, ctx.side, groups, melds_before_turn=len(ctx.side.melds))
     reds = tuple(c for c in rest if c in bonus)
     return _Take(top, pile[: len(pile) - len(taken)], reds, to_hand, hand_after, laid)
 
 
-def _top_group_shape(ctx: Ctx, top: int, with_cards: tuple[int, ...]) -> tuple[MeldShape | None, list[Violation]]:
-    """Shape of the top card with the hand cards used with it; PILE_TOP_NOT_MELDED when they do not match."""
+def _top_group_shape(ctx: Ctx, top: int, action: TakePile) -> tuple[MeldShape | None, list[Violation]]:
+    """Shape of the top card with the hand cards used with it; PILE_TOP_NOT_MELDED when they do not match, and the
+    rules of the top card and runs (runs.pile_top_alone) when the take starts or joins one."""
+    with_cards = action.with_cards
+    run = _target_run(ctx, action)
+    if run is not None:
+        return _onto_run(ctx, top, action, run)
     others = [c for c in with_cards if not is_wild(c) and (not is_natural(c) or rank_of(c) != rank_of(top))]
+    if others and ctx.rules.runs.min_size and all(is_natural(c) for c in others):
+        offered = format_cards(with_cards)
+        return None, [ctx.fail(Code.PILE_TOP_CANNOT_START_RUN, top=format_cards([top]), offered=offered)]
     if others:
         return None, [
             ctx.fail(
@@ -164,6 +181,25 @@ def _top_group_shape(ctx: Ctx, top: int, with_cards: tuple[int, ...]) -> tuple[M
         return meld_shape((top, *with_cards)), []
     except MalformedMeld:
         return None, []
+
+
+def _target_run(ctx: Ctx, action: TakePile) -> int | None:
+    """The 1-based number of the side's run the take names for the top card (onto), or None."""
+    melds = ctx.side.melds
+    if action.onto and action.onto <= len(melds) and is_run(melds[action.onto - 1]):
+        return action.onto
+    return None
+
+
+def _onto_run(ctx: Ctx, top: int, action: TakePile, number: int) -> tuple[MeldShape | None, list[Violation]]:
+    """The top card sent to one of the side's runs: alone, where runs.pile_top_alone lets it, and then its shape."""
+    shown = format_cards([top])
+    if not ctx.rules.runs.pile_top_alone:
+        return None, [ctx.fail(Code.PILE_TOP_ONTO_RUN_NOT_ALLOWED, top=shown, number=number)]
+    if action.with_cards:
+        offered = format_cards(action.with_cards)
+        return None, [ctx.fail(Code.PILE_TOP_RUN_WITH_HAND_CARDS, top=shown, number=number, offered=offered)]
+    return meld_shape((top,)), []
 
 
 def _check_top(ctx: Ctx, top: int) -> list[Violation]:
@@ -202,9 +238,13 @@ def check_take_pile(ctx: Ctx, action: TakePile) -> list[Violation]:
     out += missing
     if blocked:
         return out
-    shape, mismatched = _top_group_shape(ctx, top, action.with_cards)
+    shape, mismatched = _top_group_shape(ctx, top, action)
     out += mismatched
-    out += _check_freezing(ctx, action, top)
+    target = _take_target(ctx, action, top)
+    out += _check_freezing(ctx, action, top, target)
+    if target is not None and pile_rules.onto_meld_below_canasta_only and not action.new:
+        if is_canasta(meld_shape(ctx.side.melds[target]), rules):
+            out.append(ctx.fail(Code.PILE_ONTO_CANASTA_NOT_ALLOWED, top=format_cards([top]), number=target + 1))
     if shape is None or missing:
         return out
     take = _take(ctx, action, shape)
@@ -233,12 +273,23 @@ def check_take_pile(ctx: Ctx, action: TakePile) -> list[Violation]:
     return out
 
 
-def _check_freezing(ctx: Ctx, action: TakePile, top: int) -> list[Violation]:
+def _take_target(ctx: Ctx, action: TakePile, top: int) -> int | None:
+    """Index of the side's meld the top card's group joins (named by onto, or the default target of its rank), or
+    None for a new meld (or a meld number the side does not have: lay_groups reports it)."""
+    melds = ctx.side.melds
+    if action.onto:
+        return action.onto - 1 if action.onto <= len(melds) else None
+    if action.new:
+        return None
+    return default_target(ctx.rules, melds, rank_of(top))
+
+
+def _check_freezing(ctx: Ctx, action: TakePile, top: int, target: int | None) -> list[Violation]:
     """The hand cards that may take the pile: a natural pair when it is frozen, else as the rule set allows."""
     pile_rules, rank = ctx.rules.discard_pile, rank_of(top)
     naturals = sum(1 for c in action.with_cards if is_natural(c) and rank_of(c) == rank)
     wilds = sum(1 for c in action.with_cards if is_wild(c))
-    has_meld = meld_index_of_rank(ctx.side, rank) is not None
+    has_meld = target is not None
     frozen = frozen_reasons_for_side(ctx.rules, ctx.state, ctx.side_index)
     if frozen:
         if naturals >= 2 and wilds and not pile_rules.frozen_take_wilds:
@@ -299,7 +350,8 @@ def _laid_beyond_the_take(ctx: Ctx, action: TakePile, points: int) -> bool:
 def apply_take_pile(ctx: Ctx, action: TakePile) -> Applied:
     """Take the pile (a legal take): meld, lay the red threes taken (replaced as the rule set says), go out."""
     state, rules = ctx.state, ctx.rules
-    take = _take(ctx, action, meld_shape((state.discard_pile[-1], *action.with_cards)))
+    top = state.discard_pile[-1]
+    take = _take(ctx, action, meld_shape((top,) if _target_run(ctx, action) else (top, *action.with_cards)))
     laid = take.laid
     turn = TurnState(
         start=TurnStart.TOOK_PILE,

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from oracle.model.actions import Meld, MeldGroup
-from oracle.model.cards import RANK_THREE, is_black_three, is_wild, rank_of
-from oracle.model.state import Cards, SideState, meld_index_of_rank
-from oracle.rules.meld_play import NEW_MELD_ONLY
+from oracle.model.cards import RANK_THREE, is_black_three, is_wild, make_card, rank_of, suit_of
+from oracle.model.state import Cards, SideState, index_of_rank, is_run
+from oracle.rules.meld_play import NEW_MELD_ONLY, default_target
 from oracle.rules.melds import WILD_MELD_RANK, MeldShape, is_canasta, meld_rule_breaks, meld_shape
 from oracle.ruleset.compiled import CompiledRules
 
@@ -24,6 +24,7 @@ class _Target:
     naturals: tuple[int, ...]  #: the hand cards of the group (empty for wild cards only)
     onto: bool  #: wild cards only, joining the side's meld of `rank`
     options: dict[int, bool]  #: wild count -> the meld it makes or joins is then a canasta (valid counts only)
+    named: int = 0  #: the meld joined, named by number (several melds of a rank: a canasta no group joins unasked)
 
 
 def going_out_melds(rules: CompiledRules, side: SideState, hand: Cards, *, discard_optional: bool) -> Iterator[Meld]:
@@ -40,6 +41,12 @@ def going_out_melds(rules: CompiledRules, side: SideState, hand: Cards, *, disca
             action = _best_meld(rules, side, tuple(rest))
             if action is not None:
                 yield action
+            if rules.runs.min_size:  # and with the runs the cards make or extend first (runs.*)
+                runs, others = _runs_first(rules, side, tuple(rest))
+                if runs:
+                    groups = _best_meld(rules, side, others) if others else Meld(())
+                    if groups is not None:
+                        yield Meld((*runs, *groups.groups))
 
 
 def _best_meld(rules: CompiledRules, side: SideState, cards: Cards) -> Meld | None:
@@ -53,8 +60,13 @@ def _best_meld(rules: CompiledRules, side: SideState, cards: Cards) -> Meld | No
         return None  # a group no number of wild cards makes legal
     for index, meld in enumerate(side.melds):
         rank = meld_shape(meld).rank
-        if rank not in groups and rank != RANK_THREE and meld_index_of_rank(side, rank) == index:
+        if rank in groups or rank == RANK_THREE or is_run(meld):
+            continue
+        if default_target(rules, side.melds, rank) == index:
             targets.append(_onto_target(rules, meld, rank, len(wilds)))
+        elif not rules.melds.one_meld_per_rank and default_target(rules, side.melds, rank) is None:
+            if index_of_rank(side.melds, rank) == index:  # only canastas of the rank: wild cards join one, named
+                targets.append(_onto_target(rules, meld, rank, len(wilds), named=index + 1))
     if rules.melds.wild_only_melds:
         options = {w: is_canasta(_new(WILD_MELD_RANK, 0, w), rules) for w in range(len(wilds) + 1)}
         targets.append(
@@ -68,8 +80,44 @@ def _best_meld(rules: CompiledRules, side: SideState, cards: Cards) -> Meld | No
         if not target.naturals and not count:
             continue
         given, wilds = wilds[:count], wilds[count:]
-        out.append(MeldGroup((*target.naturals, *given), target.rank if target.onto else None))
+        onto_rank = target.rank if target.onto and not target.named else None
+        out.append(MeldGroup((*target.naturals, *given), onto_rank, target.named))
     return Meld(tuple(out)) if out else None
+
+
+def _runs_first(rules: CompiledRules, side: SideState, cards: Cards) -> tuple[list[MeldGroup], Cards]:
+    """Every run the cards extend (each of the side's runs, at both ends) or make (per suit, the longest blocks of
+    consecutive ranks, up to runs.max_size), taken greedily; and the cards left."""
+    r, left, groups = rules.runs, list(cards), []
+    for index, meld in enumerate(side.melds):
+        if not is_run(meld):
+            continue
+        ranks, suit = sorted(rank_of(c) for c in meld), suit_of(meld[0])
+        chain: list[int] = []
+        room = r.max_size - len(meld) if r.max_size else len(left)
+        for step, start, stop in ((-1, ranks[0] - 1, r.lowest_rank - 1), (1, ranks[-1] + 1, r.highest_rank + 1)):
+            for rank in range(start, stop, step):
+                card = make_card(rank, suit)
+                if card not in left or len(chain) >= room:
+                    break
+                left.remove(card)
+                chain.append(card)
+        if chain:
+            groups.append(MeldGroup(tuple(sorted(chain)), None, index + 1))
+    for suit in range(4):
+        rank = r.lowest_rank
+        while rank <= r.highest_rank:
+            block: list[int] = []
+            while rank <= r.highest_rank and make_card(rank, suit) in left and len(block) < (r.max_size or 99):
+                block.append(make_card(rank, suit))
+                rank += 1
+            if len(block) >= r.min_size:
+                for card in block:
+                    left.remove(card)
+                groups.append(MeldGroup(tuple(block)))
+            elif not block:
+                rank += 1
+    return groups, tuple(left)
 
 
 def _new(rank: int, naturals: int, wilds: int) -> MeldShape:
@@ -86,11 +134,17 @@ def _joined(rules: CompiledRules, old: MeldShape, naturals: int, wilds: int) -> 
     ok = all(b.field in NEW_MELD_ONLY for b in meld_rule_breaks(after, rules, going_out=True))
     if wilds and is_canasta(old, rules) and not old.wilds and not rules.canastas.wild_may_join_natural:
         ok = False
+    if wilds and is_canasta(old, rules) and not rules.canastas.wild_may_join_canasta:
+        ok = False
     return ok, after
 
 
 def _natural_target(rules: CompiledRules, side: SideState, rank: int, naturals: Cards, most: int) -> _Target:
-    index = meld_index_of_rank(side, rank) if rules.melds.one_meld_per_rank and rank != RANK_THREE else None
+    index = default_target(rules, side.melds, rank) if rank != RANK_THREE else None
+    named = 0
+    if index is None and not rules.melds.one_meld_per_rank and rank != RANK_THREE:
+        index = index_of_rank(side.melds, rank)  # only canastas of the rank: the cards join one, named
+        named = 0 if index is None else index + 1
     options: dict[int, bool] = {}
     if index is None:
         for w in range(most + 1):
@@ -103,17 +157,17 @@ def _natural_target(rules: CompiledRules, side: SideState, rank: int, naturals: 
         ok, after = _joined(rules, old, len(naturals), w)
         if ok:
             options[w] = is_canasta(after, rules)
-    return _Target(rank, naturals, False, options)
+    return _Target(rank, naturals, False, options, named)
 
 
-def _onto_target(rules: CompiledRules, meld: Cards, rank: int, most: int) -> _Target:
+def _onto_target(rules: CompiledRules, meld: Cards, rank: int, most: int, *, named: int = 0) -> _Target:
     old = meld_shape(meld)
     options = {0: is_canasta(old, rules)}
     for w in range(1, most + 1):
         ok, after = _joined(rules, old, 0, w)
         if ok:
             options[w] = is_canasta(after, rules)
-    return _Target(rank, (), True, options)
+    return _Target(rank, (), True, options, named)
 
 
 def _most_canastas(targets: list[_Target], wilds: int) -> list[int] | None:

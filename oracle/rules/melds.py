@@ -5,15 +5,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 from oracle.model.cards import RANK_JOKER, RANK_THREE, describe_rank, format_cards, is_red_three, is_wild, rank_of
 from oracle.model.fast_init import fast_init
+from oracle.model.state import index_of_rank
 from oracle.rules.violations import RULES, Code, Violation, violation
 from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.sections import BlackThreeRole, WildRatio
 
 # Rank of a meld made only of wild cards (allowed only by melds.wild_only_melds).
 WILD_MELD_RANK = RANK_JOKER
+# Rank of a run (cards of one suit in sequence, runs.*): past every rank index, so no per-rank table reads it.
+RUN_RANK = RANK_JOKER + 1
 
 
 @fast_init
@@ -26,6 +30,11 @@ class MeldShape:
     naturals: int  #: natural cards (black threes in a black-three meld)
     wilds: int  #: jokers and twos
     black_threes: bool  #: a meld of black threes (only legal when going out)
+    run: bool = False  #: natural cards of several ranks: a run, or an attempt at one (rank is RUN_RANK)
+    low: int = 0  #: a run's lowest natural rank index
+    high: int = 0  #: a run's highest natural rank index
+    one_suit: bool = True  #: a run's naturals are all of one suit
+    consecutive: bool = True  #: a run's naturals are of distinct ranks with no gap between low and high
 
     @property
     def all_wild(self) -> bool:
@@ -34,7 +43,7 @@ class MeldShape:
 
 
 class MalformedMeld(ValueError):
-    """Cards that cannot be a meld under any rule set (mixed ranks, a red three, empty)."""
+    """Cards that cannot be a meld under any rule set (a red three, empty; mixed ranks are a run's shape)."""
 
 
 #: By card number (0 unused): the rank group a card melds in (-1 for wilds, -2 for red threes).
@@ -42,7 +51,8 @@ MELD_KEY: tuple[int, ...] = (-3, *(-1 if is_wild(c) else -2 if is_red_three(c) e
 
 
 def meld_shape(cards: Sequence[int]) -> MeldShape:
-    """Classify cards as a meld; MalformedMeld if they are not of one rank (wilds aside) or hold a red three.
+    """Classify cards as a meld; MalformedMeld if they hold a red three or nothing. Natural cards of several ranks
+    are a run's shape (`run`), legal or not: where the rule set has no runs they are no meld (is_run_shape_allowed).
 
     A tuple's shape is remembered (the melds of a hand come back in every state and every action of it)."""
     if type(cards) is tuple:
@@ -60,8 +70,7 @@ def _classify(cards: Sequence[int]) -> MeldShape:
         raise MalformedMeld("a meld needs cards")
     counted = rank_and_wilds(cards)
     if counted is None:
-        _raise_malformed(cards)
-        raise AssertionError("unreachable")  # pragma: no cover - _raise_malformed always raises
+        return _run_shape(cards)
     rank, wilds = counted
     black = rank == RANK_THREE
     return MeldShape(WILD_MELD_RANK if rank == -1 else rank, len(cards), len(cards) - wilds, wilds, black)
@@ -107,13 +116,57 @@ def plain_ranks(rules: CompiledRules, melds: Iterable[Sequence[int]]) -> list[in
 _ANY_RATIO = WildRatio.ANY
 
 
-def _raise_malformed(cards: Sequence[int]) -> None:
+def _run_shape(cards: Sequence[int]) -> MeldShape:
+    """The shape of cards with natural cards of several ranks (and no red three): a run's, judged by run_breaks."""
     for card in cards:
         if is_red_three(card):
             raise MalformedMeld(f"a red three ({format_cards([card])}) is a bonus card and never goes in a meld")
+    naturals = [c for c in cards if not is_wild(c)]
+    ranks = sorted(rank_of(c) for c in naturals)
+    suits = {(c - 1) % 4 for c in naturals}
+    consecutive = all(b == a + 1 for a, b in pairwise(ranks))
+    wilds = len(cards) - len(naturals)
+    return MeldShape(
+        RUN_RANK, len(cards), len(naturals), wilds, False, True, ranks[0], ranks[-1], len(suits) == 1, consecutive
+    )
+
+
+def mixed_ranks_problem(cards: Sequence[int]) -> str:
+    """Why cards of several ranks are no meld where the rule set has no runs (the shape layer's words)."""
     ranks = sorted({rank_of(c) for c in cards if not is_wild(c)})
     names = ", ".join(describe_rank(r) for r in ranks)
-    raise MalformedMeld(f"cards of different ranks ({names}) in one meld: {format_cards(cards)}")
+    return f"cards of different ranks ({names}) in one meld: {format_cards(cards)}"
+
+
+def run_breaks(shape: MeldShape, rules: CompiledRules, *, new: bool) -> list[MeldBreak]:
+    """Which run rules a run (shape.run) breaks; empty if legal. `new`: a run laid now (runs.min_size applies)."""
+    r = rules.runs
+    if not r.min_size:
+        return [MeldBreak(Code.RUNS_NOT_ALLOWED, "runs.min_size")]
+    breaks: list[MeldBreak] = []
+    if shape.wilds:
+        breaks.append(MeldBreak(Code.RUN_WILD_CARD, "runs", (("wilds", shape.wilds),)))
+    if not shape.one_suit:
+        breaks.append(MeldBreak(Code.RUN_MIXED_SUITS, "runs.min_size"))
+    if not shape.consecutive:
+        breaks.append(MeldBreak(Code.RUN_NOT_CONSECUTIVE, "runs.min_size"))
+    if shape.low < r.lowest_rank:
+        params = (
+            ("rank", describe_rank(shape.low, plural=False)),
+            ("lowest", describe_rank(r.lowest_rank, plural=False)),
+        )
+        breaks.append(MeldBreak(Code.RUN_RANK_OUT_OF_RANGE, "runs.lowest_rank", params))
+    if shape.high > r.highest_rank:
+        params = (
+            ("rank", describe_rank(shape.high, plural=False)),
+            ("highest", describe_rank(r.highest_rank, plural=False)),
+        )
+        breaks.append(MeldBreak(Code.RUN_RANK_OUT_OF_RANGE, "runs.highest_rank", params, "high"))
+    if new and shape.size < r.min_size:
+        breaks.append(MeldBreak(Code.RUN_TOO_SMALL, "runs.min_size", (("min_size", r.min_size), ("size", shape.size))))
+    if r.max_size and shape.size > r.max_size:
+        breaks.append(MeldBreak(Code.RUN_TOO_LARGE, "runs.max_size", (("max_size", r.max_size), ("size", shape.size))))
+    return breaks
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +198,8 @@ def meld_rule_breaks(
     `last_cards` whether no card is left to discard after it (with
     threes.black_three_meld_last_cards, black threes must be the last cards).
     """
+    if shape.run:
+        return run_breaks(shape, rules, new=True)
     m, t = rules.melds, rules.threes
     breaks: list[MeldBreak] = []
     params: tuple[tuple[str, object], ...]
@@ -203,8 +258,19 @@ def meld_rule_breaks(
 
 
 def is_canasta(shape: MeldShape, rules: CompiledRules) -> bool:
-    """A meld of at least canastas.min_size cards (black-three melds never are): the one definition of a canasta."""
+    """A meld of at least canastas.min_size cards (black-three melds never are), or a run of runs.canasta_size
+    where the rule set has runs: the one definition of a canasta."""
+    if shape.run:
+        return rules.runs.min_size > 0 and shape.size >= rules.runs.canasta_size
     return not shape.black_threes and shape.size >= rules.canastas.min_size
+
+
+def open_meld_index(rules: CompiledRules, melds: Sequence[Sequence[int]], rank: int) -> int | None:
+    """Index of the first meld of a natural rank among `melds` that is not yet a canasta (runs aside), or None."""
+    for i, meld in enumerate(melds):
+        if len(meld) < rules.canastas.min_size and index_of_rank((tuple(meld),), rank) == 0:
+            return i
+    return None
 
 
 def shapes_of(melds: Iterable[Sequence[int]]) -> list[MeldShape]:
@@ -226,7 +292,7 @@ def canasta_count(rules: CompiledRules, shapes: Iterable[MeldShape]) -> int:
 def count_canastas(rules: CompiledRules, melds: Iterable[Sequence[int]]) -> int:
     """How many of these melds are canastas: canasta_count of their shapes, shaping only the melds long enough to
     be one (malformed ones are skipped, as shapes_of does)."""
-    size, count = rules.canastas.min_size, 0
+    size, count = min(rules.canastas.min_size, rules.runs.canasta_size or 99), 0
     for meld in melds:
         if len(meld) >= size:
             try:
@@ -242,6 +308,8 @@ def standing_meld_problem(rules: CompiledRules, shape: MeldShape) -> str | None:
     """What a meld already on the table breaks that no meld-shape rule says: a rank rule's wild limit (a meld of
     a rank whose rule lets wilds into the initial meld may hold them), black threes melded where they are bonus
     cards (threes.black_three_role); None if nothing."""
+    if shape.run:
+        return None
     if shape.black_threes:
         if rules.threes.black_three_role == BlackThreeRole.BONUS:
             return (

@@ -11,6 +11,7 @@ from oracle.model.actions import (
     Action,
     AnswerPartner,
     AskPartner,
+    Combine,
     Discard,
     Draw,
     Finish,
@@ -24,6 +25,7 @@ from oracle.model.errors import Problems
 from oracle.model.events import Event
 from oracle.model.fast_init import fast_init
 from oracle.model.state import GameState, Phase
+from oracle.rules.combine import apply_combine, check_combine
 from oracle.rules.context import Applied, Ctx, make_ctx
 from oracle.rules.draw import apply_draw, apply_take_pile, check_draw, check_take_pile
 from oracle.rules.meld_play import validate_group_shapes
@@ -60,11 +62,15 @@ class Verdict:
 _NOTHING_TO_SHAPE = frozenset({Draw, AskPartner, AnswerPartner, Finish, PickUpPile})  #: actions that carry no cards
 
 
-def validate_action_shape(action: Action, prefix: str = "action", *, top_group: int | None = None) -> None:
+def validate_action_shape(
+    action: Action, prefix: str = "action", *, top_group: int | None = None, runs: bool = False
+) -> None:
     """The shape layer: raise InvalidInputError for an action that is malformed whatever the state.
 
     `top_group`: the index of a meld's group that holds the pile's top card in the second step of a two-step take
     (its cards are checked, not its shape: it is judged as the take's top-card group, see oracle.rules.two_step).
+    `runs`: natural cards of several ranks in a group are a run to judge (a rule set with runs judges the action),
+    not a malformed group.
     """
     if isinstance(action, Discard):  # the common cases first, with nothing to report
         if is_valid(action.card):
@@ -89,20 +95,27 @@ def validate_action_shape(action: Action, prefix: str = "action", *, top_group: 
                 cards_ok(f"{prefix}.meld.groups[{i}].cards", group.cards)
             problems.raise_if_any()
             if top_group is None:
-                validate_group_shapes(groups, f"{prefix}.meld.groups", problems)
+                validate_group_shapes(groups, f"{prefix}.meld.groups", problems, runs=runs)
             else:  # the other groups are the take's other melds: shaped among themselves, paths kept
                 others = [i for i in range(len(groups)) if i != top_group]
                 found = Problems()
-                validate_group_shapes([groups[i] for i in others], "", found)
+                validate_group_shapes([groups[i] for i in others], "", found, runs=runs)
                 for item in found.items:
                     index = int(item.field[1 : item.field.index("]")])
                     problems.add(f"{prefix}.meld.groups[{others[index]}]", item.description)
-        case TakePile(with_cards, melds):
+        case TakePile(with_cards, melds, onto, new):
             cards_ok(f"{prefix}.take_pile.with", with_cards)
             for i, group in enumerate(melds):
                 cards_ok(f"{prefix}.take_pile.melds[{i}].cards", group.cards)
+            if new and onto:
+                problems.add(f"{prefix}.take_pile.onto", "the top card's group either starts a new meld or joins one")
             problems.raise_if_any()
-            validate_group_shapes(melds, f"{prefix}.take_pile.melds", problems)
+            validate_group_shapes(melds, f"{prefix}.take_pile.melds", problems, runs=runs)
+        case Combine(first, second):
+            if first < 1 or second < 1:
+                problems.add(f"{prefix}.combine", f"meld numbers start at 1, not {min(first, second)}")
+            elif first == second:
+                problems.add(f"{prefix}.combine.second", f"names meld {first} twice: combine two different melds")
         case _:
             pass
     problems.raise_if_any()
@@ -138,6 +151,7 @@ _CHECKS: dict[type, Callable[[Ctx, Any], list[Violation]]] = {
     AskPartner: lambda ctx, _: check_ask(ctx),
     AnswerPartner: lambda ctx, _: check_answer(ctx),
     Finish: lambda ctx, _: check_finish(ctx),
+    Combine: lambda ctx, action: check_combine(ctx, action),
 }
 _APPLIES: dict[type, Callable[[Ctx, Any], Applied]] = {
     Draw: lambda ctx, _: apply_draw(ctx),
@@ -148,6 +162,7 @@ _APPLIES: dict[type, Callable[[Ctx, Any], Applied]] = {
     AskPartner: lambda ctx, _: apply_ask(ctx),
     AnswerPartner: lambda ctx, action: apply_answer(ctx, action),
     Finish: lambda ctx, _: apply_finish(ctx),
+    Combine: lambda ctx, action: apply_combine(ctx, action),
 }
 
 
@@ -155,7 +170,7 @@ def judge(rules: CompiledRules, state: GameState, action: Action) -> tuple[Ctx, 
     """The shape layer, then every rule `action` breaks: the context and the action judged (the second step of a
     two-step take is judged as the take-pile it amounts to, on the state before the take) and the violations."""
     ctx = make_ctx(rules, state)
-    validate_action_in(state, action)
+    validate_action_in(state, action, runs=rules.runs.min_size > 0)
     if state.phase != Phase.MELD_PILE_TOP:
         return ctx, action, action_violations(ctx, action)
     step = second_step(ctx, action)
@@ -165,18 +180,19 @@ def judge(rules: CompiledRules, state: GameState, action: Action) -> tuple[Ctx, 
     return ctx, take, action_violations(ctx, take)
 
 
-def validate_action_in(state: GameState, action: Action) -> None:
+def validate_action_in(state: GameState, action: Action, *, runs: bool = False) -> None:
     """The shape layer as judging applies it in `state`: InvalidInputError for a malformed action (in the second
-    step of a two-step take, the group holding the pile's top card is shaped as the take's top-card group)."""
-    validate_action_at(state.phase, state.discard_pile, action)
+    step of a two-step take, the group holding the pile's top card is shaped as the take's top-card group); `runs`
+    as for validate_action_shape."""
+    validate_action_at(state.phase, state.discard_pile, action, runs=runs)
 
 
-def validate_action_at(phase: Phase, pile: tuple[int, ...], action: Action) -> None:
+def validate_action_at(phase: Phase, pile: tuple[int, ...], action: Action, *, runs: bool = False) -> None:
     """validate_action_in for a position given by its phase and discard pile (a state's or a player's view's)."""
     if phase != _PILE_TOP or not pile or not isinstance(action, Meld):
-        validate_action_shape(action)  # a second step with no pile is refused by the state check, not here
+        validate_action_shape(action, runs=runs)  # a second step with no pile is refused by the state check
         return
-    validate_action_shape(action, top_group=top_group_index(pile[-1], action))
+    validate_action_shape(action, top_group=top_group_index(pile[-1], action), runs=runs)
 
 
 def is_legal(rules: CompiledRules, state: GameState, action: Action, *, validate: bool = True) -> bool:

@@ -52,7 +52,7 @@ def _score_side(
     lines: list[ScoreLine] = []
     minus = melds_count_minus(rules, shapes)  # card_values.table_minus_below_canastas
     for meld, shape in zip(side.melds, shapes, strict=True):
-        name = "black threes" if shape.black_threes else ("wild cards" if shape.all_wild else describe_rank(shape.rank))
+        name = _meld_name(shape)
         value = sum(points[c] for c in meld)
         lines.append(
             ScoreLine(
@@ -68,6 +68,15 @@ def _score_side(
         special = special_canasta_line(rules, shape, meld) if rules.family_scoring else None
         if special is not None:
             lines.append(special)
+        elif shape.run:
+            lines.append(
+                ScoreLine(
+                    ScoreItem.RUN_CANASTA,
+                    rules.runs.canasta_bonus,
+                    f"run canasta {format_cards(meld)}",
+                    "runs.canasta_bonus",
+                )
+            )
         elif shape.wilds == 0:
             lines.append(
                 ScoreLine(
@@ -91,7 +100,7 @@ def _score_side(
     if rules.threes.count_values:
         lines.extend(threes_by_count_lines(rules, side.red_threes, canasta_count(rules, shapes)))
     else:
-        lines.extend(_red_three_lines(rules, side))
+        lines.extend(_red_three_lines(rules, side, canasta_count(rules, shapes)))
     if side.went_out == WentOut.NORMAL:
         lines.append(ScoreLine(ScoreItem.GOING_OUT, rules.going_out.bonus, "went out", "going_out.bonus"))
     elif side.went_out == WentOut.CONCEALED:
@@ -121,7 +130,13 @@ def _score_side(
     return SideScore(tuple(lines))
 
 
-def _red_three_lines(rules: CompiledRules, side: SideTable) -> list[ScoreLine]:
+def _meld_name(shape: MeldShape) -> str:
+    if shape.run:
+        return "cards in sequence"
+    return "black threes" if shape.black_threes else ("wild cards" if shape.all_wild else describe_rank(shape.rank))
+
+
+def _red_three_lines(rules: CompiledRules, side: SideTable, canastas: int) -> list[ScoreLine]:
     t = rules.threes
     count = len(side.red_threes)
     if not count:
@@ -130,21 +145,21 @@ def _red_three_lines(rules: CompiledRules, side: SideTable) -> list[ScoreLine]:
     each = count * t.red_three_bonus
     extra = t.all_red_threes_bonus - each if count == in_deck else 0
     cards = format_cards(side.red_threes)
-    if not side.melds and t.red_threes_negative_without_meld:
-        lines = [
-            ScoreLine(
-                ScoreItem.RED_THREES_WITHOUT_MELD,
-                -each,
-                f"{cards}: {count} red three(s) and no meld",
-                "threes.red_threes_negative_without_meld",
-            )
-        ]
+    needed = t.canastas_for_red_threes
+    if needed and canastas < needed:
+        why, field = f"{canastas} canasta(s) of the {needed} needed", "threes.canastas_for_red_threes"
+    elif not needed and not side.melds and t.red_threes_negative_without_meld:
+        why, field = "no meld", "threes.red_threes_negative_without_meld"
+    else:
+        why = ""
+    if why:
+        lines = [ScoreLine(ScoreItem.RED_THREES_WITHOUT_MELD, -each, f"{cards}: {count} red three(s) and {why}", field)]
         if extra and t.all_red_threes_negative_without_meld:
             lines.append(
                 ScoreLine(
                     ScoreItem.ALL_RED_THREES_WITHOUT_MELD,
                     -extra,
-                    f"all {in_deck} red threes and no meld",
+                    f"all {in_deck} red threes and {why}",
                     "threes.all_red_threes_negative_without_meld",
                 )
             )

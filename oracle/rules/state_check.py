@@ -17,6 +17,7 @@ from oracle.rules.melds import (
     count_canastas,
     meld_rule_breaks,
     meld_shape,
+    mixed_ranks_problem,
     plain_ranks,
     standing_meld_problem,
 )
@@ -231,6 +232,9 @@ def _side_meld_problems(
         except MalformedMeld as exc:
             out.append((j, str(exc)))
             continue
+        if shape.run and not rules.runs.min_size:
+            out.append((j, mixed_ranks_problem(meld)))
+            continue
         for broken in meld_rule_breaks(shape, rules, going_out=going_out):
             if merged and broken.field == "melds.max_wilds" and shape.wilds <= 2 * rules.melds.max_wilds:
                 continue
@@ -238,7 +242,7 @@ def _side_meld_problems(
         standing = standing_meld_problem(rules, shape)
         if standing is not None:
             out.append((j, standing))
-        if rules.melds.one_meld_per_rank and not shape.black_threes:
+        if rules.melds.one_meld_per_rank and not shape.black_threes and not shape.run:
             if shape.rank in ranks:
                 out.append((j, f"a second meld of one rank (melds[{ranks[shape.rank]}]); a side has one per rank"))
             ranks.setdefault(shape.rank, j)

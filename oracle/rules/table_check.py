@@ -12,6 +12,7 @@ from oracle.rules.melds import (
     canasta_count,
     meld_rule_breaks,
     meld_shape,
+    mixed_ranks_problem,
     standing_meld_problem,
 )
 from oracle.ruleset.compiled import CompiledRules
@@ -95,6 +96,9 @@ def _check_side(
         except MalformedMeld as exc:
             problems.add(meld_path, str(exc))
             continue
+        if shape.run and not rules.runs.min_size:
+            problems.add(meld_path, mixed_ranks_problem(meld))
+            continue
         for broken in meld_rule_breaks(shape, rules, going_out=meld_going_out):
             if merged and broken.field == "melds.max_wilds" and shape.wilds <= 2 * rules.melds.max_wilds:
                 continue
@@ -102,7 +106,7 @@ def _check_side(
         standing = standing_meld_problem(rules, shape)
         if standing is not None:
             problems.add(meld_path, standing)
-        if rules.melds.one_meld_per_rank and not shape.black_threes and shape.rank in ranks_seen:
+        if rules.melds.one_meld_per_rank and not shape.black_threes and not shape.run and shape.rank in ranks_seen:
             problems.add(
                 meld_path,
                 f"a second meld of the same rank as melds[{ranks_seen[shape.rank]}]; a side has"

@@ -197,7 +197,9 @@ def judge_view(rules: CompiledRules, view: PlayerView, action: Action) -> ViewVe
     when no hidden card decides them; the rest listed as unknown."""
     state = complete(rules, view)
     if not acting_seat_seen(view, action):
-        validate_action_in(state, action)  # malformed whatever the hidden cards: refused, as for a judged action
+        validate_action_in(
+            state, action, runs=rules.runs.min_size > 0
+        )  # malformed whatever the hidden cards: refused, as for a judged action
         why = f"the action is seat {view.seat_to_move}'s and this view (seat {view.seat}) does not show that hand"
         return ViewVerdict(
             False, False, None, False, None, (Unknown("legal", why), Unknown("events", why), Unknown("next_state", why))

@@ -17,6 +17,7 @@ from types import MappingProxyType
 
 from oracle.rules.violation_rules_family import FAMILY_RULES
 from oracle.rules.violation_rules_foot import FOOT_RULES
+from oracle.rules.violation_rules_runs import RUN_RULES
 from oracle.rules.violation_types import MELD_SUFFIX, Code, Rule, Violation, template_params
 from oracle.ruleset.compiled import CompiledRules
 
@@ -157,6 +158,10 @@ _RULES = (
         "melds.one_meld_per_rank",
         "Wild cards added on their own must join a meld the side already has.",
         "{cards} cannot join the side's {rank}: the side has no meld of that rank",
+        {
+            "number": "{cards} cannot join meld {number}: the side has {count} meld(s) (counting those laid before it)",
+            "combine": "there is no meld {number} to combine: the side has {count} meld(s)",
+        },
     ),
     Rule(
         Code.BLACK_THREES_NOT_GOING_OUT,
@@ -296,8 +301,10 @@ _RULES = (
 )
 
 #: Code -> Rule, in registry order (every code exactly once).
-RULES: Mapping[Code, Rule] = MappingProxyType({rule.code: rule for rule in (*_RULES, *FAMILY_RULES, *FOOT_RULES)})
-if len(RULES) != len(_RULES) + len(FAMILY_RULES) + len(FOOT_RULES) or set(RULES) != set(Code):
+RULES: Mapping[Code, Rule] = MappingProxyType(
+    {rule.code: rule for rule in (*_RULES, *FAMILY_RULES, *RUN_RULES, *FOOT_RULES)}
+)
+if len(RULES) != len(_RULES) + len(FAMILY_RULES) + len(RUN_RULES) + len(FOOT_RULES) or set(RULES) != set(Code):
     raise AssertionError("the violation registry needs exactly one Rule per Code")
 
 

@@ -43,6 +43,7 @@ from oracle.ruleset.sections import (
     MeldRules,
     MustTakePile,
     RankRule,
+    RunRules,
     SideFormation,
     StockExhaustionRules,
     ThreesRules,
@@ -72,6 +73,7 @@ class CompiledRules:
     going_out: GoingOutRules
     stock_exhaustion: StockExhaustionRules
     bonus_cards: BonusCardRules
+    runs: RunRules
     game: GameRules
     foot: FootRules
     # Derived tables.
@@ -198,7 +200,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
     rank_rule_at: list[RankRule | None] = [None] * 14
     for rank_rule in rank_rules:
         rank_rule_at[rank_rule.rank] = rank_rule
-    b, t_ = frozen.bonus_cards, frozen.threes
+    b, t_, r = frozen.bonus_cards, frozen.threes, frozen.runs
     packs, jokers = frozen.deck.packs, frozen.deck.jokers
     return CompiledRules(
         spec=frozen,
@@ -229,6 +231,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             m.wilds_after_opening_min_naturals,
             m.open_wild_meld_blocks_wilds,
             rank_rules,
+            m.combine_same_rank,
         ),
         canastas=CanastaRules(
             c.min_size,
@@ -239,6 +242,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             c.wild_all_twos_bonus,
             c.wild_all_jokers_bonus,
             c.wild_unfinished_penalty,
+            c.wild_may_join_canasta,
         ),
         initial_meld=InitialMeldRules(
             im.minimum_below_table,
@@ -264,6 +268,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             p.closed_rank_dead,
             p.no_wild_on_empty_pile,
             p.wild_discard_last_resort,
+            p.onto_meld_below_canasta_only,
         ),
         threes=ThreesRules(
             t.red_three_bonus,
@@ -281,6 +286,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             tuple(t_.count_values),
             t_.minus_below_canastas,
             t_.plus_from_canastas,
+            t_.canastas_for_red_threes,
             t_.red_three_held,
         ),
         going_out=GoingOutRules(
@@ -306,6 +312,15 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
         bonus_cards=BonusCardRules(
             b.first_side, b.later_side, b.not_with_pile_take, b.none_when_stock_at_most, b.keep_only_discard
         ),
+        runs=RunRules(
+            r.min_size,
+            r.max_size,
+            r.lowest_rank - 2,  # NATURAL_RANK_FOUR (4) is rank index 2
+            r.highest_rank - 2,
+            r.canasta_size,
+            r.canasta_bonus,
+            r.pile_top_alone,
+        ),
         game=GameRules(frozen.game.target_score, frozen.game.hands),
         foot=FootRules(frozen.foot.size, frozen.foot.continue_after_melding_out, frozen.foot.unplayed_counts),
         sides=seats // side_size,
@@ -316,6 +331,9 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             or frozen.bonus_cards.keep_only_discard
             or frozen.going_out.ask_partner_max_per_hand
             or frozen.melds.wild_only_melds
+            or frozen.runs.min_size
+            or not frozen.canastas.wild_may_join_canasta
+            or not frozen.melds.one_meld_per_rank
             or frozen.foot.size > 0
             or frozen.threes.red_three_held
             or frozen.going_out.ask_partner == ruleset_pb2.ASK_PARTNER_REQUIRED_BINDING

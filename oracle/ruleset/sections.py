@@ -147,6 +147,7 @@ class MeldRules:
     wilds_after_opening_min_naturals: int  #: 0 = no such rule
     open_wild_meld_blocks_wilds: bool
     rank_rules: tuple[RankRule, ...]  #: in the spec's order
+    combine_same_rank: bool  #: two melds of a rank may be put together (with one_meld_per_rank false)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +162,7 @@ class CanastaRules:
     wild_all_twos_bonus: int  #: 0 = wild_bonus
     wild_all_jokers_bonus: int  #: 0 = wild_bonus
     wild_unfinished_penalty: int
+    wild_may_join_canasta: bool  #: a wild card may join any canasta (natural ones: wild_may_join_natural too)
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +196,7 @@ class DiscardPileRules:
     closed_rank_dead: bool
     no_wild_on_empty_pile: bool
     wild_discard_last_resort: bool
+    onto_meld_below_canasta_only: bool  #: the top card never joins a canasta
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +218,7 @@ class ThreesRules:
     count_values: tuple[int, ...]  #: empty = the classic per-card scoring
     minus_below_canastas: int
     plus_from_canastas: int
+    canastas_for_red_threes: int  #: 0 = the classic test (any meld)
     red_three_held: bool = False  #: red threes stay in hand and count against (card_values.red_three)
 
 
@@ -258,6 +262,19 @@ class BonusCardRules:
 
 
 @dataclass(frozen=True, slots=True)
+class RunRules:
+    """runs.* (ranks as rank indexes: four = 2, ace = 12)."""
+
+    min_size: int  #: 0 = no runs
+    max_size: int  #: 0 = no limit
+    lowest_rank: int
+    highest_rank: int
+    canasta_size: int
+    canasta_bonus: int
+    pile_top_alone: bool  #: the top card may join a run alone (never start one, never with hand cards)
+
+
+@dataclass(frozen=True, slots=True)
 class GameRules:
     """game.*"""
 
@@ -289,6 +306,7 @@ SECTIONS: dict[str, type] = {
     "going_out": GoingOutRules,
     "stock_exhaustion": StockExhaustionRules,
     "bonus_cards": BonusCardRules,
+    "runs": RunRules,
     "game": GameRules,
     "foot": FootRules,
 }

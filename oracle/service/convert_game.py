@@ -13,6 +13,7 @@ from oracle.model.actions import (
     Action,
     AnswerPartner,
     AskPartner,
+    Combine,
     Discard,
     Draw,
     Finish,
@@ -242,7 +243,7 @@ def _group(msg: game_pb2.MeldGroup, path: str, problems: Problems) -> MeldGroup:
             onto = rank_of(msg.onto_rank)
         else:
             problems.add(f"{path}.onto_rank", f"{msg.onto_rank} is not a card")
-    return MeldGroup(tuple(msg.cards), onto)
+    return MeldGroup(tuple(msg.cards), onto, msg.onto, msg.new_meld)
 
 
 def action_from_proto(msg: game_pb2.Action, prefix: str = "action") -> Action:
@@ -254,7 +255,8 @@ def action_from_proto(msg: game_pb2.Action, prefix: str = "action") -> Action:
         action = Draw()
     elif kind == "take_pile":
         melds = tuple(_group(m, f"{prefix}.take_pile.melds[{i}]", problems) for i, m in enumerate(msg.take_pile.melds))
-        action = TakePile(tuple(getattr(msg.take_pile, "with")), melds)
+        take = msg.take_pile
+        action = TakePile(tuple(getattr(take, "with")), melds, take.onto, take.new_meld)
     elif kind == "meld":
         action = Meld(tuple(_group(g, f"{prefix}.meld.groups[{i}]", problems) for i, g in enumerate(msg.meld.groups)))
     elif kind == "discard":
@@ -267,11 +269,13 @@ def action_from_proto(msg: game_pb2.Action, prefix: str = "action") -> Action:
         action = Finish()
     elif kind == "pick_up_pile":
         action = PickUpPile()
+    elif kind == "combine":
+        action = Combine(msg.combine.first, msg.combine.second)
     else:
         problems.add(
             f"{prefix}.kind",
             "no action given: set one of draw, take_pile, pick_up_pile, meld, discard, ask_partner,"
-            " answer_partner, finish",
+            " answer_partner, finish, combine",
         )
     problems.raise_if_any()
     assert action is not None
@@ -279,7 +283,7 @@ def action_from_proto(msg: game_pb2.Action, prefix: str = "action") -> Action:
 
 
 def _group_to_proto(group: MeldGroup) -> game_pb2.MeldGroup:
-    msg = game_pb2.MeldGroup(cards=_wire(group.cards))
+    msg = game_pb2.MeldGroup(cards=_wire(group.cards), onto=group.onto, new_meld=group.new)
     if group.onto_rank is not None:
         msg.onto_rank = _wire([1 + 4 * group.onto_rank])[0]  # the clubs card names the rank
     return msg
@@ -290,8 +294,8 @@ def action_to_proto(action: Action) -> game_pb2.Action:
     match action:
         case Draw():
             return game_pb2.Action(draw=game_pb2.DrawAction())
-        case TakePile(with_cards, melds):
-            take = game_pb2.TakePileAction(melds=[_group_to_proto(g) for g in melds])
+        case TakePile(with_cards, melds, onto, new):
+            take = game_pb2.TakePileAction(melds=[_group_to_proto(g) for g in melds], onto=onto, new_meld=new)
             getattr(take, "with").extend(with_cards)
             return game_pb2.Action(take_pile=take)
         case Meld(groups):
@@ -306,6 +310,8 @@ def action_to_proto(action: Action) -> game_pb2.Action:
             return game_pb2.Action(finish=game_pb2.FinishAction())
         case PickUpPile():
             return game_pb2.Action(pick_up_pile=game_pb2.PickUpPileAction())
+        case Combine(first, second):
+            return game_pb2.Action(combine=game_pb2.CombineMeldsAction(first=first, second=second))
     raise TypeError(f"not an action: {action!r}")
 
 

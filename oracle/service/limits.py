@@ -59,8 +59,8 @@ class Limits:
     """Characters in a free text of an inline rule set: title, description, a note's text and choice, a citation's
     section, a choice's point and why, a reading's text."""
 
-    max_rule_sets: int = 32
-    """Rule sets one Adjudicate request may name: each is judged in turn (the shipped book holds 24)."""
+    max_rule_sets: int = 64
+    """Rule sets one Adjudicate request may name: each is judged in turn (the shipped book holds 35)."""
 
     max_record_hands: int = 200
     """Hands in a ReplayGame record: a game to 5,000 points takes about 5 to 30 hands, and a replay's time grows

@@ -18,6 +18,7 @@ from oracle.api.v1 import cards_pb2, game_pb2, record_pb2
 
 _CARDS: dict[str, int] = dict(cards_pb2.Card.items())
 _INT32 = (-(1 << 31), (1 << 31) - 1)
+_UINT32_MAX = (1 << 32) - 1
 _UINT64_MAX = (1 << 64) - 1
 _DIGITS = re.compile(r"[0-9]+", re.ASCII)
 _EMPTY_ACTIONS = frozenset({"draw", "askPartner", "finish", "pickUpPile"})
@@ -71,7 +72,19 @@ def _fields(value: Any, allowed: frozenset[str]) -> dict[str, Any]:
     return value
 
 
-_GROUP = frozenset({"cards", "ontoRank"})
+def _uint32(value: Any) -> int:
+    if type(value) is not int or not 0 <= value <= _UINT32_MAX:
+        raise _Unusual
+    return value
+
+
+def _bool(value: Any) -> bool:
+    if type(value) is not bool:
+        raise _Unusual
+    return value
+
+
+_GROUP = frozenset({"cards", "ontoRank", "onto", "newMeld"})
 
 
 def _groups(values: Any, target: Any) -> None:
@@ -84,12 +97,17 @@ def _groups(values: Any, target: Any) -> None:
             msg.cards.extend(_cards(group["cards"]))
         if "ontoRank" in group:
             msg.onto_rank = _card(group["ontoRank"])
+        if "onto" in group:
+            msg.onto = _uint32(group["onto"])
+        if "newMeld" in group:
+            msg.new_meld = _bool(group["newMeld"])
 
 
 _DISCARD = frozenset({"card"})
 _ANSWER = frozenset({"yes"})
 _MELD = frozenset({"groups"})
-_TAKE = frozenset({"with", "melds"})
+_TAKE = frozenset({"with", "melds", "onto", "newMeld"})
+_COMBINE = frozenset({"first", "second"})
 _NOTHING: frozenset[str] = frozenset()
 
 
@@ -118,6 +136,17 @@ def _action(value: Any, msg: game_pb2.Action) -> None:
             getattr(take, "with").extend(_cards(fields["with"]))
         if "melds" in fields:
             _groups(fields["melds"], take.melds)
+        if "onto" in fields:
+            take.onto = _uint32(fields["onto"])
+        if "newMeld" in fields:
+            take.new_meld = _bool(fields["newMeld"])
+    elif kind == "combine":
+        fields = _fields(body, _COMBINE)
+        msg.combine.SetInParent()
+        if "first" in fields:
+            msg.combine.first = _uint32(fields["first"])
+        if "second" in fields:
+            msg.combine.second = _uint32(fields["second"])
     elif kind == "answerPartner":
         fields = _fields(body, _ANSWER)
         msg.answer_partner.SetInParent()

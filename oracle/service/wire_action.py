@@ -9,6 +9,7 @@ from oracle.model.actions import (
     Action,
     AnswerPartner,
     AskPartner,
+    Combine,
     Discard,
     Draw,
     Finish,
@@ -18,7 +19,7 @@ from oracle.model.actions import (
     TakePile,
 )
 from oracle.model.cards import JOKER, is_valid, rank_of
-from oracle.service.wire import WireError, as_int32, read_cards, read_varint
+from oracle.service.wire import UINT32_MAX, WireError, as_int32, read_cards, read_varint
 
 _EMPTY: tuple[int, ...] = ()
 _NO_BODY: dict[int, Action] = {0x0A: Draw(), 0x2A: AskPartner(), 0x3A: Finish(), 0x42: PickUpPile()}
@@ -32,10 +33,12 @@ def _varint_at(data: bytes, pos: int) -> tuple[int, int]:
 
 
 def _group(data: bytes, pos: int, end: int) -> MeldGroup:
-    """A MeldGroup's bytes (cards, onto_rank); an onto_rank that is not a rank is WireError (the message path
-    names it)."""
+    """A MeldGroup's bytes (cards, onto_rank, onto, new_meld); an onto_rank that is not a rank is WireError (the
+    message path names it)."""
     cards = _EMPTY
+    onto_rank = 0
     onto = 0
+    new = False
     while pos < end:
         tag = data[pos]
         if tag == 0x0A:
@@ -43,24 +46,40 @@ def _group(data: bytes, pos: int, end: int) -> MeldGroup:
             cards += read_cards(data, pos, pos + size)
             pos += size
         elif tag == 0x10:
+            onto_rank, pos = _varint_at(data, pos + 1)
+            onto_rank = as_int32(onto_rank)
+        elif tag == 0x18:
             onto, pos = _varint_at(data, pos + 1)
-            onto = as_int32(onto)
+            onto &= UINT32_MAX
+        elif tag == 0x20:
+            value, pos = _varint_at(data, pos + 1)
+            new = value != 0
         else:
             raise WireError(f"MeldGroup tag {tag}")
     if pos != end:
         raise WireError("a field past the end of MeldGroup")
-    if not onto:
-        return MeldGroup(cards)
-    if onto == JOKER or not is_valid(onto):
+    if not onto_rank:
+        return MeldGroup(cards, None, onto, new)
+    if onto_rank == JOKER or not is_valid(onto_rank):
         raise WireError("onto_rank names no rank")
-    return MeldGroup(cards, rank_of(onto))
+    return MeldGroup(cards, rank_of(onto_rank), onto, new)
 
 
 def _groups(data: bytes, pos: int, end: int, tag_of_groups: int, cards: tuple[int, ...] | None) -> TakePile | Meld:
-    """A TakePileAction (`cards` collects `with`) or a MeldAction (`cards` None): its groups by their tag."""
+    """A TakePileAction (`cards` collects `with`; onto and new_meld read too) or a MeldAction (`cards` None): its
+    groups by their tag."""
     groups = []
+    onto = 0
+    new = False
     while pos < end:
         tag = data[pos]
+        if cards is not None and (tag == 0x18 or tag == 0x20):  # TakePileAction.onto, new_meld (varints)
+            value, pos = _varint_at(data, pos + 1)
+            if tag == 0x18:
+                onto = value & UINT32_MAX
+            else:
+                new = value != 0
+            continue
         size, start = _varint_at(data, pos + 1)
         pos = start + size
         if tag == tag_of_groups:
@@ -71,7 +90,24 @@ def _groups(data: bytes, pos: int, end: int, tag_of_groups: int, cards: tuple[in
             raise WireError(f"action tag {tag}")
     if pos != end:
         raise WireError("a field past the end of an action")
-    return Meld(tuple(groups)) if cards is None else TakePile(cards, tuple(groups))
+    return Meld(tuple(groups)) if cards is None else TakePile(cards, tuple(groups), onto, new)
+
+
+def _combine(data: bytes, pos: int, end: int) -> Combine:
+    """A CombineMeldsAction's bytes (first, second)."""
+    first = second = 0
+    while pos < end:
+        tag = data[pos]
+        if tag != 0x08 and tag != 0x10:
+            raise WireError(f"CombineMeldsAction tag {tag}")
+        value, pos = _varint_at(data, pos + 1)
+        if tag == 0x08:
+            first = value & UINT32_MAX
+        else:
+            second = value & UINT32_MAX
+    if pos != end:
+        raise WireError("a field past the end of CombineMeldsAction")
+    return Combine(first, second)
 
 
 def decode_action(data: bytes) -> tuple[Action, int, int]:
@@ -106,6 +142,8 @@ def decode_action(data: bytes) -> tuple[Action, int, int]:
     if tag == 0x1A:
         meld = _groups(data, start, len(data), 0x0A, None)
         return (meld, *action_counts(meld))
+    if tag == 0x4A:
+        return _combine(data, start, len(data)), 0, 0
     raise WireError(f"Action tag {tag}")
 
 

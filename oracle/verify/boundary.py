@@ -13,7 +13,8 @@ melds of the smallest and largest size; the lowest and highest scoring tables;
 and, where a rule set sets them, the Modern American Canasta score rules'
 boundaries of boundary_family).
 The end of the stock (boundary_stock) and, under players.side_formation
-LONE_HAND, merged melds and each seat's score (boundary_formation) add theirs.
+LONE_HAND, merged melds and each seat's score (boundary_formation) add theirs; under runs, runs and the pile's
+top card onto a run (boundary_runs).
 
 Each case's counts become concrete cards, and the engine answers with
 oracle.rules.melds (meld_shape, meld_rule_breaks, is_canasta),
@@ -62,6 +63,7 @@ from oracle.ruleset.compiled import CompiledRules
 from oracle.verify.boundary_family import family_score_targets
 from oracle.verify.boundary_formation import formation_engine_cases
 from oracle.verify.boundary_play import play_engine_cases
+from oracle.verify.boundary_runs import run_engine_cases
 from oracle.verify.budget import PROOF_BUDGET, check_within, fresh_z3_context
 from oracle.verify.cases import Case
 from oracle.verify.hand import ITEMS, side_hand
@@ -368,6 +370,7 @@ def check_engine(rules: CompiledRules, case_dir: Path | None = None) -> EngineRe
         _score_cases,
         formation_engine_cases,
         play_engine_cases,
+        run_engine_cases,
     ):
         report.cases.extend(make(rm, rules))
     if case_dir is not None and report.disagreements:

@@ -25,7 +25,8 @@ The rules live by concept in lint_melds (melds and canastas), lint_play (the
 pile, threes, going out), lint_minimum (the initial-meld table) and
 lint_formation (sides formed during the hand, the end of the stock), lint_family
 (the Modern American Canasta fields: threes by count, rank rules, the rule of
-five, the initial meld's natural meld, bonus cards);
+five, the initial meld's natural meld, bonus cards), lint_runs (the Samba fields: runs, combining, red threes
+that need canastas);
 lint_base holds the finding type, the rule ids and the shared solver.
 """
 
@@ -35,7 +36,7 @@ from collections.abc import Callable
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.ruleset.compiled import CompiledRules
-from oracle.verify import lint_family
+from oracle.verify import lint_family, lint_runs
 from oracle.verify.budget import LINT_BUDGET, Budget
 from oracle.verify.lint_base import ERROR, RULES, WARNING, LintBudgetExceeded, Linter, LintFinding
 from oracle.verify.lint_formation import merged_over_max_size, must_take_dead
@@ -72,6 +73,10 @@ def lint(rules_or_spec: CompiledRules | ruleset_pb2.RuleSet, budget: Budget = LI
     going_out(lt, possible)
     lint_family.threes_by_count(lt)
     lint_family.bonus_cards(lt)
+    lint_runs.runs(lt)
+    lint_runs.combine_dead(lt)
+    if possible:
+        lint_runs.red_three_canastas(lt)
     return sorted(lt.findings, key=lambda f: f.severity != ERROR)
 
 

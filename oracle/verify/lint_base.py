@@ -47,6 +47,12 @@ RULES: dict[str, str] = {
     "rule-of-five-dead": "melds.wilds_after_opening_min_naturals",
     "natural-meld-impossible": "initial_meld.natural_meld_required",
     "bonus-cards-stock": "bonus_cards.none_when_stock_at_most",
+    "runs-dead": "runs.min_size",
+    "run-range-empty": "runs.lowest_rank",
+    "run-canasta-over-cap": "runs.canasta_size",
+    "run-canasta-cannot-fit": "runs.canasta_size",
+    "combine-dead": "melds.combine_same_rank",
+    "red-threes-canastas-unreachable": "threes.canastas_for_red_threes",
 }
 
 

@@ -236,13 +236,24 @@ class RuleModel:
         per = self.rank_value(rank) if isinstance(rank, int) else rank
         return m.naturals * per + self.wild_points(m)
 
-    def red_three_score(self, count: Expr, has_meld: Cond) -> Expr:
-        """The red-three score of a side with `count` red threes."""
+    def red_threes_count(self, has_meld: Cond, canastas: Expr) -> Cond:
+        """A side's red threes count for it: it has threes.canastas_for_red_threes canastas, or (that field 0) a
+        meld."""
+        needed = self.spec.threes.canastas_for_red_threes
+        return canastas >= needed if needed else has_meld
+
+    def red_threes_can_be_negative(self) -> bool:
+        """Red threes count against a side whose red threes do not count for it (red_threes_count false)."""
+        t = self.spec.threes
+        return t.canastas_for_red_threes > 0 or t.red_threes_negative_without_meld
+
+    def red_three_score(self, count: Expr, counted: Cond) -> Expr:
+        """The red-three score of a side with `count` red threes; `counted`: they count for it (red_threes_count)."""
         t = self.spec.threes
         base = z3.If(count == self.red_three_copies, t.all_red_threes_bonus, count * t.red_three_bonus)
-        # without a meld: each one negated, and the whole set's bonus too where all_red_threes_negative_without_meld
+        # not counted: each one negated, and the whole set's bonus too where all_red_threes_negative_without_meld
         lost = base if t.all_red_threes_negative_without_meld else count * t.red_three_bonus
-        return z3.If(has_meld, base, -lost) if t.red_threes_negative_without_meld else base
+        return z3.If(counted, base, -lost) if self.red_threes_can_be_negative() else base
 
     def going_out_bonus(self, went_out: Expr) -> Expr:
         """The going-out bonus: went_out 0 = no, 1 = normally, 2 = concealed."""

@@ -140,7 +140,7 @@ def shared_deck(rm: RuleModel, a: SideHand, b: SideHand) -> list[Cond]:
 def own_red_score(rm: RuleModel, table: FormedTable, high: bool) -> Expr:
     """A partner's own red-three score: threes.* on his own count, with the partnership's meld deciding the sign."""
     count = table.high_red if high else table.partnership.red_threes
-    return rm.red_three_score(count, table.partnership.has_meld)
+    return rm.red_three_score(count, rm.red_threes_count(table.partnership.has_meld, table.partnership.canastas))
 
 
 def shared_items(table: FormedTable) -> Expr:

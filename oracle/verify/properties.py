@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from oracle.api.v1 import ruleset_pb2
-from oracle.verify import property_family, property_formation, property_melds, property_play
+from oracle.verify import property_family, property_formation, property_melds, property_play, property_runs
 from oracle.verify.model import RuleModel
 from oracle.verify.proving import Outcome
 
@@ -298,6 +298,48 @@ PROPERTIES: list[Property] = [
         " decides).",
         property_formation.all_red_threes_one_owner,
         property_formation.not_lone_hand,
+    ),
+    Property(
+        "run-limits",
+        "Every legal run is one card each of consecutive ranks of one suit within runs.lowest_rank..highest_rank,"
+        " between runs.min_size and runs.max_size cards, with no wild card.",
+        property_runs.run_limits,
+        property_runs.no_runs,
+    ),
+    Property(
+        "run-canasta",
+        "A run of runs.canasta_size cards scores runs.canasta_bonus and counts as a canasta, a shorter run earns no"
+        " bonus, and no run grows past runs.max_size.",
+        property_runs.run_canasta,
+        property_runs.no_runs,
+    ),
+    Property(
+        "run-canasta-reachable",
+        "Some legal run of runs.canasta_size cards fits between runs.lowest_rank and runs.highest_rank.",
+        property_runs.run_canasta_reachable,
+        property_runs.no_runs,
+    ),
+    Property(
+        "pile-top-run",
+        "Under runs.pile_top_alone a take that puts the pile's top card onto a run uses no hand card in that run"
+        " and needs a pile that is not frozen.",
+        property_runs.pile_top_run,
+        property_runs.no_pile_top_run,
+    ),
+    Property(
+        "red-threes-need-canastas",
+        "Under threes.canastas_for_red_threes a side's red-three items are negative exactly when it has red threes"
+        " and fewer canastas than that field asks.",
+        property_runs.red_threes_need_canastas,
+        property_runs.no_red_three_canastas,
+    ),
+    Property(
+        "combine",
+        "Two legal melds of a rank combine into a legal meld exactly when their wild cards together stay within"
+        " melds.max_wilds (and the cards within melds.max_size), and combining never lowers the canasta count"
+        " unless both were canastas.",
+        property_runs.combine,
+        property_runs.no_combine,
     ),
 ]
 

@@ -46,8 +46,8 @@ def partner_score(rm: RuleModel) -> Outcome:
     table = mf.formed_table(rm)
     pair = table.partnership
     _, low, high = mf.seat_scores(rm, table)
-    own_low = rm.red_three_score(pair.red_threes, pair.has_meld)
-    own_high = rm.red_three_score(table.high_red, pair.has_meld)
+    own_low = rm.red_three_score(pair.red_threes, rm.red_threes_count(pair.has_meld, pair.canastas))
+    own_high = rm.red_three_score(table.high_red, rm.red_threes_count(pair.has_meld, pair.canastas))
     claim = z3.And(
         low == pair.total,  # the partnership scored as a side, with the lower partner's red threes
         high == pair.total - pair.items["red_threes"] + own_high,

@@ -44,11 +44,19 @@ def red_three_score(rm: RuleModel) -> Outcome:
     count, melded = hand.red_threes, hand.meld_count >= 1
     base = z3.If(count == rm.red_three_copies, t.all_red_threes_bonus, count * t.red_three_bonus)
     lost = base if t.all_red_threes_negative_without_meld else count * t.red_three_bonus
-    expected = base if not t.red_threes_negative_without_meld else z3.If(melded, base, -lost)
+    # threes.canastas_for_red_threes, when set, replaces "has a meld" by "has that many canastas"
+    counted = hand.canastas >= t.canastas_for_red_threes if t.canastas_for_red_threes else melded
+    negative = t.red_threes_negative_without_meld or t.canastas_for_red_threes > 0
+    expected = base if not negative else z3.If(counted, base, -lost)
     return prove(
         hand.items["red_threes"] == expected,
         hand.constraints,
-        [("red_threes", count), ("melds", hand.meld_count), ("score", hand.items["red_threes"])],
+        [
+            ("red_threes", count),
+            ("melds", hand.meld_count),
+            ("canastas", hand.canastas),
+            ("score", hand.items["red_threes"]),
+        ],
     )
 
 
@@ -78,7 +86,7 @@ def red_three_monotone(rm: RuleModel) -> Outcome:
     r = z3.Int("red_threes")
     up = rm.red_three_score(r + 1, z3.BoolVal(True)) > rm.red_three_score(r, z3.BoolVal(True))
     down = rm.red_three_score(r + 1, z3.BoolVal(False)) < rm.red_three_score(r, z3.BoolVal(False))
-    claim = z3.And(up, down) if rm.spec.threes.red_threes_negative_without_meld else up
+    claim = z3.And(up, down) if rm.red_threes_can_be_negative() else up
     return prove(claim, [r >= 0, r + 1 <= rm.red_three_copies], [r])
 
 

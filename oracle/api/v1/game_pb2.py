@@ -27,7 +27,7 @@ from oracle.api.v1 import ruleset_pb2 as oracle_dot_api_dot_v1_dot_ruleset__pb2
 from oracle.api.v1 import scoring_pb2 as oracle_dot_api_dot_v1_dot_scoring__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18oracle/api/v1/game.proto\x12\roracle.api.v1\x1a\x19oracle/api/v1/cards.proto\x1a\x1boracle/api/v1/ruleset.proto\x1a\x1boracle/api/v1/scoring.proto\"\xc6\x01\n\tTurnState\x12\'\n\x05start\x18\x01 \x01(\x0e\x32\x18.oracle.api.v1.TurnStart\x12\x0e\n\x06melded\x18\x02 \x01(\x08\x12\x19\n\x11\x61\x64\x64\x65\x64_to_existing\x18\x03 \x01(\x08\x12\x14\n\x0cmade_canasta\x18\x04 \x01(\x08\x12\x34\n\x0epartner_answer\x18\x05 \x01(\x0e\x32\x1c.oracle.api.v1.PartnerAnswer\x12\x19\n\x11melds_before_turn\x18\x06 \x01(\x05\"h\n\tSeatState\x12!\n\x04hand\x18\x01 \x03(\x0e\x32\x13.oracle.api.v1.Card\x12\x15\n\rmelded_before\x18\x02 \x01(\x08\x12!\n\x04\x66oot\x18\x32 \x03(\x0e\x32\x13.oracle.api.v1.Card\"\x9b\x01\n\tSideState\x12&\n\x05melds\x18\x01 \x03(\x0b\x32\x17.oracle.api.v1.CardList\x12\'\n\nred_threes\x18\x02 \x03(\x0e\x32\x13.oracle.api.v1.Card\x12\x15\n\rrunning_total\x18\x03 \x01(\x05\x12\x18\n\x10unable_after_yes\x18\x04 \x01(\r\x12\x0c\n\x04\x61sks\x18\x05 \x01(\r\"\xad\x03\n\tGameState\x12\'\n\x05seats\x18\x01 \x03(\x0b\x32\x18.oracle.api.v1.SeatState\x12\'\n\x05sides\x18\x02 \x03(\x0b\x32\x18.oracle.api.v1.SideState\x12\"\n\x05stock\x18\x03 \x03(\x0e\x32\x13.oracle.api.v1.Card\x12)\n\x0c\x64iscard_pile\x18\x04 \x03(\x0e\x32\x13.oracle.api.v1.Card\x12\x14\n\x0cpile_upcards\x18\x05 \x01(\x05\x12\x14\n\x0cseat_to_move\x18\x06 \x01(\x05\x12#\n\x05phase\x18\x07 \x01(\x0e\x32\x14.oracle.api.v1.Phase\x12&\n\x04turn\x18\x08 \x01(\x0b\x32\x18.oracle.api.v1.TurnState\x12(\n\x08hand_end\x18\t \x01(\x0e\x32\x16.oracle.api.v1.HandEnd\x12\x15\n\rwent_out_seat\x18\n \x01(\x05\x12\x1a\n\x12went_out_concealed\x18\x0b \x01(\x08\x12\x14\n\x0cside_of_seat\x18\x0c \x03(\x05\x12\x13\n\x0bhand_number\x18\x32 \x01(\x05\"I\n\x08SeatView\x12\x12\n\nhand_count\x18\x01 \x01(\r\x12\x15\n\rmelded_before\x18\x02 \x01(\x08\x12\x12\n\nfoot_count\x18\x32 \x01(\r\"\xcf\x03\n\nPlayerView\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12!\n\x04hand\x18\x02 \x03(\x0e\x32\x13.oracle.api.v1.Card\x12&\n\x05seats\x18\x03 \x03(\x0b\x32\x17.oracle.api.v1.SeatView\x12\'\n\x05sides\x18\x04 \x03(\x0b\x32\x18.oracle.api.v1.SideState\x12\x13\n\x0bstock_count\x18\x05 \x01(\r\x12)\n\x0c\x64iscard_pile\x18\x06 \x03(\x0e\x32\x13.oracle.api.v1.Card\x12\x14\n\x0cpile_upcards\x18\x07 \x01(\x05\x12\x14\n\x0cseat_to_move\x18\x08 \x01(\x05\x12#\n\x05phase\x18\t \x01(\x0e\x32\x14.oracle.api.v1.Phase\x12&\n\x04turn\x18\n \x01(\x0b\x32\x18.oracle.api.v1.TurnState\x12(\n\x08hand_end\x18\x0b \x01(\x0e\x32\x16.oracle.api.v1.HandEnd\x12\x15\n\rwent_out_seat\x18\x0c \x01(\x05\x12\x1a\n\x12went_out_concealed\x18\r \x01(\x08\x12\x14\n\x0cside_of_seat\x18\x0e \x03(\x05\x12\x13\n\x0bhand_number\x18\x32 \x01(\x05\"\x0c\n\nDrawAction\"\\\n\x0eTakePileAction\x12!\n\x04with\x18\x01 \x03(\x0e\x32\x13.oracle.api.v1.Card\x12\'\n\x05melds\x18\x02 \x03(\x0b\x32\x18.oracle.api.v1.MeldGroup\"\x12\n\x10PickUpPileAction\"6\n\nMeldAction\x12(\n\x06groups\x18\x01 \x03(\x0b\x32\x18.oracle.api.v1.MeldGroup\"W\n\tMeldGroup\x12\"\n\x05\x63\x61rds\x18\x01 \x03(\x0e\x32\x13.oracle.api.v1.Card\x12&\n\tonto_rank\x18\x02 \x01(\x0e\x32\x13.oracle.api.v1.Card\"2\n\rDiscardAction\x12!\n\x04\x63\x61rd\x18\x01 \x01(\x0e\x32\x13.oracle.api.v1.Card\"\x12\n\x10\x41skPartnerAction\"\"\n\x13\x41nswerPartnerAction\x12\x0b\n\x03yes\x18\x01 \x01(\x08\"\x0e\n\x0c\x46inishAction\"\xa9\x03\n\x06\x41\x63tion\x12)\n\x04\x64raw\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.DrawActionH\x00\x12\x32\n\ttake_pile\x18\x02 \x01(\x0b\x32\x1d.oracle.api.v1.TakePileActionH\x00\x12)\n\x04meld\x18\x03 \x01(\x0b\x32\x19.oracle.api.v1.MeldActionH\x00\x12/\n\x07\x64iscard\x18\x04 \x01(\x0b\x32\x1c.oracle.api.v1.DiscardActionH\x00\x12\x36\n\x0b\x61sk_partner\x18\x05 \x01(\x0b\x32\x1f.oracle.api.v1.AskPartnerActionH\x00\x12<\n\x0e\x61nswer_partner\x18\x06 \x01(\x0b\x32\".oracle.api.v1.AnswerPartnerActionH\x00\x12-\n\x06\x66inish\x18\x07 \x01(\x0b\x32\x1b.oracle.api.v1.FinishActionH\x00\x12\x37\n\x0cpick_up_pile\x18\x08 \x01(\x0b\x32\x1f.oracle.api.v1.PickUpPileActionH\x00\x42\x06\n\x04kind\"d\n\tViolation\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\r\n\x05\x66ield\x18\x02 \x01(\t\x12\x13\n\x0b\x65xplanation\x18\x03 \x01(\t\x12%\n\x04\x63ite\x18\x04 \x03(\x0b\x32\x17.oracle.api.v1.Citation\"\xc0\x02\n\x05\x45vent\x12\x30\n\x0b\x63\x61rds_drawn\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.CardsDrawnH\x00\x12\x35\n\x0ered_three_laid\x18\x02 \x01(\x0b\x32\x1b.oracle.api.v1.RedThreeLaidH\x00\x12.\n\npile_taken\x18\x03 \x01(\x0b\x32\x18.oracle.api.v1.PileTakenH\x00\x12\x32\n\x0c\x63\x61nasta_made\x18\x04 \x01(\x0b\x32\x1a.oracle.api.v1.CanastaMadeH\x00\x12.\n\nhand_ended\x18\x05 \x01(\x0b\x32\x18.oracle.api.v1.HandEndedH\x00\x12\x32\n\x0csides_formed\x18\x06 \x01(\x0b\x32\x1a.oracle.api.v1.SidesFormedH\x00\x42\x06\n\x04kind\"Z\n\x0bSidesFormed\x12\x11\n\tlone_seat\x18\x01 \x01(\x05\x12\x10\n\x08partners\x18\x02 \x03(\x05\x12&\n\x05melds\x18\x03 \x03(\x0b\x32\x17.oracle.api.v1.CardList\">\n\nCardsDrawn\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\"\n\x05\x63\x61rds\x18\x02 \x03(\x0e\x32\x13.oracle.api.v1.Card\"Q\n\x0cRedThreeLaid\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12!\n\x04\x63\x61rd\x18\x02 \x01(\x0e\x32\x13.oracle.api.v1.Card\x12\x10\n\x08replaced\x18\x03 \x01(\x08\"a\n\tPileTaken\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12 \n\x03top\x18\x02 \x01(\x0e\x32\x13.oracle.api.v1.Card\x12$\n\x07to_hand\x18\x03 \x03(\x0e\x32\x13.oracle.api.v1.Card\"P\n\x0b\x43\x61nastaMade\x12\x0c\n\x04side\x18\x01 \x01(\x05\x12\"\n\x05\x63\x61rds\x18\x02 \x03(\x0e\x32\x13.oracle.api.v1.Card\x12\x0f\n\x07natural\x18\x03 \x01(\x08\"\x86\x01\n\tHandEnded\x12&\n\x06reason\x18\x01 \x01(\x0e\x32\x16.oracle.api.v1.HandEnd\x12\'\n\x05table\x18\x02 \x01(\x0b\x32\x18.oracle.api.v1.HandTable\x12(\n\x06scores\x18\x03 \x03(\x0b\x32\x18.oracle.api.v1.SideScore*\x9b\x01\n\x05Phase\x12\x15\n\x11PHASE_UNSPECIFIED\x10\x00\x12\x0e\n\nPHASE_DRAW\x10\x01\x12\x0e\n\nPHASE_PLAY\x10\x02\x12\x16\n\x12PHASE_AWAIT_ANSWER\x10\x03\x12\x15\n\x11PHASE_FINAL_MELDS\x10\x04\x12\x13\n\x0fPHASE_HAND_OVER\x10\x05\x12\x17\n\x13PHASE_MELD_PILE_TOP\x10\x06*V\n\tTurnStart\x12\x1a\n\x16TURN_START_UNSPECIFIED\x10\x00\x12\x13\n\x0fTURN_START_DREW\x10\x01\x12\x18\n\x14TURN_START_TOOK_PILE\x10\x02*z\n\rPartnerAnswer\x12\x1e\n\x1aPARTNER_ANSWER_UNSPECIFIED\x10\x00\x12\x1a\n\x16PARTNER_ANSWER_PENDING\x10\x01\x12\x16\n\x12PARTNER_ANSWER_YES\x10\x02\x12\x15\n\x11PARTNER_ANSWER_NO\x10\x03*u\n\x07HandEnd\x12\x18\n\x14HAND_END_UNSPECIFIED\x10\x00\x12\x15\n\x11HAND_END_WENT_OUT\x10\x01\x12\x1c\n\x18HAND_END_STOCK_EXHAUSTED\x10\x02\x12\x1b\n\x17HAND_END_LAST_RED_THREE\x10\x03\x42\xa7\x01\n\x18org.canastaoracle.api.v1B\tGameProtoP\x01ZFgithub.com/canasta-oracle/canasta-oracle/gen/go/oracle/api/v1;oraclev1\xa2\x02\x03OAX\xaa\x02\rOracle.Api.V1\xca\x02\rOracle\\Api\\V1\xea\x02\x0fOracle::Api::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18oracle/api/v1/game.proto\x12\roracle.api.v1\x1a\x19oracle/api/v1/cards.proto\x1a\x1boracle/api/v1/ruleset.proto\x1a\x1boracle/api/v1/scoring.proto\"\xc6\x01\n\tTurnState\x12\'\n\x05start\x18\x01 \x01(\x0e\x32\x18.oracle.api.v1.TurnStart\x12\x0e\n\x06melded\x18\x02 \x01(\x08\x12\x19\n\x11\x61\x64\x64\x65\x64_to_existing\x18\x03 \x01(\x08\x12\x14\n\x0cmade_canasta\x18\x04 \x01(\x08\x12\x34\n\x0epartner_answer\x18\x05 \x01(\x0e\x32\x1c.oracle.api.v1.PartnerAnswer\x12\x19\n\x11melds_before_turn\x18\x06 \x01(\x05\"h\n\tSeatState\x12!\n\x04hand\x18\x01 \x03(\x0e\x32\x13.oracle.api.v1.Card\x12\x15\n\rmelded_before\x18\x02 \x01(\x08\x12!\n\x04\x66oot\x18\x32 \x03(\x0e\x32\x13.oracle.api.v1.Card\"\x9b\x01\n\tSideState\x12&\n\x05melds\x18\x01 \x03(\x0b\x32\x17.oracle.api.v1.CardList\x12\'\n\nred_threes\x18\x02 \x03(\x0e\x32\x13.oracle.api.v1.Card\x12\x15\n\rrunning_total\x18\x03 \x01(\x05\x12\x18\n\x10unable_after_yes\x18\x04 \x01(\r\x12\x0c\n\x04\x61sks\x18\x05 \x01(\r\"\xad\x03\n\tGameState\x12\'\n\x05seats\x18\x01 \x03(\x0b\x32\x18.oracle.api.v1.SeatState\x12\'\n\x05sides\x18\x02 \x03(\x0b\x32\x18.oracle.api.v1.SideState\x12\"\n\x05stock\x18\x03 \x03(\x0e\x32\x13.oracle.api.v1.Card\x12)\n\x0c\x64iscard_pile\x18\x04 \x03(\x0e\x32\x13.oracle.api.v1.Card\x12\x14\n\x0cpile_upcards\x18\x05 \x01(\x05\x12\x14\n\x0cseat_to_move\x18\x06 \x01(\x05\x12#\n\x05phase\x18\x07 \x01(\x0e\x32\x14.oracle.api.v1.Phase\x12&\n\x04turn\x18\x08 \x01(\x0b\x32\x18.oracle.api.v1.TurnState\x12(\n\x08hand_end\x18\t \x01(\x0e\x32\x16.oracle.api.v1.HandEnd\x12\x15\n\rwent_out_seat\x18\n \x01(\x05\x12\x1a\n\x12went_out_concealed\x18\x0b \x01(\x08\x12\x14\n\x0cside_of_seat\x18\x0c \x03(\x05\x12\x13\n\x0bhand_number\x18\x32 \x01(\x05\"I\n\x08SeatView\x12\x12\n\nhand_count\x18\x01 \x01(\r\x12\x15\n\rmelded_before\x18\x02 \x01(\x08\x12\x12\n\nfoot_count\x18\x32 \x01(\r\"\xcf\x03\n\nPlayerView\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12!\n\x04hand\x18\x02 \x03(\x0e\x32\x13.oracle.api.v1.Card\x12&\n\x05seats\x18\x03 \x03(\x0b\x32\x17.oracle.api.v1.SeatView\x12\'\n\x05sides\x18\x04 \x03(\x0b\x32\x18.oracle.api.v1.SideState\x12\x13\n\x0bstock_count\x18\x05 \x01(\r\x12)\n\x0c\x64iscard_pile\x18\x06 \x03(\x0e\x32\x13.oracle.api.v1.Card\x12\x14\n\x0cpile_upcards\x18\x07 \x01(\x05\x12\x14\n\x0cseat_to_move\x18\x08 \x01(\x05\x12#\n\x05phase\x18\t \x01(\x0e\x32\x14.oracle.api.v1.Phase\x12&\n\x04turn\x18\n \x01(\x0b\x32\x18.oracle.api.v1.TurnState\x12(\n\x08hand_end\x18\x0b \x01(\x0e\x32\x16.oracle.api.v1.HandEnd\x12\x15\n\rwent_out_seat\x18\x0c \x01(\x05\x12\x1a\n\x12went_out_concealed\x18\r \x01(\x08\x12\x14\n\x0cside_of_seat\x18\x0e \x03(\x05\x12\x13\n\x0bhand_number\x18\x32 \x01(\x05\"\x0c\n\nDrawAction\"|\n\x0eTakePileAction\x12!\n\x04with\x18\x01 \x03(\x0e\x32\x13.oracle.api.v1.Card\x12\'\n\x05melds\x18\x02 \x03(\x0b\x32\x18.oracle.api.v1.MeldGroup\x12\x0c\n\x04onto\x18\x03 \x01(\r\x12\x10\n\x08new_meld\x18\x04 \x01(\x08\"\x12\n\x10PickUpPileAction\"6\n\nMeldAction\x12(\n\x06groups\x18\x01 \x03(\x0b\x32\x18.oracle.api.v1.MeldGroup\"w\n\tMeldGroup\x12\"\n\x05\x63\x61rds\x18\x01 \x03(\x0e\x32\x13.oracle.api.v1.Card\x12&\n\tonto_rank\x18\x02 \x01(\x0e\x32\x13.oracle.api.v1.Card\x12\x0c\n\x04onto\x18\x03 \x01(\r\x12\x10\n\x08new_meld\x18\x04 \x01(\x08\"2\n\rDiscardAction\x12!\n\x04\x63\x61rd\x18\x01 \x01(\x0e\x32\x13.oracle.api.v1.Card\"\x12\n\x10\x41skPartnerAction\"\"\n\x13\x41nswerPartnerAction\x12\x0b\n\x03yes\x18\x01 \x01(\x08\"\x0e\n\x0c\x46inishAction\"\xdf\x03\n\x06\x41\x63tion\x12)\n\x04\x64raw\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.DrawActionH\x00\x12\x32\n\ttake_pile\x18\x02 \x01(\x0b\x32\x1d.oracle.api.v1.TakePileActionH\x00\x12)\n\x04meld\x18\x03 \x01(\x0b\x32\x19.oracle.api.v1.MeldActionH\x00\x12/\n\x07\x64iscard\x18\x04 \x01(\x0b\x32\x1c.oracle.api.v1.DiscardActionH\x00\x12\x36\n\x0b\x61sk_partner\x18\x05 \x01(\x0b\x32\x1f.oracle.api.v1.AskPartnerActionH\x00\x12<\n\x0e\x61nswer_partner\x18\x06 \x01(\x0b\x32\".oracle.api.v1.AnswerPartnerActionH\x00\x12-\n\x06\x66inish\x18\x07 \x01(\x0b\x32\x1b.oracle.api.v1.FinishActionH\x00\x12\x37\n\x0cpick_up_pile\x18\x08 \x01(\x0b\x32\x1f.oracle.api.v1.PickUpPileActionH\x00\x12\x34\n\x07\x63ombine\x18\t \x01(\x0b\x32!.oracle.api.v1.CombineMeldsActionH\x00\x42\x06\n\x04kind\"3\n\x12\x43ombineMeldsAction\x12\r\n\x05\x66irst\x18\x01 \x01(\r\x12\x0e\n\x06second\x18\x02 \x01(\r\"d\n\tViolation\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\r\n\x05\x66ield\x18\x02 \x01(\t\x12\x13\n\x0b\x65xplanation\x18\x03 \x01(\t\x12%\n\x04\x63ite\x18\x04 \x03(\x0b\x32\x17.oracle.api.v1.Citation\"\xc0\x02\n\x05\x45vent\x12\x30\n\x0b\x63\x61rds_drawn\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.CardsDrawnH\x00\x12\x35\n\x0ered_three_laid\x18\x02 \x01(\x0b\x32\x1b.oracle.api.v1.RedThreeLaidH\x00\x12.\n\npile_taken\x18\x03 \x01(\x0b\x32\x18.oracle.api.v1.PileTakenH\x00\x12\x32\n\x0c\x63\x61nasta_made\x18\x04 \x01(\x0b\x32\x1a.oracle.api.v1.CanastaMadeH\x00\x12.\n\nhand_ended\x18\x05 \x01(\x0b\x32\x18.oracle.api.v1.HandEndedH\x00\x12\x32\n\x0csides_formed\x18\x06 \x01(\x0b\x32\x1a.oracle.api.v1.SidesFormedH\x00\x42\x06\n\x04kind\"Z\n\x0bSidesFormed\x12\x11\n\tlone_seat\x18\x01 \x01(\x05\x12\x10\n\x08partners\x18\x02 \x03(\x05\x12&\n\x05melds\x18\x03 \x03(\x0b\x32\x17.oracle.api.v1.CardList\">\n\nCardsDrawn\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\"\n\x05\x63\x61rds\x18\x02 \x03(\x0e\x32\x13.oracle.api.v1.Card\"Q\n\x0cRedThreeLaid\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12!\n\x04\x63\x61rd\x18\x02 \x01(\x0e\x32\x13.oracle.api.v1.Card\x12\x10\n\x08replaced\x18\x03 \x01(\x08\"a\n\tPileTaken\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12 \n\x03top\x18\x02 \x01(\x0e\x32\x13.oracle.api.v1.Card\x12$\n\x07to_hand\x18\x03 \x03(\x0e\x32\x13.oracle.api.v1.Card\"P\n\x0b\x43\x61nastaMade\x12\x0c\n\x04side\x18\x01 \x01(\x05\x12\"\n\x05\x63\x61rds\x18\x02 \x03(\x0e\x32\x13.oracle.api.v1.Card\x12\x0f\n\x07natural\x18\x03 \x01(\x08\"\x86\x01\n\tHandEnded\x12&\n\x06reason\x18\x01 \x01(\x0e\x32\x16.oracle.api.v1.HandEnd\x12\'\n\x05table\x18\x02 \x01(\x0b\x32\x18.oracle.api.v1.HandTable\x12(\n\x06scores\x18\x03 \x03(\x0b\x32\x18.oracle.api.v1.SideScore*\x9b\x01\n\x05Phase\x12\x15\n\x11PHASE_UNSPECIFIED\x10\x00\x12\x0e\n\nPHASE_DRAW\x10\x01\x12\x0e\n\nPHASE_PLAY\x10\x02\x12\x16\n\x12PHASE_AWAIT_ANSWER\x10\x03\x12\x15\n\x11PHASE_FINAL_MELDS\x10\x04\x12\x13\n\x0fPHASE_HAND_OVER\x10\x05\x12\x17\n\x13PHASE_MELD_PILE_TOP\x10\x06*V\n\tTurnStart\x12\x1a\n\x16TURN_START_UNSPECIFIED\x10\x00\x12\x13\n\x0fTURN_START_DREW\x10\x01\x12\x18\n\x14TURN_START_TOOK_PILE\x10\x02*z\n\rPartnerAnswer\x12\x1e\n\x1aPARTNER_ANSWER_UNSPECIFIED\x10\x00\x12\x1a\n\x16PARTNER_ANSWER_PENDING\x10\x01\x12\x16\n\x12PARTNER_ANSWER_YES\x10\x02\x12\x15\n\x11PARTNER_ANSWER_NO\x10\x03*u\n\x07HandEnd\x12\x18\n\x14HAND_END_UNSPECIFIED\x10\x00\x12\x15\n\x11HAND_END_WENT_OUT\x10\x01\x12\x1c\n\x18HAND_END_STOCK_EXHAUSTED\x10\x02\x12\x1b\n\x17HAND_END_LAST_RED_THREE\x10\x03\x42\xa7\x01\n\x18org.canastaoracle.api.v1B\tGameProtoP\x01ZFgithub.com/canasta-oracle/canasta-oracle/gen/go/oracle/api/v1;oraclev1\xa2\x02\x03OAX\xaa\x02\rOracle.Api.V1\xca\x02\rOracle\\Api\\V1\xea\x02\x0fOracle::Api::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -35,14 +35,14 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'oracle.api.v1.game_pb2', _g
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\030org.canastaoracle.api.v1B\tGameProtoP\001ZFgithub.com/canasta-oracle/canasta-oracle/gen/go/oracle/api/v1;oraclev1\242\002\003OAX\252\002\rOracle.Api.V1\312\002\rOracle\\Api\\V1\352\002\017Oracle::Api::V1'
-  _globals['_PHASE']._serialized_start=3374
-  _globals['_PHASE']._serialized_end=3529
-  _globals['_TURNSTART']._serialized_start=3531
-  _globals['_TURNSTART']._serialized_end=3617
-  _globals['_PARTNERANSWER']._serialized_start=3619
-  _globals['_PARTNERANSWER']._serialized_end=3741
-  _globals['_HANDEND']._serialized_start=3743
-  _globals['_HANDEND']._serialized_end=3860
+  _globals['_PHASE']._serialized_start=3545
+  _globals['_PHASE']._serialized_end=3700
+  _globals['_TURNSTART']._serialized_start=3702
+  _globals['_TURNSTART']._serialized_end=3788
+  _globals['_PARTNERANSWER']._serialized_start=3790
+  _globals['_PARTNERANSWER']._serialized_end=3912
+  _globals['_HANDEND']._serialized_start=3914
+  _globals['_HANDEND']._serialized_end=4031
   _globals['_TURNSTATE']._serialized_start=129
   _globals['_TURNSTATE']._serialized_end=327
   _globals['_SEATSTATE']._serialized_start=329
@@ -58,37 +58,39 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_DRAWACTION']._serialized_start=1566
   _globals['_DRAWACTION']._serialized_end=1578
   _globals['_TAKEPILEACTION']._serialized_start=1580
-  _globals['_TAKEPILEACTION']._serialized_end=1672
-  _globals['_PICKUPPILEACTION']._serialized_start=1674
-  _globals['_PICKUPPILEACTION']._serialized_end=1692
-  _globals['_MELDACTION']._serialized_start=1694
-  _globals['_MELDACTION']._serialized_end=1748
-  _globals['_MELDGROUP']._serialized_start=1750
-  _globals['_MELDGROUP']._serialized_end=1837
-  _globals['_DISCARDACTION']._serialized_start=1839
-  _globals['_DISCARDACTION']._serialized_end=1889
-  _globals['_ASKPARTNERACTION']._serialized_start=1891
-  _globals['_ASKPARTNERACTION']._serialized_end=1909
-  _globals['_ANSWERPARTNERACTION']._serialized_start=1911
-  _globals['_ANSWERPARTNERACTION']._serialized_end=1945
-  _globals['_FINISHACTION']._serialized_start=1947
-  _globals['_FINISHACTION']._serialized_end=1961
-  _globals['_ACTION']._serialized_start=1964
-  _globals['_ACTION']._serialized_end=2389
-  _globals['_VIOLATION']._serialized_start=2391
-  _globals['_VIOLATION']._serialized_end=2491
-  _globals['_EVENT']._serialized_start=2494
-  _globals['_EVENT']._serialized_end=2814
-  _globals['_SIDESFORMED']._serialized_start=2816
-  _globals['_SIDESFORMED']._serialized_end=2906
-  _globals['_CARDSDRAWN']._serialized_start=2908
-  _globals['_CARDSDRAWN']._serialized_end=2970
-  _globals['_REDTHREELAID']._serialized_start=2972
-  _globals['_REDTHREELAID']._serialized_end=3053
-  _globals['_PILETAKEN']._serialized_start=3055
-  _globals['_PILETAKEN']._serialized_end=3152
-  _globals['_CANASTAMADE']._serialized_start=3154
-  _globals['_CANASTAMADE']._serialized_end=3234
-  _globals['_HANDENDED']._serialized_start=3237
-  _globals['_HANDENDED']._serialized_end=3371
+  _globals['_TAKEPILEACTION']._serialized_end=1704
+  _globals['_PICKUPPILEACTION']._serialized_start=1706
+  _globals['_PICKUPPILEACTION']._serialized_end=1724
+  _globals['_MELDACTION']._serialized_start=1726
+  _globals['_MELDACTION']._serialized_end=1780
+  _globals['_MELDGROUP']._serialized_start=1782
+  _globals['_MELDGROUP']._serialized_end=1901
+  _globals['_DISCARDACTION']._serialized_start=1903
+  _globals['_DISCARDACTION']._serialized_end=1953
+  _globals['_ASKPARTNERACTION']._serialized_start=1955
+  _globals['_ASKPARTNERACTION']._serialized_end=1973
+  _globals['_ANSWERPARTNERACTION']._serialized_start=1975
+  _globals['_ANSWERPARTNERACTION']._serialized_end=2009
+  _globals['_FINISHACTION']._serialized_start=2011
+  _globals['_FINISHACTION']._serialized_end=2025
+  _globals['_ACTION']._serialized_start=2028
+  _globals['_ACTION']._serialized_end=2507
+  _globals['_COMBINEMELDSACTION']._serialized_start=2509
+  _globals['_COMBINEMELDSACTION']._serialized_end=2560
+  _globals['_VIOLATION']._serialized_start=2562
+  _globals['_VIOLATION']._serialized_end=2662
+  _globals['_EVENT']._serialized_start=2665
+  _globals['_EVENT']._serialized_end=2985
+  _globals['_SIDESFORMED']._serialized_start=2987
+  _globals['_SIDESFORMED']._serialized_end=3077
+  _globals['_CARDSDRAWN']._serialized_start=3079
+  _globals['_CARDSDRAWN']._serialized_end=3141
+  _globals['_REDTHREELAID']._serialized_start=3143
+  _globals['_REDTHREELAID']._serialized_end=3224
+  _globals['_PILETAKEN']._serialized_start=3226
+  _globals['_PILETAKEN']._serialized_end=3323
+  _globals['_CANASTAMADE']._serialized_start=3325
+  _globals['_CANASTAMADE']._serialized_end=3405
+  _globals['_HANDENDED']._serialized_start=3408
+  _globals['_HANDENDED']._serialized_end=3542
 # @@protoc_insertion_point(module_scope)

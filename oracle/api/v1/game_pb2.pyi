@@ -177,11 +177,15 @@ class DrawAction(_message.Message):
     def __init__(self) -> None: ...
 
 class TakePileAction(_message.Message):
-    __slots__ = ("melds",)
+    __slots__ = ("melds", "onto", "new_meld")
     WITH_FIELD_NUMBER: _ClassVar[int]
     MELDS_FIELD_NUMBER: _ClassVar[int]
+    ONTO_FIELD_NUMBER: _ClassVar[int]
+    NEW_MELD_FIELD_NUMBER: _ClassVar[int]
     melds: _containers.RepeatedCompositeFieldContainer[MeldGroup]
-    def __init__(self, melds: _Optional[_Iterable[_Union[MeldGroup, _Mapping]]] = ..., **kwargs) -> None: ...
+    onto: int
+    new_meld: bool
+    def __init__(self, melds: _Optional[_Iterable[_Union[MeldGroup, _Mapping]]] = ..., onto: _Optional[int] = ..., new_meld: _Optional[bool] = ..., **kwargs) -> None: ...
 
 class PickUpPileAction(_message.Message):
     __slots__ = ()
@@ -194,12 +198,16 @@ class MeldAction(_message.Message):
     def __init__(self, groups: _Optional[_Iterable[_Union[MeldGroup, _Mapping]]] = ...) -> None: ...
 
 class MeldGroup(_message.Message):
-    __slots__ = ("cards", "onto_rank")
+    __slots__ = ("cards", "onto_rank", "onto", "new_meld")
     CARDS_FIELD_NUMBER: _ClassVar[int]
     ONTO_RANK_FIELD_NUMBER: _ClassVar[int]
+    ONTO_FIELD_NUMBER: _ClassVar[int]
+    NEW_MELD_FIELD_NUMBER: _ClassVar[int]
     cards: _containers.RepeatedScalarFieldContainer[_cards_pb2.Card]
     onto_rank: _cards_pb2.Card
-    def __init__(self, cards: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., onto_rank: _Optional[_Union[_cards_pb2.Card, str]] = ...) -> None: ...
+    onto: int
+    new_meld: bool
+    def __init__(self, cards: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., onto_rank: _Optional[_Union[_cards_pb2.Card, str]] = ..., onto: _Optional[int] = ..., new_meld: _Optional[bool] = ...) -> None: ...
 
 class DiscardAction(_message.Message):
     __slots__ = ("card",)
@@ -222,7 +230,7 @@ class FinishAction(_message.Message):
     def __init__(self) -> None: ...
 
 class Action(_message.Message):
-    __slots__ = ("draw", "take_pile", "meld", "discard", "ask_partner", "answer_partner", "finish", "pick_up_pile")
+    __slots__ = ("draw", "take_pile", "meld", "discard", "ask_partner", "answer_partner", "finish", "pick_up_pile", "combine")
     DRAW_FIELD_NUMBER: _ClassVar[int]
     TAKE_PILE_FIELD_NUMBER: _ClassVar[int]
     MELD_FIELD_NUMBER: _ClassVar[int]
@@ -231,6 +239,7 @@ class Action(_message.Message):
     ANSWER_PARTNER_FIELD_NUMBER: _ClassVar[int]
     FINISH_FIELD_NUMBER: _ClassVar[int]
     PICK_UP_PILE_FIELD_NUMBER: _ClassVar[int]
+    COMBINE_FIELD_NUMBER: _ClassVar[int]
     draw: DrawAction
     take_pile: TakePileAction
     meld: MeldAction
@@ -239,7 +248,16 @@ class Action(_message.Message):
     answer_partner: AnswerPartnerAction
     finish: FinishAction
     pick_up_pile: PickUpPileAction
-    def __init__(self, draw: _Optional[_Union[DrawAction, _Mapping]] = ..., take_pile: _Optional[_Union[TakePileAction, _Mapping]] = ..., meld: _Optional[_Union[MeldAction, _Mapping]] = ..., discard: _Optional[_Union[DiscardAction, _Mapping]] = ..., ask_partner: _Optional[_Union[AskPartnerAction, _Mapping]] = ..., answer_partner: _Optional[_Union[AnswerPartnerAction, _Mapping]] = ..., finish: _Optional[_Union[FinishAction, _Mapping]] = ..., pick_up_pile: _Optional[_Union[PickUpPileAction, _Mapping]] = ...) -> None: ...
+    combine: CombineMeldsAction
+    def __init__(self, draw: _Optional[_Union[DrawAction, _Mapping]] = ..., take_pile: _Optional[_Union[TakePileAction, _Mapping]] = ..., meld: _Optional[_Union[MeldAction, _Mapping]] = ..., discard: _Optional[_Union[DiscardAction, _Mapping]] = ..., ask_partner: _Optional[_Union[AskPartnerAction, _Mapping]] = ..., answer_partner: _Optional[_Union[AnswerPartnerAction, _Mapping]] = ..., finish: _Optional[_Union[FinishAction, _Mapping]] = ..., pick_up_pile: _Optional[_Union[PickUpPileAction, _Mapping]] = ..., combine: _Optional[_Union[CombineMeldsAction, _Mapping]] = ...) -> None: ...
+
+class CombineMeldsAction(_message.Message):
+    __slots__ = ("first", "second")
+    FIRST_FIELD_NUMBER: _ClassVar[int]
+    SECOND_FIELD_NUMBER: _ClassVar[int]
+    first: int
+    second: int
+    def __init__(self, first: _Optional[int] = ..., second: _Optional[int] = ...) -> None: ...
 
 class Violation(_message.Message):
     __slots__ = ("code", "field", "explanation", "cite")

@@ -11,7 +11,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class ActionCounts(_message.Message):
-    __slots__ = ("draw", "take_pile", "meld", "discard", "ask_partner", "answer_partner", "finish", "total")
+    __slots__ = ("draw", "take_pile", "meld", "discard", "ask_partner", "answer_partner", "finish", "total", "combine")
     DRAW_FIELD_NUMBER: _ClassVar[int]
     TAKE_PILE_FIELD_NUMBER: _ClassVar[int]
     MELD_FIELD_NUMBER: _ClassVar[int]
@@ -20,6 +20,7 @@ class ActionCounts(_message.Message):
     ANSWER_PARTNER_FIELD_NUMBER: _ClassVar[int]
     FINISH_FIELD_NUMBER: _ClassVar[int]
     TOTAL_FIELD_NUMBER: _ClassVar[int]
+    COMBINE_FIELD_NUMBER: _ClassVar[int]
     draw: int
     take_pile: int
     meld: int
@@ -28,7 +29,8 @@ class ActionCounts(_message.Message):
     answer_partner: int
     finish: int
     total: int
-    def __init__(self, draw: _Optional[int] = ..., take_pile: _Optional[int] = ..., meld: _Optional[int] = ..., discard: _Optional[int] = ..., ask_partner: _Optional[int] = ..., answer_partner: _Optional[int] = ..., finish: _Optional[int] = ..., total: _Optional[int] = ...) -> None: ...
+    combine: int
+    def __init__(self, draw: _Optional[int] = ..., take_pile: _Optional[int] = ..., meld: _Optional[int] = ..., discard: _Optional[int] = ..., ask_partner: _Optional[int] = ..., answer_partner: _Optional[int] = ..., finish: _Optional[int] = ..., total: _Optional[int] = ..., combine: _Optional[int] = ...) -> None: ...
 
 class HandRecord(_message.Message):
     __slots__ = ("seed", "deck_order", "start", "actions", "claimed_scores", "claimed_totals", "moves", "dealer", "starting_totals", "checkpoints")

@@ -277,7 +277,7 @@ class RankValue(_message.Message):
     def __init__(self, rank: _Optional[_Union[NaturalRank, str]] = ..., points: _Optional[int] = ...) -> None: ...
 
 class Melds(_message.Message):
-    __slots__ = ("min_size", "min_naturals", "max_wilds", "wild_ratio", "max_size", "one_meld_per_rank", "wild_only_melds", "wilds_after_opening_min_naturals", "open_wild_meld_blocks_wilds", "rank_rules")
+    __slots__ = ("min_size", "min_naturals", "max_wilds", "wild_ratio", "max_size", "one_meld_per_rank", "wild_only_melds", "wilds_after_opening_min_naturals", "open_wild_meld_blocks_wilds", "rank_rules", "combine_same_rank")
     MIN_SIZE_FIELD_NUMBER: _ClassVar[int]
     MIN_NATURALS_FIELD_NUMBER: _ClassVar[int]
     MAX_WILDS_FIELD_NUMBER: _ClassVar[int]
@@ -288,6 +288,7 @@ class Melds(_message.Message):
     WILDS_AFTER_OPENING_MIN_NATURALS_FIELD_NUMBER: _ClassVar[int]
     OPEN_WILD_MELD_BLOCKS_WILDS_FIELD_NUMBER: _ClassVar[int]
     RANK_RULES_FIELD_NUMBER: _ClassVar[int]
+    COMBINE_SAME_RANK_FIELD_NUMBER: _ClassVar[int]
     min_size: int
     min_naturals: int
     max_wilds: int
@@ -298,10 +299,11 @@ class Melds(_message.Message):
     wilds_after_opening_min_naturals: int
     open_wild_meld_blocks_wilds: bool
     rank_rules: _containers.RepeatedCompositeFieldContainer[RankRule]
-    def __init__(self, min_size: _Optional[int] = ..., min_naturals: _Optional[int] = ..., max_wilds: _Optional[int] = ..., wild_ratio: _Optional[_Union[WildRatio, str]] = ..., max_size: _Optional[int] = ..., one_meld_per_rank: _Optional[bool] = ..., wild_only_melds: _Optional[bool] = ..., wilds_after_opening_min_naturals: _Optional[int] = ..., open_wild_meld_blocks_wilds: _Optional[bool] = ..., rank_rules: _Optional[_Iterable[_Union[RankRule, _Mapping]]] = ...) -> None: ...
+    combine_same_rank: bool
+    def __init__(self, min_size: _Optional[int] = ..., min_naturals: _Optional[int] = ..., max_wilds: _Optional[int] = ..., wild_ratio: _Optional[_Union[WildRatio, str]] = ..., max_size: _Optional[int] = ..., one_meld_per_rank: _Optional[bool] = ..., wild_only_melds: _Optional[bool] = ..., wilds_after_opening_min_naturals: _Optional[int] = ..., open_wild_meld_blocks_wilds: _Optional[bool] = ..., rank_rules: _Optional[_Iterable[_Union[RankRule, _Mapping]]] = ..., combine_same_rank: _Optional[bool] = ...) -> None: ...
 
 class Canastas(_message.Message):
-    __slots__ = ("min_size", "natural_bonus", "mixed_bonus", "wild_may_join_natural", "wild_bonus", "wild_all_twos_bonus", "wild_all_jokers_bonus", "wild_unfinished_penalty")
+    __slots__ = ("min_size", "natural_bonus", "mixed_bonus", "wild_may_join_natural", "wild_bonus", "wild_all_twos_bonus", "wild_all_jokers_bonus", "wild_unfinished_penalty", "wild_may_join_canasta")
     MIN_SIZE_FIELD_NUMBER: _ClassVar[int]
     NATURAL_BONUS_FIELD_NUMBER: _ClassVar[int]
     MIXED_BONUS_FIELD_NUMBER: _ClassVar[int]
@@ -310,6 +312,7 @@ class Canastas(_message.Message):
     WILD_ALL_TWOS_BONUS_FIELD_NUMBER: _ClassVar[int]
     WILD_ALL_JOKERS_BONUS_FIELD_NUMBER: _ClassVar[int]
     WILD_UNFINISHED_PENALTY_FIELD_NUMBER: _ClassVar[int]
+    WILD_MAY_JOIN_CANASTA_FIELD_NUMBER: _ClassVar[int]
     min_size: int
     natural_bonus: int
     mixed_bonus: int
@@ -318,7 +321,8 @@ class Canastas(_message.Message):
     wild_all_twos_bonus: int
     wild_all_jokers_bonus: int
     wild_unfinished_penalty: int
-    def __init__(self, min_size: _Optional[int] = ..., natural_bonus: _Optional[int] = ..., mixed_bonus: _Optional[int] = ..., wild_may_join_natural: _Optional[bool] = ..., wild_bonus: _Optional[int] = ..., wild_all_twos_bonus: _Optional[int] = ..., wild_all_jokers_bonus: _Optional[int] = ..., wild_unfinished_penalty: _Optional[int] = ...) -> None: ...
+    wild_may_join_canasta: bool
+    def __init__(self, min_size: _Optional[int] = ..., natural_bonus: _Optional[int] = ..., mixed_bonus: _Optional[int] = ..., wild_may_join_natural: _Optional[bool] = ..., wild_bonus: _Optional[int] = ..., wild_all_twos_bonus: _Optional[int] = ..., wild_all_jokers_bonus: _Optional[int] = ..., wild_unfinished_penalty: _Optional[int] = ..., wild_may_join_canasta: _Optional[bool] = ...) -> None: ...
 
 class MeldThreshold(_message.Message):
     __slots__ = ("from_score", "minimum")
@@ -347,7 +351,7 @@ class InitialMeld(_message.Message):
     def __init__(self, minimum_below_table: _Optional[int] = ..., thresholds: _Optional[_Iterable[_Union[MeldThreshold, _Mapping]]] = ..., waived_for_concealed_going_out: _Optional[bool] = ..., natural_meld_required: _Optional[int] = ..., no_mixed_canasta: _Optional[bool] = ..., pile_top_counts: _Optional[bool] = ..., minimum_by_hand: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class DiscardPile(_message.Message):
-    __slots__ = ("take_limit", "unfrozen_natural_and_wild", "unfrozen_onto_existing_meld", "frozen_by_wild", "frozen_by_upcard", "frozen_by_black_three", "frozen_until_initial_meld", "wild_top_blocks", "black_three_top_blocks", "one_card_hand_no_one_card_pile", "frozen_take_wilds", "closed_rank_dead", "no_wild_on_empty_pile", "wild_discard_last_resort")
+    __slots__ = ("take_limit", "unfrozen_natural_and_wild", "unfrozen_onto_existing_meld", "frozen_by_wild", "frozen_by_upcard", "frozen_by_black_three", "frozen_until_initial_meld", "wild_top_blocks", "black_three_top_blocks", "one_card_hand_no_one_card_pile", "frozen_take_wilds", "closed_rank_dead", "no_wild_on_empty_pile", "wild_discard_last_resort", "onto_meld_below_canasta_only")
     TAKE_LIMIT_FIELD_NUMBER: _ClassVar[int]
     UNFROZEN_NATURAL_AND_WILD_FIELD_NUMBER: _ClassVar[int]
     UNFROZEN_ONTO_EXISTING_MELD_FIELD_NUMBER: _ClassVar[int]
@@ -362,6 +366,7 @@ class DiscardPile(_message.Message):
     CLOSED_RANK_DEAD_FIELD_NUMBER: _ClassVar[int]
     NO_WILD_ON_EMPTY_PILE_FIELD_NUMBER: _ClassVar[int]
     WILD_DISCARD_LAST_RESORT_FIELD_NUMBER: _ClassVar[int]
+    ONTO_MELD_BELOW_CANASTA_ONLY_FIELD_NUMBER: _ClassVar[int]
     take_limit: int
     unfrozen_natural_and_wild: bool
     unfrozen_onto_existing_meld: bool
@@ -376,10 +381,11 @@ class DiscardPile(_message.Message):
     closed_rank_dead: bool
     no_wild_on_empty_pile: bool
     wild_discard_last_resort: bool
-    def __init__(self, take_limit: _Optional[int] = ..., unfrozen_natural_and_wild: _Optional[bool] = ..., unfrozen_onto_existing_meld: _Optional[bool] = ..., frozen_by_wild: _Optional[bool] = ..., frozen_by_upcard: _Optional[bool] = ..., frozen_by_black_three: _Optional[bool] = ..., frozen_until_initial_meld: _Optional[bool] = ..., wild_top_blocks: _Optional[bool] = ..., black_three_top_blocks: _Optional[bool] = ..., one_card_hand_no_one_card_pile: _Optional[bool] = ..., frozen_take_wilds: _Optional[bool] = ..., closed_rank_dead: _Optional[bool] = ..., no_wild_on_empty_pile: _Optional[bool] = ..., wild_discard_last_resort: _Optional[bool] = ...) -> None: ...
+    onto_meld_below_canasta_only: bool
+    def __init__(self, take_limit: _Optional[int] = ..., unfrozen_natural_and_wild: _Optional[bool] = ..., unfrozen_onto_existing_meld: _Optional[bool] = ..., frozen_by_wild: _Optional[bool] = ..., frozen_by_upcard: _Optional[bool] = ..., frozen_by_black_three: _Optional[bool] = ..., frozen_until_initial_meld: _Optional[bool] = ..., wild_top_blocks: _Optional[bool] = ..., black_three_top_blocks: _Optional[bool] = ..., one_card_hand_no_one_card_pile: _Optional[bool] = ..., frozen_take_wilds: _Optional[bool] = ..., closed_rank_dead: _Optional[bool] = ..., no_wild_on_empty_pile: _Optional[bool] = ..., wild_discard_last_resort: _Optional[bool] = ..., onto_meld_below_canasta_only: _Optional[bool] = ...) -> None: ...
 
 class Threes(_message.Message):
-    __slots__ = ("red_three_bonus", "all_red_threes_bonus", "red_threes_negative_without_meld", "all_red_threes_negative_without_meld", "red_three_replaced", "red_three_from_pile_replaced", "black_three_meld_going_out_only", "black_three_meld_min", "black_three_meld_max", "black_three_meld_wilds", "black_three_meld_last_cards", "black_three_role", "count_values", "minus_below_canastas", "plus_from_canastas", "red_three_held")
+    __slots__ = ("red_three_bonus", "all_red_threes_bonus", "red_threes_negative_without_meld", "all_red_threes_negative_without_meld", "red_three_replaced", "red_three_from_pile_replaced", "black_three_meld_going_out_only", "black_three_meld_min", "black_three_meld_max", "black_three_meld_wilds", "black_three_meld_last_cards", "black_three_role", "count_values", "minus_below_canastas", "plus_from_canastas", "canastas_for_red_threes", "red_three_held")
     RED_THREE_BONUS_FIELD_NUMBER: _ClassVar[int]
     ALL_RED_THREES_BONUS_FIELD_NUMBER: _ClassVar[int]
     RED_THREES_NEGATIVE_WITHOUT_MELD_FIELD_NUMBER: _ClassVar[int]
@@ -395,6 +401,7 @@ class Threes(_message.Message):
     COUNT_VALUES_FIELD_NUMBER: _ClassVar[int]
     MINUS_BELOW_CANASTAS_FIELD_NUMBER: _ClassVar[int]
     PLUS_FROM_CANASTAS_FIELD_NUMBER: _ClassVar[int]
+    CANASTAS_FOR_RED_THREES_FIELD_NUMBER: _ClassVar[int]
     RED_THREE_HELD_FIELD_NUMBER: _ClassVar[int]
     red_three_bonus: int
     all_red_threes_bonus: int
@@ -411,8 +418,9 @@ class Threes(_message.Message):
     count_values: _containers.RepeatedScalarFieldContainer[int]
     minus_below_canastas: int
     plus_from_canastas: int
+    canastas_for_red_threes: int
     red_three_held: bool
-    def __init__(self, red_three_bonus: _Optional[int] = ..., all_red_threes_bonus: _Optional[int] = ..., red_threes_negative_without_meld: _Optional[bool] = ..., all_red_threes_negative_without_meld: _Optional[bool] = ..., red_three_replaced: _Optional[bool] = ..., red_three_from_pile_replaced: _Optional[bool] = ..., black_three_meld_going_out_only: _Optional[bool] = ..., black_three_meld_min: _Optional[int] = ..., black_three_meld_max: _Optional[int] = ..., black_three_meld_wilds: _Optional[bool] = ..., black_three_meld_last_cards: _Optional[bool] = ..., black_three_role: _Optional[_Union[BlackThreeRole, str]] = ..., count_values: _Optional[_Iterable[int]] = ..., minus_below_canastas: _Optional[int] = ..., plus_from_canastas: _Optional[int] = ..., red_three_held: _Optional[bool] = ...) -> None: ...
+    def __init__(self, red_three_bonus: _Optional[int] = ..., all_red_threes_bonus: _Optional[int] = ..., red_threes_negative_without_meld: _Optional[bool] = ..., all_red_threes_negative_without_meld: _Optional[bool] = ..., red_three_replaced: _Optional[bool] = ..., red_three_from_pile_replaced: _Optional[bool] = ..., black_three_meld_going_out_only: _Optional[bool] = ..., black_three_meld_min: _Optional[int] = ..., black_three_meld_max: _Optional[int] = ..., black_three_meld_wilds: _Optional[bool] = ..., black_three_meld_last_cards: _Optional[bool] = ..., black_three_role: _Optional[_Union[BlackThreeRole, str]] = ..., count_values: _Optional[_Iterable[int]] = ..., minus_below_canastas: _Optional[int] = ..., plus_from_canastas: _Optional[int] = ..., canastas_for_red_threes: _Optional[int] = ..., red_three_held: _Optional[bool] = ...) -> None: ...
 
 class GoingOut(_message.Message):
     __slots__ = ("canastas_required", "min_hand_after_meld_without_canastas", "bonus", "concealed_bonus", "discard_optional", "ask_partner", "cannot_go_out_after_yes_penalty", "concealed_with_final_discard", "ask_partner_max_per_hand", "unfinished_special_meld_blocks", "natural_canastas_required", "mixed_canastas_required", "partner_foot_required")
@@ -454,6 +462,24 @@ class StockExhaustion(_message.Message):
     after_last_card: AfterLastCard
     def __init__(self, must_take_pile: _Optional[_Union[MustTakePile, str]] = ..., last_red_three: _Optional[_Union[LastRedThree, str]] = ..., after_last_card: _Optional[_Union[AfterLastCard, str]] = ...) -> None: ...
 
+class Runs(_message.Message):
+    __slots__ = ("min_size", "max_size", "lowest_rank", "highest_rank", "canasta_size", "canasta_bonus", "pile_top_alone")
+    MIN_SIZE_FIELD_NUMBER: _ClassVar[int]
+    MAX_SIZE_FIELD_NUMBER: _ClassVar[int]
+    LOWEST_RANK_FIELD_NUMBER: _ClassVar[int]
+    HIGHEST_RANK_FIELD_NUMBER: _ClassVar[int]
+    CANASTA_SIZE_FIELD_NUMBER: _ClassVar[int]
+    CANASTA_BONUS_FIELD_NUMBER: _ClassVar[int]
+    PILE_TOP_ALONE_FIELD_NUMBER: _ClassVar[int]
+    min_size: int
+    max_size: int
+    lowest_rank: NaturalRank
+    highest_rank: NaturalRank
+    canasta_size: int
+    canasta_bonus: int
+    pile_top_alone: bool
+    def __init__(self, min_size: _Optional[int] = ..., max_size: _Optional[int] = ..., lowest_rank: _Optional[_Union[NaturalRank, str]] = ..., highest_rank: _Optional[_Union[NaturalRank, str]] = ..., canasta_size: _Optional[int] = ..., canasta_bonus: _Optional[int] = ..., pile_top_alone: _Optional[bool] = ...) -> None: ...
+
 class BonusCards(_message.Message):
     __slots__ = ("first_side", "later_side", "not_with_pile_take", "none_when_stock_at_most", "keep_only_discard")
     FIRST_SIDE_FIELD_NUMBER: _ClassVar[int]
@@ -487,7 +513,7 @@ class Game(_message.Message):
     def __init__(self, target_score: _Optional[int] = ..., hands: _Optional[int] = ...) -> None: ...
 
 class RuleSet(_message.Message):
-    __slots__ = ("id", "extends", "title", "description", "players", "deck", "deal", "turn", "card_values", "melds", "canastas", "initial_meld", "discard_pile", "threes", "going_out", "stock_exhaustion", "game", "bonus_cards", "foot", "rules", "choices")
+    __slots__ = ("id", "extends", "title", "description", "players", "deck", "deal", "turn", "card_values", "melds", "canastas", "initial_meld", "discard_pile", "threes", "going_out", "stock_exhaustion", "game", "bonus_cards", "runs", "foot", "rules", "choices")
     ID_FIELD_NUMBER: _ClassVar[int]
     EXTENDS_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
@@ -506,6 +532,7 @@ class RuleSet(_message.Message):
     STOCK_EXHAUSTION_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     BONUS_CARDS_FIELD_NUMBER: _ClassVar[int]
+    RUNS_FIELD_NUMBER: _ClassVar[int]
     FOOT_FIELD_NUMBER: _ClassVar[int]
     RULES_FIELD_NUMBER: _ClassVar[int]
     CHOICES_FIELD_NUMBER: _ClassVar[int]
@@ -527,7 +554,8 @@ class RuleSet(_message.Message):
     stock_exhaustion: StockExhaustion
     game: Game
     bonus_cards: BonusCards
+    runs: Runs
     foot: Foot
     rules: _containers.RepeatedCompositeFieldContainer[RuleNote]
     choices: _containers.RepeatedCompositeFieldContainer[Choice]
-    def __init__(self, id: _Optional[str] = ..., extends: _Optional[str] = ..., title: _Optional[str] = ..., description: _Optional[str] = ..., players: _Optional[_Union[Players, _Mapping]] = ..., deck: _Optional[_Union[Deck, _Mapping]] = ..., deal: _Optional[_Union[Deal, _Mapping]] = ..., turn: _Optional[_Union[Turn, _Mapping]] = ..., card_values: _Optional[_Union[CardValues, _Mapping]] = ..., melds: _Optional[_Union[Melds, _Mapping]] = ..., canastas: _Optional[_Union[Canastas, _Mapping]] = ..., initial_meld: _Optional[_Union[InitialMeld, _Mapping]] = ..., discard_pile: _Optional[_Union[DiscardPile, _Mapping]] = ..., threes: _Optional[_Union[Threes, _Mapping]] = ..., going_out: _Optional[_Union[GoingOut, _Mapping]] = ..., stock_exhaustion: _Optional[_Union[StockExhaustion, _Mapping]] = ..., game: _Optional[_Union[Game, _Mapping]] = ..., bonus_cards: _Optional[_Union[BonusCards, _Mapping]] = ..., foot: _Optional[_Union[Foot, _Mapping]] = ..., rules: _Optional[_Iterable[_Union[RuleNote, _Mapping]]] = ..., choices: _Optional[_Iterable[_Union[Choice, _Mapping]]] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., extends: _Optional[str] = ..., title: _Optional[str] = ..., description: _Optional[str] = ..., players: _Optional[_Union[Players, _Mapping]] = ..., deck: _Optional[_Union[Deck, _Mapping]] = ..., deal: _Optional[_Union[Deal, _Mapping]] = ..., turn: _Optional[_Union[Turn, _Mapping]] = ..., card_values: _Optional[_Union[CardValues, _Mapping]] = ..., melds: _Optional[_Union[Melds, _Mapping]] = ..., canastas: _Optional[_Union[Canastas, _Mapping]] = ..., initial_meld: _Optional[_Union[InitialMeld, _Mapping]] = ..., discard_pile: _Optional[_Union[DiscardPile, _Mapping]] = ..., threes: _Optional[_Union[Threes, _Mapping]] = ..., going_out: _Optional[_Union[GoingOut, _Mapping]] = ..., stock_exhaustion: _Optional[_Union[StockExhaustion, _Mapping]] = ..., game: _Optional[_Union[Game, _Mapping]] = ..., bonus_cards: _Optional[_Union[BonusCards, _Mapping]] = ..., runs: _Optional[_Union[Runs, _Mapping]] = ..., foot: _Optional[_Union[Foot, _Mapping]] = ..., rules: _Optional[_Iterable[_Union[RuleNote, _Mapping]]] = ..., choices: _Optional[_Iterable[_Union[Choice, _Mapping]]] = ...) -> None: ...

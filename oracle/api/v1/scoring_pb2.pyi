@@ -32,6 +32,7 @@ class ScoreItem(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SCORE_ITEM_UNFINISHED_MELD: _ClassVar[ScoreItem]
     SCORE_ITEM_HELD_RANK: _ClassVar[ScoreItem]
     SCORE_ITEM_THREES_BY_COUNT: _ClassVar[ScoreItem]
+    SCORE_ITEM_RUN_CANASTA: _ClassVar[ScoreItem]
 WENT_OUT_UNSPECIFIED: WentOut
 WENT_OUT_NORMAL: WentOut
 WENT_OUT_CONCEALED: WentOut
@@ -51,6 +52,7 @@ SCORE_ITEM_WILD_CANASTA: ScoreItem
 SCORE_ITEM_UNFINISHED_MELD: ScoreItem
 SCORE_ITEM_HELD_RANK: ScoreItem
 SCORE_ITEM_THREES_BY_COUNT: ScoreItem
+SCORE_ITEM_RUN_CANASTA: ScoreItem
 
 class SideTable(_message.Message):
     __slots__ = ("melds", "red_threes", "hands", "went_out", "unable_after_yes")

@@ -21,6 +21,7 @@ const ITEM_NAMES = {
   SCORE_ITEM_UNFINISHED_MELD: "Unfinished melds",
   SCORE_ITEM_HELD_RANK: "Ranks held in hand",
   SCORE_ITEM_THREES_BY_COUNT: "Threes by count",
+  SCORE_ITEM_RUN_CANASTA: "Run canastas (sambas)",
 };
 
 /** The plain name of a score item. */
@@ -113,7 +114,7 @@ export function minimumElement(answer, total) {
 /** A ListLegalActions answer: the counts and the moves, each a button that asks whether it is legal. */
 export function movesElement(answer, onPick) {
   const counts = answer.counts || {};
-  const kinds = ["draw", "takePile", "meld", "discard", "askPartner", "answerPartner", "finish"]
+  const kinds = ["draw", "takePile", "meld", "discard", "askPartner", "answerPartner", "finish", "combine"]
     .filter((k) => counts[k]).map((k) => `${counts[k]} ${k.replace(/[A-Z]/g, (c) => " " + c.toLowerCase())}`);
   const actions = answer.actions || [];
   return h("div", {},

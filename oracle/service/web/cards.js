@@ -9,7 +9,8 @@ const RANK_NAME = {
   2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
   T: "ten", J: "jack", Q: "queen", K: "king", A: "ace",
 };
-const VERBS = "draw, take-pile, pick-up-pile, meld, discard, ask, answer or finish";
+const VERBS = "draw, take-pile, pick-up-pile, meld, discard, ask, answer, finish or combine";
+const KEYWORDS = [",", ":", "meld", "with", "to"];
 
 /** Every card token of one pack, in deck order (2C, 2D, ... AS), then the joker. */
 export const ALL_TOKENS = [...RANKS].flatMap((r) => [...SUITS].map((s) => r + s)).concat(["JK"]);
@@ -81,6 +82,8 @@ export function parseGroups(text, where) {
 function groupJson(g) {
   const out = { cards: g.cards.map(cardName) };
   if (g.ontoRank) out.ontoRank = cardName(g.ontoRank + "C");
+  if (g.onto) out.onto = g.onto;
+  if (g.newMeld) out.newMeld = true;
   return out;
 }
 
@@ -124,7 +127,7 @@ class ActionParser {
   cards(what) {
     const cards = [];
     let token;
-    while ((token = this.peek()) !== null && ![",", ":", "meld", "with"].includes(token)) cards.push(this.card());
+    while ((token = this.peek()) !== null && !KEYWORDS.includes(token)) cards.push(this.card());
     if (!cards.length) {
       const found = this.peek() !== null ? `got '${this.peek()}'` : "the text ends";
       throw this.error(`${what} needs at least one card, ${found}`);
@@ -132,9 +135,34 @@ class ActionParser {
     return cards;
   }
 
+  /** A meld number (1 or more). */
+  number(what) {
+    const token = this.peek();
+    if (token === null || !/^[0-9]+$/.test(token) || token.startsWith("0") || token.length > 4) {
+      throw this.error(`${what} needs a meld number (1, 2, ...), got ${token !== null ? `'${token}'` : "nothing"}`);
+    }
+    this.at += 1;
+    return Number(token);
+  }
+
+  /** [`to` N]: the meld a group joins (0 when not named). */
+  target(what) {
+    if (this.peek() !== "to") return 0;
+    this.at += 1;
+    return this.number(`'to' in ${what}`);
+  }
+
+  /** [`new`]: the group starts a new meld. */
+  newMeld() {
+    if (this.peek() !== "new") return false;
+    this.at += 1;
+    return true;
+  }
+
   groups(where) {
     const groups = [];
     for (;;) {
+      const number = groups.length + 1;
       let ontoRank = null;
       if (this.at + 1 < this.tokens.length && this.tokens[this.at + 1][0] === ":") {
         const [head, column] = this.tokens[this.at];
@@ -144,7 +172,11 @@ class ActionParser {
         ontoRank = head;
         this.at += 2;
       }
-      groups.push({ cards: this.cards(`${where} group ${groups.length + 1}`), ontoRank });
+      const newMeld = this.newMeld();
+      const cards = this.cards(`${where} group ${number}`);
+      const onto = this.target(`${where} group ${number}`);
+      if (newMeld && onto) throw this.error(`${where} group ${number} is either 'new' or 'to N', not both`);
+      groups.push({ cards, ontoRank, onto, newMeld });
       if (this.peek() !== ",") return groups;
       this.at += 1;
     }
@@ -180,18 +212,30 @@ export function parseAction(text) {
     p.end("the last group (one 'meld' per action; separate its groups with ',')");
     return { meld: { groups: groups.map(groupJson) } };
   }
+  if (verb === "combine") {
+    const first = p.number("'combine'");
+    const second = p.number("'combine' (two melds)");
+    p.end("'combine N M' (two meld numbers)");
+    return { combine: { first, second } };
+  }
   if (verb === "take-pile") {
     const out = {};
+    let newMeld = false;
     if (p.peek() === "with") {
       p.take();
+      newMeld = p.newMeld();
       out.with = p.cards("'take-pile with'").map(cardName);
     }
+    const onto = p.target("'take-pile'");
+    if (newMeld && onto) throw p.error("'take-pile with' is either 'new' or 'to N', not both");
     if (p.peek() === "meld") {
       p.take();
       out.melds = p.groups("take-pile meld").map(groupJson);
     }
     const token = p.peek();
-    if (token !== null) throw p.error(`after 'take-pile' expected 'with CARDS' or 'meld GROUPS', got '${token}'`);
+    if (token !== null) throw p.error(`after 'take-pile' expected 'with CARDS', 'to N' or 'meld GROUPS', got '${token}'`);
+    if (onto) out.onto = onto;
+    if (newMeld) out.newMeld = true;
     return { takePile: out };
   }
   throw p.error(`unknown action '${verb}': expected ${VERBS}`, 1 + p.text.length - p.text.trimStart().length);
@@ -199,7 +243,13 @@ export function parseAction(text) {
 
 function formatGroups(groups) {
   return (groups || [])
-    .map((g) => (g.ontoRank ? tokenOf(g.ontoRank)[0] + ": " : "") + (g.cards || []).map(tokenOf).join(" "))
+    .map(
+      (g) =>
+        (g.ontoRank ? tokenOf(g.ontoRank)[0] + ": " : "") +
+        (g.newMeld ? "new " : "") +
+        (g.cards || []).map(tokenOf).join(" ") +
+        (g.onto ? ` to ${g.onto}` : ""),
+    )
     .join(", ");
 }
 
@@ -212,10 +262,12 @@ export function formatAction(action) {
   if ("discard" in action) return `discard ${tokenOf(action.discard.card)}`;
   if ("answerPartner" in action) return `answer ${action.answerPartner.yes ? "yes" : "no"}`;
   if ("meld" in action) return `meld ${formatGroups(action.meld.groups)}`;
+  if ("combine" in action) return `combine ${action.combine.first || 0} ${action.combine.second || 0}`;
   if ("takePile" in action) {
     const t = action.takePile;
     let text = "take-pile";
-    if (t.with && t.with.length) text += ` with ${t.with.map(tokenOf).join(" ")}`;
+    if (t.with && t.with.length) text += ` with ${t.newMeld ? "new " : ""}${t.with.map(tokenOf).join(" ")}`;
+    if (t.onto) text += ` to ${t.onto}`;
     if (t.melds && t.melds.length) text += ` meld ${formatGroups(t.melds)}`;
     return text;
   }

@@ -4,6 +4,7 @@
 
 import { ALL_TOKENS, NotationError, cardName, cardsElement, parseCards, parseGroups, tokenOf } from "./cards.js";
 import { fill, h } from "./dom.js";
+import { meldsElement } from "./melds.js";
 import { playingSide, seatName, sideName, sideOfSeat } from "./sides.js";
 
 /** A position that cannot be turned into a state: `field` is the form input to fix. */
@@ -293,7 +294,7 @@ function cardInput(id, label, value, help, onInput, multi) {
   const update = () => {
     try {
       const groups = multi ? (input.value.trim() ? parseGroups(input.value, "meld").map((g) => g.cards) : []) : [parseCards(input.value)];
-      fill(preview, groups.map((g) => cardsElement(g)));
+      fill(preview, multi ? meldsElement(groups) : groups.map((g) => cardsElement(g)));
       input.removeAttribute("aria-invalid");
     } catch (e) {
       fill(preview, h("span", { class: "field-error" }, e.message));
@@ -384,7 +385,7 @@ export function renderPosition(root, pos, changed) {
   const hands = [...Array(seats).keys()].map((i) => cardInput(`hand-${i}`, `${seatName(i, pos)}: hand`, pos.hands[i],
     i === pos.seatToMove ? "Your cards, e.g. 9H 9D JK KS" : "Optional: leave blank to deal it unseen cards; type it to score the hand.", set, false));
   const sideBlocks = [...Array(sides).keys()].map((j) => h("fieldset", { class: "side" }, h("legend", {}, sideName(j, pos, sides)),
-    cardInput(`melds-${j}`, "Melds on the table", pos.sides[j].melds, "Melds separated by commas: KH KD KS, 7S 7D 2C", set, true),
+    cardInput(`melds-${j}`, "Melds on the table", pos.sides[j].melds, "Melds separated by commas: KH KD KS, 7S 7D 2C (a run where the rule book has runs: 5H 6H 7H). Numbered 1, 2, ... in order, as 'meld 8H to 2' and 'combine 1 3' name them", set, true),
     cardInput(`red-${j}`, "Threes laid", pos.sides[j].red, "Red threes, e.g. 3H 3D; black ones too where the rule book lays them (american-4p)", set, false),
     numberInput(`total-${j}`, "Score so far", pos.sides[j].total, set),
     numberInput(`asks-${j}`, "Questions to the partner this hand", pos.sides[j].asks ?? "", set, "Blank: none (a rule book may allow one a hand)")));

@@ -1,0 +1,59 @@
+"""A Samba player told "yes" must go out when his cards can: through a run he makes or extends, or onto a canasta
+named by number (the going-out search behind MUST_GO_OUT_PARTNER_SAID_YES)."""
+
+from __future__ import annotations
+
+import pytest
+
+from oracle.api.v1 import game_pb2, notation_pb2
+from oracle.model.actions import parse_action
+from oracle.model.state import GameState
+from oracle.rules.referee import check_action
+from oracle.ruleset.loader import default_rule_book
+from oracle.service.convert_game import state_from_notation
+
+OTHERS = ("4D 5D 6S", "8D 9D TS", "JD QS KC")
+CANASTAS = ("QH QD QS QC QH QD QS", "JH JD JS JC JH JD JS", "9H TH JH")
+
+
+def _told_yes(rule_set: str, hand: str, melds: tuple[str, ...] = CANASTAS) -> GameState:
+    msg = notation_pb2.GameStateNotation(
+        stock="4C 5C 6C 8C", discard_pile="9D", phase=game_pb2.PHASE_PLAY, seat_to_move=0, fill_stock=True
+    )
+    msg.seats.add(hand=hand, melded_before=True)
+    for other in OTHERS:
+        msg.seats.add(hand=other, melded_before=True)
+    msg.sides.add(melds=melds)
+    msg.sides.add(melds=("KH KD KS",))
+    msg.turn.start = game_pb2.TURN_START_DREW
+    msg.turn.melds_before_turn = len(melds)
+    msg.turn.partner_answer = game_pb2.PARTNER_ANSWER_YES
+    return state_from_notation(msg, default_rule_book().get(rule_set).rules)
+
+
+def _codes(rule_set: str, state: GameState, action: str) -> list[str]:
+    rules = default_rule_book().get(rule_set).rules
+    return [v.code.value for v in check_action(rules, state, parse_action(action)).violations]
+
+
+@pytest.mark.parametrize(
+    ("hand", "going_out"),
+    [
+        ("5H 6H 7H 9C", ("meld 5H 6H 7H", "discard 9C")),  # a new run
+        ("8H QC 9C", ("meld 8H to 3, QC to 1", "discard 9C")),  # a run extended, a canasta named
+    ],
+)
+def test_a_player_told_yes_who_can_go_out_through_runs_must(hand: str, going_out: tuple[str, str]) -> None:
+    state = _told_yes("samba-4p", hand)
+    assert _codes("samba-4p", state, "discard 9C") == ["MUST_GO_OUT_PARTNER_SAID_YES"]
+    rules = default_rule_book().get("samba-4p").rules
+    melded = check_action(rules, state, parse_action(going_out[0]))
+    assert melded.legal and melded.next_state is not None
+    out = check_action(rules, melded.next_state, parse_action(going_out[1]))
+    assert out.legal and out.next_state is not None and out.next_state.hand_end.name == "WENT_OUT"
+
+
+def test_a_wild_card_kept_off_a_canasta_under_the_official_laws_is_no_way_out() -> None:
+    state = _told_yes("samba-ocl-4p", "2D 9C")  # the two could only go onto a canasta, which the variant forbids
+    assert _codes("samba-ocl-4p", state, "discard 9C") == []
+    assert _codes("samba-4p", _told_yes("samba-4p", "2D 9C"), "discard 9C") == ["MUST_GO_OUT_PARTNER_SAID_YES"]
