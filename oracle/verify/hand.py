@@ -224,7 +224,11 @@ def _build_side_hand(model: RuleModel, name: str, partnership: bool = False) -> 
         red_score = bounded("red_three_score", fam.threes_by_count(spec, red, black_laid, canastas), [-top, top])
     else:
         worst_red = max(t.all_red_threes_bonus, model.red_three_copies * t.red_three_bonus)
-        red_score = bounded("red_three_score", model.red_three_score(red, model.red_threes_count(has_meld, canastas)), [-worst_red, worst_red])
+        red_score = bounded(
+            "red_three_score",
+            model.red_three_score(red, model.red_threes_count(has_meld, canastas)),
+            [-worst_red, worst_red],
+        )
     bonus = bounded("going_out_bonus", model.going_out_bonus(went_out), [0, g.bonus, g.concealed_bonus])
     in_hand = z3.Sum(
         [n * model.class_value(c) for c, n in hand_naturals.items()]
