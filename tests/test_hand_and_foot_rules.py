@@ -354,7 +354,6 @@ def test_validation_refuses_quotas_that_do_not_add_up_and_feet_the_deck_cannot_h
 # --- several books of one rank (docs/family.md §4.1 rule 11) ---------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="needs meld targeting from main (melds.one_meld_per_rank false)")
 def test_a_second_book_of_a_rank_starts_once_the_first_is_closed() -> None:
     verdict = judge(hf("KH KD KS 4S", (CLEAN[0], *OPEN), foot=FOOT), "meld KH KD KS")
     assert verdict.legal, verdict.violations
@@ -363,8 +362,24 @@ def test_a_second_book_of_a_rank_starts_once_the_first_is_closed() -> None:
     assert len(kings) == 2
 
 
-@pytest.mark.xfail(strict=True, reason="needs meld targeting from main (melds.one_meld_per_rank false)")
 def test_a_pair_takes_the_pile_onto_a_new_book_when_the_rank_is_closed() -> None:
     state = hf("KH KD 4S 5D", (CLEAN[0], *OPEN), foot=FOOT, phase="PHASE_DRAW", pile="7D KS")
     verdict = judge(state, "take-pile with KH KD")
     assert verdict.legal, verdict.violations
+
+
+def test_a_new_book_of_a_rank_is_refused_while_one_is_open() -> None:
+    state = hf("KH KD KS 4S", (*OPEN, "KC KC KD"), foot=FOOT)
+    verdict = judge(state, "meld new KH KD KS")
+    assert codes(verdict) == [("MELD_OPEN_OF_RANK_EXISTS", "melds.one_open_meld_per_rank")]
+    assert "meld 2 of kings is not yet a canasta" in verdict.violations[0].explanation
+    assert judge(state, "meld KH KD KS").legal  # the default target: the open book (six kings)
+    several = changed(lambda s: setattr(s.melds, "one_open_meld_per_rank", False))
+    assert judge(hf("KH KD KS 4S", (*OPEN, "KC KC KD"), foot=FOOT, rules=several), "meld new KH KD KS", several).legal
+
+
+def test_a_closed_book_passes_its_cards_to_a_new_book_in_one_action() -> None:
+    state = hf("KH KD KS KC KH 4S", (*OPEN, "KC KC KD KD KS"), foot=FOOT)
+    verdict = judge(state, "meld KH KD to 2, new KS KC KH")
+    assert verdict.legal, verdict.violations
+    assert verdict.next_state is not None and len(verdict.next_state.sides[0].melds) == 3

@@ -1125,6 +1125,26 @@ def _partner_foot() -> Case:
     return Case("test-hf-both-feet", state, "discard 9S", expected)
 
 
+@illegal("MELD_OPEN_OF_RANK_EXISTS")
+def _open_of_rank() -> Case:
+    from test_hand_and_foot_rules import FOOT, OPEN
+
+    state = _hf("KH KD KS 4S", (*OPEN, "KC KC KD"), "hand-and-foot-4p", foot=FOOT)
+    expected = [("MELD_OPEN_OF_RANK_EXISTS", "melds.one_open_meld_per_rank")]
+    return Case("hand-and-foot-4p", state, "meld new KH KD KS", expected)
+
+
+@legal("MELD_OPEN_OF_RANK_EXISTS")
+def _open_of_rank_closed() -> tuple[str, GameState, str]:
+    from test_hand_and_foot_rules import FOOT, OPEN
+
+    return (
+        "hand-and-foot-4p",
+        _hf("KH KD KS 4S", (*OPEN, "KC KC KD KD KH KH KS"), "hand-and-foot-4p", foot=FOOT),
+        ("meld new KH KD KS"),
+    )
+
+
 @legal("GO_OUT_PARTNER_FOOT_NOT_TAKEN")
 def _partner_foot_taken() -> tuple[str, GameState, str]:
     return "test-hf-both-feet", _hf("9S", _books(), "test-hf-both-feet", turn=_YES), "discard 9S"

@@ -32,4 +32,10 @@ FOOT_RULES = (
         "Neither partner may go out until both have taken up their feet.",
         "seat {partner} has not taken up the foot yet ({count} cards), so this side may not go out",
     ),
+    Rule(
+        Code.MELD_OPEN_OF_RANK_EXISTS,
+        "melds.one_open_meld_per_rank",
+        "A new meld of a rank is started only when the side's meld of that rank is a canasta.",
+        "{cards} cannot start a new meld of {rank}: meld {number} of {rank} is not yet a canasta, so it takes them",
+    ),
 )

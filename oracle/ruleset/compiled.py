@@ -232,6 +232,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             m.open_wild_meld_blocks_wilds,
             rank_rules,
             m.combine_same_rank,
+            m.one_open_meld_per_rank,
         ),
         canastas=CanastaRules(
             c.min_size,

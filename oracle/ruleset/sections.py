@@ -148,6 +148,7 @@ class MeldRules:
     open_wild_meld_blocks_wilds: bool
     rank_rules: tuple[RankRule, ...]  #: in the spec's order
     combine_same_rank: bool  #: two melds of a rank may be put together (with one_meld_per_rank false)
+    one_open_meld_per_rank: bool = False  #: no `new` meld of a rank while one of it is short of a canasta
 
 
 @dataclass(frozen=True, slots=True)

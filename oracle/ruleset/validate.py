@@ -264,6 +264,11 @@ def _check_consistency(spec: ruleset_pb2.RuleSet, problems: list[Problem]) -> No
     )
     _check_thresholds(spec.initial_meld, problems)
     _check_hand_and_foot(spec, problems)
+    bad(
+        m.one_open_meld_per_rank and m.one_meld_per_rank,
+        "melds.one_open_meld_per_rank",
+        "limits the open melds of a rank, but melds.one_meld_per_rank already allows one meld of a rank",
+    )
     _check_rule_rows(spec, problems)
     b = spec.bonus_cards
     bad(

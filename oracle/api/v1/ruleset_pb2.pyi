@@ -277,7 +277,7 @@ class RankValue(_message.Message):
     def __init__(self, rank: _Optional[_Union[NaturalRank, str]] = ..., points: _Optional[int] = ...) -> None: ...
 
 class Melds(_message.Message):
-    __slots__ = ("min_size", "min_naturals", "max_wilds", "wild_ratio", "max_size", "one_meld_per_rank", "wild_only_melds", "wilds_after_opening_min_naturals", "open_wild_meld_blocks_wilds", "rank_rules", "combine_same_rank")
+    __slots__ = ("min_size", "min_naturals", "max_wilds", "wild_ratio", "max_size", "one_meld_per_rank", "wild_only_melds", "wilds_after_opening_min_naturals", "open_wild_meld_blocks_wilds", "rank_rules", "combine_same_rank", "one_open_meld_per_rank")
     MIN_SIZE_FIELD_NUMBER: _ClassVar[int]
     MIN_NATURALS_FIELD_NUMBER: _ClassVar[int]
     MAX_WILDS_FIELD_NUMBER: _ClassVar[int]
@@ -289,6 +289,7 @@ class Melds(_message.Message):
     OPEN_WILD_MELD_BLOCKS_WILDS_FIELD_NUMBER: _ClassVar[int]
     RANK_RULES_FIELD_NUMBER: _ClassVar[int]
     COMBINE_SAME_RANK_FIELD_NUMBER: _ClassVar[int]
+    ONE_OPEN_MELD_PER_RANK_FIELD_NUMBER: _ClassVar[int]
     min_size: int
     min_naturals: int
     max_wilds: int
@@ -300,7 +301,8 @@ class Melds(_message.Message):
     open_wild_meld_blocks_wilds: bool
     rank_rules: _containers.RepeatedCompositeFieldContainer[RankRule]
     combine_same_rank: bool
-    def __init__(self, min_size: _Optional[int] = ..., min_naturals: _Optional[int] = ..., max_wilds: _Optional[int] = ..., wild_ratio: _Optional[_Union[WildRatio, str]] = ..., max_size: _Optional[int] = ..., one_meld_per_rank: _Optional[bool] = ..., wild_only_melds: _Optional[bool] = ..., wilds_after_opening_min_naturals: _Optional[int] = ..., open_wild_meld_blocks_wilds: _Optional[bool] = ..., rank_rules: _Optional[_Iterable[_Union[RankRule, _Mapping]]] = ..., combine_same_rank: _Optional[bool] = ...) -> None: ...
+    one_open_meld_per_rank: bool
+    def __init__(self, min_size: _Optional[int] = ..., min_naturals: _Optional[int] = ..., max_wilds: _Optional[int] = ..., wild_ratio: _Optional[_Union[WildRatio, str]] = ..., max_size: _Optional[int] = ..., one_meld_per_rank: _Optional[bool] = ..., wild_only_melds: _Optional[bool] = ..., wilds_after_opening_min_naturals: _Optional[int] = ..., open_wild_meld_blocks_wilds: _Optional[bool] = ..., rank_rules: _Optional[_Iterable[_Union[RankRule, _Mapping]]] = ..., combine_same_rank: _Optional[bool] = ..., one_open_meld_per_rank: _Optional[bool] = ...) -> None: ...
 
 class Canastas(_message.Message):
     __slots__ = ("min_size", "natural_bonus", "mixed_bonus", "wild_may_join_natural", "wild_bonus", "wild_all_twos_bonus", "wild_all_jokers_bonus", "wild_unfinished_penalty", "wild_may_join_canasta")
