@@ -76,6 +76,7 @@ def test_the_melds_are_numbered_and_a_run_is_marked(page: Page) -> None:
     assert kinds == [0, 1, 0, 0]  # only 9H TH JH is a run; QC QD QS 2D (a two among queens) is not
     assert melds.nth(1).locator(".meld-kind").inner_text() == "run"
     assert melds.nth(1).locator(".card").count() == 3
+    assert "meld 8H to 2" in page.inner_text("#action-help")  # the action's help shows the numbered forms
 
 
 def test_a_run_a_run_extension_a_named_meld_and_a_combine_are_judged(page: Page) -> None:
@@ -147,3 +148,28 @@ def test_the_legal_moves_list_the_combine_and_it_checks_legal(page: Page) -> Non
     assert page.is_checked("input[name=kind][value=check]") and page.input_value("#action") == "combine 3 4"
     ask(page)
     assert page.locator("#answer .column[data-rule-set=samba-4p] .badge").inner_text() == "Legal"
+
+
+#: a house rule on samba-4p: two melds of a rank may not be put together
+NO_COMBINE = """id: "no-combine"
+extends: "samba-4p"
+melds { combine_same_rank: false }
+rules {
+  field: "melds.combine_same_rank"
+  text: "Two melds of one rank stay apart."
+  cite { source: "BICYCLE-SAMBA" section: "Canastas" }
+}
+"""
+
+
+def test_a_house_rule_on_samba_refuses_the_combine_beside_the_rule_book(page: Page) -> None:
+    samba_position(page, "PHASE_PLAY", HAND, "4C 8S")
+    page.click("#house-box summary")
+    page.fill("#house", NO_COMBINE)
+    page.check("#use-house")
+    badge, _ = verdict(page, "combine 3 4")
+    assert badge == "Legal"
+    house = page.locator("#answer .column[data-rule-set=no-combine]")
+    assert house.locator(".badge").inner_text() == "Illegal"
+    assert "COMBINE_NOT_ALLOWED" in house.inner_text()
+    assert page.locator(".deciding tbody th").all_inner_texts() == ["melds.combine_same_rank"]

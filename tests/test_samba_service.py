@@ -162,19 +162,25 @@ def test_two_melds_of_a_rank_are_combined_into_a_canasta(stub: oracle_pb2_grpc.O
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "ranks"), [("meld 5H 6H 8H", "fives, sixes, eights"), ("meld KH QD QS", "queens, kings")]
+)
 def test_a_mixed_rank_group_under_classic_4p_is_invalid_argument(
-    server: ServerThread, stub: oracle_pb2_grpc.OracleServiceStub
+    server: ServerThread, stub: oracle_pb2_grpc.OracleServiceStub, text: str, ranks: str
 ) -> None:
+    """Natural cards of several ranks that are no run (a gap, two suits) are no meld in any rule set without runs:
+    malformed input, with a BadRequest naming the group, over gRPC and Connect."""
     state = position(*RUN_HAND, rule_set="classic-4p")
-    request = _check(state, "meld 5H 6H 7H", CLASSIC)
+    request = _check(state, text, CLASSIC)
     with pytest.raises(grpc.RpcError) as info:
         stub.CheckAction(request, timeout=RPC_TIMEOUT)
+    cards = text.removeprefix("meld ")
     assert error_details(info.value, grpc.StatusCode.INVALID_ARGUMENT) == [
-        ("action.meld.groups[0]", "cards of different ranks (fives, sixes, sevens) in one meld: 5H 6H 7H")
+        ("action.meld.groups[0]", f"cards of different ranks ({ranks}) in one meld: {cards}")
     ]
     status, answer = post_json(server, "CheckAction", json_format.MessageToJson(request).encode())
     assert (status, answer["code"]) == (400, "invalid_argument")
-    assert "cards of different ranks (fives, sixes, sevens)" in answer["message"]
+    assert f"cards of different ranks ({ranks}) in one meld" in answer["message"]
 
 
 # --------------------------------------------------------------------------- Connect (HTTP/JSON)
@@ -367,16 +373,13 @@ def test_adjudicate_a_run_where_only_samba_4p_fits_the_deck(stub: oracle_pb2_grp
     assert by_id["classic-4p"].not_applicable.startswith("the state does not fit: ")
 
 
-@pytest.mark.xfail(strict=True, reason="engine: check_action re-runs the shape layer with each rule set's own runs")
 @pytest.mark.parametrize("other", ["classic-4p", "samba-no-runs"])
 def test_adjudicate_a_run_under_a_rule_set_without_runs_answers_runs_not_allowed(
     stub: oracle_pb2_grpc.OracleServiceStub, other: str
 ) -> None:
-    """Adjudicate shapes the action with runs when any rule set asked has runs (oracle.games.adjudicate), so a run
-    should be judged under every applicable rule set, RUNS_NOT_ALLOWED where runs.min_size is 0. But
-    referee.judge shapes it again with the rule set's own runs flag, and the whole request fails INVALID_ARGUMENT
-    ("cards of different ranks in one meld"): under classic-4p against samba-4p (a classic state, which samba-4p's
-    deck does not fit) and under samba-4p against the same rule set with runs.min_size 0 (one deck: both apply)."""
+    """Adjudicate shapes the action with runs when any rule set asked has runs, and each applicable rule set without
+    them answers RUNS_NOT_ALLOWED: classic-4p against samba-4p (on a classic state, which samba-4p's deck does not
+    fit), and samba-4p against itself with runs.min_size 0 (one deck: both apply, and the field decides)."""
     if other == "classic-4p":
         state, rule_sets = position(*RUN_HAND, rule_set="classic-4p"), [CLASSIC, REF]
     else:
@@ -385,5 +388,11 @@ def test_adjudicate_a_run_under_a_rule_set_without_runs_answers_runs_not_allowed
         state=state_to_proto(state), action_text="meld 5H 6H 7H", rule_sets=rule_sets
     )
     response = stub.Adjudicate(request, timeout=RPC_TIMEOUT)
-    first = response.verdicts[0]
+    first, samba = response.verdicts
     assert first.applicable and _codes(first.verdict) == [("RUNS_NOT_ALLOWED", "runs.min_size")]
+    assert "runs.min_size is 0" in first.verdict.violations[0].explanation
+    if other == "classic-4p":
+        assert not samba.applicable and samba.not_applicable.startswith("the state does not fit: ")
+    else:
+        assert samba.applicable and samba.verdict.legal
+        assert [(f.field, list(f.values)) for f in response.deciding_fields] == [("runs.min_size", ["0", "3"])]

@@ -245,13 +245,16 @@ def test_engine_agrees_with_the_model_on_every_boundary_of_every_shipped_rule_se
         report = result.engine
         assert report is not None
         formed = {"formation", "formed-score"} if "formation-merge" in applicable(rule_set_id) else set()
-        # the meld rules of Modern American Canasta add play cases (tests/test_verify_american.py)
+        # the meld rules of Modern American Canasta add play cases (tests/test_verify_american.py), Samba's runs
+        # run cases and, with combining, play cases (tests/test_verify_samba.py)
         play = (
             {"play"}
-            if {"rank-rule-wilds", "rule-of-five", "dead-rank-reachable"} & set(applicable(rule_set_id))
+            if {"rank-rule-wilds", "rule-of-five", "dead-rank-reachable", "pile-top-run", "combine"}
+            & set(applicable(rule_set_id))
             else set()
         )
-        kinds = {"meld", "black-three-meld", "minimum", "score", "stock-end", *formed, *play}
+        runs = {"run"} if "run-limits" in applicable(rule_set_id) else set()
+        kinds = {"meld", "black-three-meld", "minimum", "score", "stock-end", *formed, *play, *runs}
         assert set(report.by_kind()) == kinds, rule_set_id
         assert not report.disagreements, [c.to_json() for c in report.disagreements]
 

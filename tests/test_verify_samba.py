@@ -203,6 +203,24 @@ def test_the_engine_agrees_with_the_model_on_runs_and_the_pile_top_onto_a_run() 
     assert cases["samba-4p-play-pile-run3-hand1"].expected == {"refused": True}
     assert cases["samba-4p-play-pile-run3-hand0"].expected == {"refused": False}
     assert cases["samba-4p-play-pile-run7-hand0"].expected == {"refused": True}  # a samba takes no more cards
+    assert cases["samba-4p-play-pile-run3-frozen"].expected == {"refused": True}
+    assert cases["samba-4p-play-pile-run3-hand0"].engine["codes"] == []  # the whole take is legal, not just its run
+
+
+def test_a_pile_case_catches_a_disagreement_on_hand_cards_with_the_top_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    from oracle.verify import boundary_runs
+
+    honest = model_runs.take_onto_run
+
+    def hand_cards_too(
+        spec: ruleset_pb2.RuleSet, before: model_runs.RunCounts, top: int, hand: z3.ArithRef, frozen: z3.BoolRef
+    ) -> z3.BoolRef:
+        return honest(spec, before, top, z3.IntVal(0), frozen)  # as if the hand cards did not count
+
+    monkeypatch.setattr(model_runs, "take_onto_run", hand_cards_too)
+    rules = default_rule_book().get("samba-4p").rules
+    wrong = [c.id for c in boundary_runs.run_engine_cases(RuleModel(rules.spec), rules) if not c.agrees]
+    assert wrong == [f"samba-4p-play-pile-run{n}-hand1" for n in (3, 4, 5, 6)]
 
 
 def test_a_run_case_catches_an_engine_that_lets_a_run_grow_past_seven(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -214,3 +232,27 @@ def test_a_run_case_catches_an_engine_that_lets_a_run_grow_past_seven(monkeypatc
     loose = replace(rules, runs=replace(rules.runs, max_size=0))  # the engine's view only: the model reads the spec
     cases = boundary_runs.run_engine_cases(RuleModel(rules.spec), loose)
     assert "samba-4p-run-size8" in [c.id for c in cases if not c.agrees]
+
+
+def test_combine_cases_agree_and_catch_an_engine_that_skips_the_meld_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    from oracle.rules import combine as engine_combine
+    from oracle.verify import boundary_runs
+
+    rules = default_rule_book().get("samba-4p").rules
+    honest = {c.id: c for c in boundary_runs.run_engine_cases(RuleModel(rules.spec), rules) if "-combine-" in c.id}
+    assert all(c.agrees for c in honest.values())
+    assert honest["samba-4p-play-combine-w1-w2"].expected == {"breaksMeld": True}  # three wild cards: max_wilds 2
+    assert honest["samba-4p-play-combine-w0-w2"].expected == {"breaksMeld": False}
+    monkeypatch.setattr(engine_combine, "meld_rule_breaks", lambda *args, **kwargs: [])
+    lax = boundary_runs.run_engine_cases(RuleModel(rules.spec), rules)
+    assert [c.id for c in lax if not c.agrees] == ["samba-4p-play-combine-w1-w2"]
+
+
+def test_score_bounds_say_that_runs_are_outside_them_only_where_runs_exist() -> None:
+    def bounds(spec: ruleset_pb2.RuleSet) -> str:
+        (result,) = check_properties(RuleModel(spec), [p for p in PROPERTIES if p.id == "score-bounds"])
+        return result.detail
+
+    note = "runs (runs.canasta_bonus and run cards) are not in these bounds"
+    assert note in bounds(samba())
+    assert note not in bounds(spec_of("classic-4p"))

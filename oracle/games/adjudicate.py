@@ -48,7 +48,7 @@ class Adjudication:
     deciding: tuple[DecidingField, ...]
 
 
-def _from_view(loaded: LoadedRuleSet, view: PlayerView, action: Action) -> RuleSetAnswer:
+def _from_view(loaded: LoadedRuleSet, view: PlayerView, action: Action, runs: bool) -> RuleSetAnswer:
     """One rule set's answer from a view: not applicable when the view does not fit it (counts, seats, rules)."""
     try:
         complete(loaded.rules, view)
@@ -56,7 +56,7 @@ def _from_view(loaded: LoadedRuleSet, view: PlayerView, action: Action) -> RuleS
         problems = exc.problems
         reason = "; ".join(str(p) for p in problems[:3]) + (" ..." if len(problems) > 3 else "")
         return RuleSetAnswer(loaded.spec.id, None, f"the view does not fit: {reason}")
-    answer = judge_view(loaded.rules, view, action)  # a malformed action raises: it is malformed under all
+    answer = judge_view(loaded.rules, view, action, runs=runs)  # a malformed action raises: it is malformed under all
     return RuleSetAnswer(loaded.spec.id, answer.verdict if answer.judged else None, view=answer)
 
 
@@ -76,11 +76,11 @@ def adjudicate(
     player's view (each answer then carries the view's verdict and unknowns).
     """
     first = state if isinstance(state, GameState | PlayerView) else state[0] if state else None
+    runs = any(loaded.rules.runs.min_size for loaded in rule_sets)  # a run is then a meld to judge under each
     if first is not None:  # malformed whatever the rule set, even when no rule set can judge the position
-        runs = any(loaded.rules.runs.min_size for loaded in rule_sets)  # a run is then a meld to judge
         validate_action_at(first.phase, first.discard_pile, action, runs=runs)
     if isinstance(state, PlayerView):
-        view_answers = [_from_view(loaded, state, action) for loaded in rule_sets]
+        view_answers = [_from_view(loaded, state, action, runs) for loaded in rule_sets]
         return Adjudication(tuple(view_answers), _deciding_fields(rule_sets, view_answers))
     states = [state] * len(rule_sets) if isinstance(state, GameState) else list(state)
     answers: list[RuleSetAnswer] = []
@@ -90,7 +90,7 @@ def adjudicate(
             reason = "; ".join(str(p) for p in problems[:3]) + (" ..." if len(problems) > 3 else "")
             answers.append(RuleSetAnswer(loaded.spec.id, None, f"the state does not fit: {reason}"))
             continue
-        verdict = check_action(loaded.rules, state, action, validate=False)
+        verdict = check_action(loaded.rules, state, action, validate=False, runs=runs)
         answers.append(RuleSetAnswer(loaded.spec.id, verdict))
     return Adjudication(tuple(answers), _deciding_fields(rule_sets, answers))
 

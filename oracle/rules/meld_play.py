@@ -15,6 +15,7 @@ from oracle.rules.melds import (
     MalformedMeld,
     MeldShape,
     is_canasta,
+    is_proper_run,
     meld_rule_breaks,
     meld_shape,
     mixed_ranks_problem,
@@ -70,9 +71,11 @@ class Laid:
 def validate_group_shapes(
     groups: Sequence[MeldGroup], path: str, problems: Problems, *, runs: bool = False
 ) -> list[MeldShape | None]:
-    """The shape layer: each group must be cards of one rank (plus wilds) with no red three, or with `runs` (a rule
-    set with runs is among those judging) natural cards of several ranks (a run, judged by the run rules); one
-    group per rank and per named meld in an action; a meld named by rank or by number, and new or named, not both.
+    """The shape layer: each group must be cards of one rank (plus wilds) with no red three, or a run: natural cards
+    of one suit in consecutive ranks, which some rule sets meld (the rules then judge it: RUNS_NOT_ALLOWED where
+    the rule set has none), or with `runs` (a rule set with runs is among those judging) any natural cards of
+    several ranks (judged by the run rules); one group per rank and per named meld in an action; a meld named by
+    rank or by number, and new or named, not both.
     """
     shapes: list[MeldShape | None] = []
     seen: dict[object, int] = {}
@@ -84,7 +87,7 @@ def validate_group_shapes(
             problems.add(where, str(exc))
             shapes.append(None)
             continue
-        if shape.run and not runs:
+        if shape.run and not runs and not is_proper_run(shape):
             problems.add(where, mixed_ranks_problem(group.cards))
             shapes.append(None)
             continue

@@ -131,6 +131,11 @@ def _run_shape(cards: Sequence[int]) -> MeldShape:
     )
 
 
+def is_proper_run(shape: MeldShape) -> bool:
+    """A run's shape that some rule set melds: natural cards of one suit in consecutive ranks, no wild card."""
+    return shape.run and shape.one_suit and shape.consecutive and not shape.wilds
+
+
 def mixed_ranks_problem(cards: Sequence[int]) -> str:
     """Why cards of several ranks are no meld where the rule set has no runs (the shape layer's words)."""
     ranks = sorted({rank_of(c) for c in cards if not is_wild(c)})

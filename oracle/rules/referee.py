@@ -166,11 +166,13 @@ _APPLIES: dict[type, Callable[[Ctx, Any], Applied]] = {
 }
 
 
-def judge(rules: CompiledRules, state: GameState, action: Action) -> tuple[Ctx, Action, list[Violation]]:
+def judge(
+    rules: CompiledRules, state: GameState, action: Action, *, runs: bool | None = None
+) -> tuple[Ctx, Action, list[Violation]]:
     """The shape layer, then every rule `action` breaks: the context and the action judged (the second step of a
     two-step take is judged as the take-pile it amounts to, on the state before the take) and the violations."""
     ctx = make_ctx(rules, state)
-    validate_action_in(state, action, runs=rules.runs.min_size > 0)
+    validate_action_in(state, action, runs=rules.runs.min_size > 0 if runs is None else runs)
     if state.phase != Phase.MELD_PILE_TOP:
         return ctx, action, action_violations(ctx, action)
     step = second_step(ctx, action)
@@ -220,17 +222,21 @@ def verdict_of_shaped_action(rules: CompiledRules, state: GameState, action: Act
     return Verdict(True, (), applied.events, applied.next_state)
 
 
-def check_action(rules: CompiledRules, state: GameState, action: Action, *, validate: bool = True) -> Verdict:
+def check_action(
+    rules: CompiledRules, state: GameState, action: Action, *, validate: bool = True, runs: bool | None = None
+) -> Verdict:
     """Judge `action` by the player to move and, when legal, apply it.
 
     InvalidStateError for an inconsistent state (unless validate=False, for callers
-    that already validated it), InvalidInputError for a malformed action.
+    that already validated it), InvalidInputError for a malformed action. `runs`: the shape layer takes natural
+    cards of several ranks as a run to judge (default: where the rule set has runs; True when the same action is
+    judged under several rule sets, one with runs, so that a rule set without them answers RUNS_NOT_ALLOWED).
     """
     if validate:
         problems = state_problems(rules, state)
         if problems:
             raise InvalidStateError(problems)
-    ctx, judged, violations = judge(rules, state, action)
+    ctx, judged, violations = judge(rules, state, action, runs=runs)
     if violations:
         return Verdict(False, tuple(violations), (), None)
     applied = apply_action(ctx, judged)

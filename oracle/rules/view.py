@@ -192,19 +192,18 @@ def _hidden_in(events: tuple[Event, ...]) -> str:
     return ""
 
 
-def judge_view(rules: CompiledRules, view: PlayerView, action: Action) -> ViewVerdict:
+def judge_view(rules: CompiledRules, view: PlayerView, action: Action, *, runs: bool | None = None) -> ViewVerdict:
     """Judge `action` from a view: legality when the view shows the hand it depends on; events and the next view
-    when no hidden card decides them; the rest listed as unknown."""
+    when no hidden card decides them; the rest listed as unknown. `runs` as for check_action."""
     state = complete(rules, view)
+    shaped_as_runs = rules.runs.min_size > 0 if runs is None else runs
     if not acting_seat_seen(view, action):
-        validate_action_in(
-            state, action, runs=rules.runs.min_size > 0
-        )  # malformed whatever the hidden cards: refused, as for a judged action
+        validate_action_in(state, action, runs=shaped_as_runs)  # malformed whatever the hidden cards: refused
         why = f"the action is seat {view.seat_to_move}'s and this view (seat {view.seat}) does not show that hand"
         return ViewVerdict(
             False, False, None, False, None, (Unknown("legal", why), Unknown("events", why), Unknown("next_state", why))
         )
-    verdict = check_action(rules, state, action, validate=False)
+    verdict = check_action(rules, state, action, validate=False, runs=shaped_as_runs)
     if not verdict.legal:
         return ViewVerdict(True, False, verdict, True, None, ())
     hidden = _hidden_in(verdict.events)

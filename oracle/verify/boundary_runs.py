@@ -1,4 +1,4 @@
-"""Engine against model on Samba's runs and the pile's top card onto a run (runs.*), for rule sets with runs.
+"""Engine against model on Samba's runs, the pile's top card onto a run (runs.*) and combining two melds of a rank.
 
 * run: a run of one suit from runs.lowest_rank of each size from runs.min_size - 1 to runs.max_size + 1 (or
   canasta_size + 1 without a cap), and a run with a gap, one of two suits and one holding a wild card; expected:
@@ -8,36 +8,30 @@
   hand; expected: whether model_runs.take_onto_run refuses it (the pile not frozen); the engine: whether the
   referee names a run or pile-onto-run code (frozen-pile codes aside).
 
-A rule set without runs (runs.min_size 0) has no such case.
+* combine: the side holds two melds of kings, (3 naturals, a wild cards) and (3 naturals, b wild cards), a and b
+  within melds.max_wilds, with a + b around it, and puts them together (Combine 1 2); expected: whether the
+  combined meld is illegal (RuleModel.legal_natural_meld_at); the engine: COMBINE_BREAKS_MELD.
+
+A rule set without runs (runs.min_size 0) has no run case, one without melds.combine_same_rank (or with
+melds.one_meld_per_rank) no combine case.
 """
 
 from __future__ import annotations
 
 import z3
 
-from oracle.model.actions import TakePile
-from oracle.model.cards import RANK_TWO, format_cards
-from oracle.rules import melds
+from oracle.model.actions import Combine, TakePile
+from oracle.model.cards import RANK_KING, RANK_TWO, format_cards, is_black_three, is_wild
+from oracle.model.errors import InvalidInputError
+from oracle.rules import melds, referee
+from oracle.rules.facts import frozen_reasons_for_side
 from oracle.ruleset.compiled import CompiledRules
 from oracle.verify import model_runs as mr
-from oracle.verify.boundary_play import _codes
+from oracle.verify.boundary_play import STOCK, _codes
 from oracle.verify.cases import Case
-from oracle.verify.deck_cards import Cards
-from oracle.verify.model import RuleModel
+from oracle.verify.deck_cards import Cards, whole_state
+from oracle.verify.model import RuleModel, fixed_meld
 from oracle.verify.terms import NATURAL_RANKS
-
-#: the codes that refuse a take of the top card onto a run for the run's or the take's sake
-RUN_TAKE_CODES = frozenset(
-    {
-        "PILE_TOP_RUN_WITH_HAND_CARDS",
-        "PILE_TOP_ONTO_RUN_NOT_ALLOWED",
-        "PILE_ONTO_CANASTA_NOT_ALLOWED",
-        "RUN_TOO_LARGE",
-        "RUN_NOT_CONSECUTIVE",
-        "RUN_RANK_OUT_OF_RANGE",
-        "RUN_MIXED_SUITS",
-    }
-)
 
 
 def _true(condition: z3.BoolRef) -> bool:
@@ -87,6 +81,31 @@ def _run_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
     return cases
 
 
+def _unfrozen_take(
+    rules: CompiledRules,
+    cards: Cards,
+    side_melds: list[list[tuple[int, ...]]],
+    action: TakePile,
+    hand: tuple[int, ...],
+    top: int,
+) -> dict[str, object]:
+    """The violation codes the referee names for seat 0's take `action` holding `hand` (+ fillers), on a pile with
+    no wild card and no black three (those go to the stock) under `top`: a pile that is not frozen."""
+    hands = [hand + cards.plain(3, set()) if seat == 0 else cards.plain(3, set()) for seat in range(rules.seats)]
+    state = whole_state(rules, cards, hands, side_melds, STOCK)
+    freezers = [c for c in state.discard_pile if is_wild(c) or is_black_three(c)]
+    kept = tuple(c for c in state.discard_pile if not (is_wild(c) or is_black_three(c)))
+    state = state.evolve(stock=state.stock + tuple(freezers), discard_pile=(*kept, top), seat_to_move=0)
+    frozen = frozen_reasons_for_side(rules, state, 0)
+    if frozen:
+        return {"error": f"the position's pile is frozen: {frozen}"}
+    try:
+        verdict = referee.check_action(rules, state, action)
+    except (InvalidInputError, ValueError) as exc:
+        return {"error": str(exc)}
+    return {"codes": sorted({v.code.name for v in verdict.violations})}
+
+
 def _pile_run_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
     r, spec = rules.runs, rm.spec
     cases = []
@@ -100,9 +119,9 @@ def _pile_run_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
             top = cards.take(ranks[-1] + 1, 1, suits=(0,))[0]
             extra = tuple(cards.take(ranks[-1] + 2, 1, suits=(0,))) if hand_cards else ()
             side_melds: list[list[tuple[int, ...]]] = [[run]] + [[] for _ in range(rules.sides - 1)]
-            answer = _codes(rules, cards, side_melds, 0, TakePile(with_cards=extra, onto=1), extra, top=top)
+            answer = _unfrozen_take(rules, cards, side_melds, TakePile(with_cards=extra, onto=1), extra, top)
             codes = answer.get("codes")
-            refused_engine: object = bool(RUN_TAKE_CODES & set(codes)) if isinstance(codes, list) else answer
+            refused_engine: object = bool(codes) if isinstance(codes, list) else answer
             take = mr.take_onto_run(spec, _counts(ranks), ranks[-1] + 1, z3.IntVal(hand_cards), z3.BoolVal(False))
             cases.append(
                 Case(
@@ -118,11 +137,71 @@ def _pile_run_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
     return cases
 
 
-def run_engine_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
-    """Every run and pile-onto-run case of the rule set (none without runs)."""
-    if not rules.runs.min_size:
+def _frozen_pile_run_case(rm: RuleModel, rules: CompiledRules) -> list[Case]:
+    """The top card alone onto the side's smallest run, the pile frozen by the wild cards in it."""
+    r = rules.runs
+    ranks = list(range(r.lowest_rank, r.lowest_rank + r.min_size))
+    if ranks[-1] + 1 > NATURAL_RANKS[-1]:
         return []
-    return _run_cases(rm, rules) + _pile_run_cases(rm, rules)
+    cards = Cards(rules)
+    run = tuple(cards.take(k, 1, suits=(0,))[0] for k in ranks)
+    top = cards.take(ranks[-1] + 1, 1, suits=(0,))[0]
+    side_melds: list[list[tuple[int, ...]]] = [[run]] + [[] for _ in range(rules.sides - 1)]
+    answer = _codes(rules, cards, side_melds, 0, TakePile(onto=1), (), top=top)
+    codes = answer.get("codes")
+    take = mr.take_onto_run(rm.spec, _counts(ranks), ranks[-1] + 1, z3.IntVal(0), z3.BoolVal(True))
+    return [
+        Case(
+            f"{rm.id}-play-pile-run{len(ranks)}-frozen",
+            f"the pile's top card alone onto the side's run of {len(ranks)}, the pile frozen: refused",
+            rm.id,
+            "play",
+            {"slug": f"pile-run{len(ranks)}-frozen"},
+            {"refused": not _true(take)},
+            {"refused": bool(codes) if isinstance(codes, list) else answer, **answer},
+        )
+    ]
 
 
-__all__ = ["RUN_TAKE_CODES", "run_engine_cases"]
+def _combine_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
+    spec = rm.spec
+    if spec.melds.one_meld_per_rank or not spec.melds.combine_same_rank or rm.rank_copies < 6:
+        return []
+    top = spec.melds.max_wilds
+    pairs = sorted({(a, b) for a in range(top + 1) for b in range(a, top + 1) if top - 1 <= a + b <= top + 1})
+    cases = []
+    for first, second in pairs:
+        if first + second > rm.wild_copies:
+            continue
+        cards = Cards(rules)
+        one = cards.take(RANK_KING, 3) + cards.wilds(first, 0)
+        two = cards.take(RANK_KING, 3) + cards.wilds(second, 0)
+        side_melds: list[list[tuple[int, ...]]] = [[one, two]] + [[] for _ in range(rules.sides - 1)]
+        answer = _codes(rules, cards, side_melds, 0, Combine(1, 2), ())
+        codes = answer.get("codes")
+        broken: object = "COMBINE_BREAKS_MELD" in codes if isinstance(codes, list) else answer
+        legal = rm.legal_natural_meld_at(fixed_meld(6, first + second), RANK_KING)
+        cases.append(
+            Case(
+                f"{rm.id}-play-combine-w{first}-w{second}",
+                f"two melds of kings, 3 naturals with {first} and with {second} wild card(s), put together: the"
+                " result breaks a meld rule",
+                rm.id,
+                "play",
+                {"slug": f"combine-w{first}-w{second}"},
+                {"breaksMeld": not _true(legal)},
+                {"breaksMeld": broken, **answer},
+            )
+        )
+    return cases
+
+
+def run_engine_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
+    """Every run, pile-onto-run and combine case of the rule set (none without runs or combining)."""
+    runs: list[Case] = []
+    if rules.runs.min_size:
+        runs = _run_cases(rm, rules) + _pile_run_cases(rm, rules) + _frozen_pile_run_case(rm, rules)
+    return runs + _combine_cases(rm, rules)
+
+
+__all__ = ["run_engine_cases"]

@@ -125,6 +125,8 @@ def score_bounds(rm: RuleModel) -> Outcome:
         return Outcome(False, f"the solver gave up before proving the lowest and highest scores, within {PROOF_BUDGET}")
     low, high = extremes.low.total, extremes.high.total
     text = f"lowest {low} ({_side_text(extremes.low)}), highest {high} ({_side_text(extremes.high)})"
+    if rm.spec.runs.min_size:  # the side hand has no run slots yet: say so rather than claim more
+        text += "; tables of groups only: runs (runs.canasta_bonus and run cards) are not in these bounds"
     if not lone_hand(rm.spec):
         return Outcome(True, text)
     # sides formed during the hand: a partner scores the partnership's table with his own red threes
