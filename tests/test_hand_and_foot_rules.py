@@ -383,3 +383,14 @@ def test_a_closed_book_passes_its_cards_to_a_new_book_in_one_action() -> None:
     verdict = judge(state, "meld KH KD to 2, new KS KC KH")
     assert verdict.legal, verdict.violations
     assert verdict.next_state is not None and len(verdict.next_state.sides[0].melds) == 3
+
+
+def test_black_threes_are_never_melded_not_even_going_out() -> None:
+    state = hf("3S 3S 3C 9S", (*CLEAN, *DIRTY, *OPEN), turn=ASKED_YES)
+    verdict = judge(state, "meld 3S 3S 3C")
+    assert codes(verdict) == [("BLACK_THREE_MELD_SIZE", "threes.black_three_meld_max")]
+    assert "never melded" in verdict.violations[0].explanation
+    classic = changed(lambda s: setattr(s.threes, "black_three_meld_max", 4))
+    assert judge(
+        hf("3S 3S 3C 9S", (*CLEAN, *DIRTY, *OPEN), turn=ASKED_YES, rules=classic), "meld 3S 3S 3C", classic
+    ).legal
