@@ -36,7 +36,7 @@ from oracle.ruleset.loader import RuleBook, default_rule_book
 SPECS = resources.files("oracle.specs")
 BASE_TEXTS = {
     name: (SPECS / name).read_text(encoding="utf-8")
-    for name in ("classic-2p.textproto", "classic-4p.textproto", "samba-4p.textproto")
+    for name in ("classic-2p.textproto", "classic-4p.textproto", "samba-4p.textproto", "hand-and-foot-4p.textproto")
 }
 SOURCES_TEXT = (SPECS / "sources.textproto").read_text(encoding="utf-8")
 DIFFER = "Other versions, and where the rule books differ"
@@ -134,6 +134,20 @@ VARIANTS: dict[str, Variant] = {
         "The pile's top card never joins a run.",
         DIFFER,
     ),
+    "test-hf-walk-only": Variant(
+        "hand-and-foot-4p",
+        "foot { continue_after_melding_out: false }",
+        "foot.continue_after_melding_out",
+        "The foot is taken up only with the discard of the hand's last card.",
+        "Going out",
+    ),
+    "test-hf-both-feet": Variant(
+        "hand-and-foot-4p",
+        "going_out { partner_foot_required: true }",
+        "going_out.partner_foot_required",
+        "Neither partner goes out until both have taken up their feet.",
+        "Going out",
+    ),
     "test-last-red-melds": Variant(
         "classic-4p",
         "stock_exhaustion { last_red_three: LAST_RED_THREE_MAY_MELD_THEN_ENDS }",
@@ -216,10 +230,11 @@ def shrink_stock(state: GameState, keep: int = 0, seat: int = 1) -> GameState:
 
 
 def all_cards(state: GameState) -> Counter[int]:
-    """Every card the state places: hands, melds, red threes, stock and pile."""
+    """Every card the state places: hands, feet, melds, red threes, stock and pile."""
     found: Counter[int] = Counter()
     for seat in state.seats:
         found.update(seat.hand)
+        found.update(seat.foot)
     for side in state.sides:
         for meld in side.melds:
             found.update(meld)
@@ -1044,6 +1059,102 @@ def _ask_limit_ok() -> tuple[str, GameState, str]:
     return "american-4p", _asked_before(0), "ask"
 
 
+# Hand and Foot (positions from test_hand_and_foot_rules: seat 0 to move, in the hand with FOOT waiting or in its foot).
+
+
+def _hf(hand: str, melds: tuple[str, ...], rule_set: str, **kw: object) -> GameState:
+    from test_hand_and_foot_rules import hf
+
+    return hf(hand, melds, rules=rules_of(rule_set), **kw)  # type: ignore[arg-type]
+
+
+def _books() -> tuple[str, ...]:
+    from test_hand_and_foot_rules import CLEAN, DIRTY, OPEN
+
+    return (*CLEAN, *DIRTY, *OPEN)
+
+
+_YES = {"start": "TURN_START_DREW", "partnerAnswer": "PARTNER_ANSWER_YES"}
+
+
+@illegal("FOOT_NOT_YET")
+def _foot_not_yet() -> Case:
+    from test_hand_and_foot_rules import FOOT, OPEN
+
+    state = _hf("9S 9S 2C", OPEN, "test-hf-walk-only", foot=FOOT)
+    return Case("test-hf-walk-only", state, "meld 9S 9S 2C", [("FOOT_NOT_YET", "foot.continue_after_melding_out")])
+
+
+@legal("FOOT_NOT_YET")
+def _foot_not_yet_ok() -> tuple[str, GameState, str]:
+    from test_hand_and_foot_rules import FOOT, OPEN
+
+    return "test-hf-walk-only", _hf("9S 9S 2C", OPEN, "test-hf-walk-only", foot=FOOT), "discard 2C"
+
+
+@illegal("GO_OUT_BOOKS_MISSING")
+def _books_missing() -> Case:
+    from test_hand_and_foot_rules import CLEAN, DIRTY, OPEN
+
+    state = _hf("9S", (*CLEAN, DIRTY[0], *OPEN), "hand-and-foot-4p", turn=_YES)
+    return Case(
+        "hand-and-foot-4p",
+        state,
+        "discard 9S",
+        [("GO_OUT_BOOKS_MISSING", "going_out"), ("GO_OUT_WITHOUT_CANASTAS", "going_out.canastas_required")],
+    )
+
+
+@legal("GO_OUT_BOOKS_MISSING")
+def _books_made() -> tuple[str, GameState, str]:
+    return "hand-and-foot-4p", _hf("9S", _books(), "hand-and-foot-4p", turn=_YES), "discard 9S"
+
+
+@illegal("GO_OUT_WITHOUT_ASKING")
+def _without_asking() -> Case:
+    state = _hf("9S", _books(), "hand-and-foot-4p")
+    return Case("hand-and-foot-4p", state, "discard 9S", [("GO_OUT_WITHOUT_ASKING", "going_out.ask_partner")])
+
+
+@legal("GO_OUT_WITHOUT_ASKING")
+def _asking() -> tuple[str, GameState, str]:
+    return "hand-and-foot-4p", _hf("9S", _books(), "hand-and-foot-4p"), "ask"
+
+
+@illegal("GO_OUT_PARTNER_FOOT_NOT_TAKEN")
+def _partner_foot() -> Case:
+    from test_hand_and_foot_rules import FOOT
+
+    state = _hf("9S", _books(), "test-hf-both-feet", turn=_YES, partner_foot=FOOT)
+    expected = [("GO_OUT_PARTNER_FOOT_NOT_TAKEN", "going_out.partner_foot_required")]
+    return Case("test-hf-both-feet", state, "discard 9S", expected)
+
+
+@illegal("MELD_OPEN_OF_RANK_EXISTS")
+def _open_of_rank() -> Case:
+    from test_hand_and_foot_rules import FOOT, OPEN
+
+    state = _hf("KH KD KS 4S", (*OPEN, "KC KC KD"), "hand-and-foot-4p", foot=FOOT)
+    expected = [("MELD_OPEN_OF_RANK_EXISTS", "melds.one_open_meld_per_rank")]
+    return Case("hand-and-foot-4p", state, "meld new KH KD KS", expected)
+
+
+@legal("MELD_OPEN_OF_RANK_EXISTS")
+def _open_of_rank_closed() -> tuple[str, GameState, str]:
+    from test_hand_and_foot_rules import FOOT, OPEN
+
+    return (
+        "hand-and-foot-4p",
+        _hf("KH KD KS 4S", (*OPEN, "KC KC KD KD KH KH KS"), "hand-and-foot-4p", foot=FOOT),
+        ("meld new KH KD KS"),
+    )
+
+
+@legal("GO_OUT_PARTNER_FOOT_NOT_TAKEN")
+def _partner_foot_taken() -> tuple[str, GameState, str]:
+    return "test-hf-both-feet", _hf("9S", _books(), "test-hf-both-feet", turn=_YES), "discard 9S"
+
+
 # Samba (samba-4p; more in tests/test_samba_rules.py). Runs live among a side's melds; `to N` names a meld.
 
 RUN_SIX = "4H 5H 6H 7H 8H 9H"  # a run one card short of a samba
@@ -1287,7 +1398,7 @@ def test_every_code_has_a_case_and_a_counterpart() -> None:
 def test_variants_override_their_field_with_a_cited_note() -> None:
     for variant_id, variant in VARIANTS.items():
         loaded = variant_book().get(variant_id)
-        assert loaded.lineage[:2] == (variant_id, variant.extends)  # samba-4p's own lineage goes on to classic-4p
+        assert loaded.lineage[:2] == (variant_id, variant.extends)  # samba-4p and hand-and-foot-4p go on to classic-4p
         section, _, name = variant.field.partition(".")
         base = default_rule_book().get(variant.extends).spec
         assert getattr(getattr(loaded.spec, section), name) != getattr(getattr(base, section), name)

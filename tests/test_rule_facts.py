@@ -128,7 +128,7 @@ def test_melding_and_taking_the_pile_both_ask_the_one_minimum(monkeypatch: pytes
     take = (four("9H 9D 5C 8C", pile="4C 9S"), "take-pile with 9H 9D")  # the top card and two nines: 30
     for state, action in (meld, take):
         assert codes(rules, state, action) == [Code.INITIAL_MELD_BELOW_MINIMUM]
-    monkeypatch.setattr(minimum, "side_minimum", lambda rules, side: 30)
+    monkeypatch.setattr(minimum, "side_minimum", lambda rules, side, hand_number=1: 30)
     for state, action in (meld, take):
         assert codes(rules, state, action) == []
 

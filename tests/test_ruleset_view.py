@@ -66,8 +66,10 @@ def _proto_value(spec: ruleset_pb2.RuleSet, path: str) -> object:
             )
             for row in value  # type: ignore[attr-defined]
         )
-    if path == "threes.count_values":
+    if path in ("threes.count_values", "initial_meld.minimum_by_hand"):
         return tuple(value)  # type: ignore[call-overload]
+    if path == "card_values.rank_values":  # (rank index, points), as melds.rank_rules
+        return tuple((row.rank - 2, row.points) for row in value)  # type: ignore[attr-defined]
     return value
 
 

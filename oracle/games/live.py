@@ -42,7 +42,11 @@ class LiveGame:
             raise OutOfTurnError("the current hand has not ended")
         dealer = dealer_of_hand(self.rules, self.first_dealer, self.hands_dealt)
         self.state = deal(
-            self.rules, deck_order(self.rules, source), dealer=dealer, running_totals=self.standing.totals
+            self.rules,
+            deck_order(self.rules, source),
+            dealer=dealer,
+            running_totals=self.standing.totals,
+            hand_number=self.hands_dealt + 1,
         )
         self.hands_dealt += 1
         return self.state

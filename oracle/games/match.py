@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from oracle.games.shuffle import MASK, shuffled
 from oracle.model.cards import deck
@@ -42,6 +42,9 @@ class Standing:
     totals: tuple[int, ...]
     over: bool = False
     winner: int | None = None
+    #: hands scored so far (the next hand's number is one more: initial_meld.minimum_by_hand); a count, not part of
+    #: what a standing is (two standings with the same totals and result are equal)
+    hands_played: int = field(default=0, compare=False)
 
 
 def start_standing(rules: CompiledRules) -> Standing:
@@ -55,13 +58,19 @@ def after_hand(rules: CompiledRules, standing: Standing, hand_scores: Sequence[i
     The higher total wins even if both sides pass the target in the same hand.
     Equal leading totals play another hand: a fixed rule, not a rule-set field
     (4P-CLASSIC "Winning the game": "If the totals are exactly equal, play
-    another deal"; the other texts do not cover a tie).
+    another deal"; the other texts do not cover a tie). Under game.hands the
+    game ends after that many hands instead, whatever the totals (the target
+    is not read); a tie for the lead then plays another hand too.
     """
     totals = tuple(t + s for t, s in zip(standing.totals, hand_scores, strict=True))
-    if max(totals) < rules.game.target_score:
-        return Standing(totals)
+    played = standing.hands_played + 1
+    if rules.game.hands:
+        if played < rules.game.hands:
+            return Standing(totals, hands_played=played)
+    elif max(totals) < rules.game.target_score:
+        return Standing(totals, hands_played=played)
     best = max(totals)
     leaders = [i for i, t in enumerate(totals) if t == best]
     if len(leaders) == 1:
-        return Standing(totals, True, leaders[0])
-    return Standing(totals)  # a tie for the lead: nobody has won, another hand is played
+        return Standing(totals, True, leaders[0], played)
+    return Standing(totals, hands_played=played)  # a tie for the lead: nobody has won, another hand is played

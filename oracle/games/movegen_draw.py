@@ -109,7 +109,9 @@ def quick_draw(rules: CompiledRules, state: GameState) -> list[Action] | None:
     facts = rule_facts(rules)
     if not side.melds:  # the initial meld: the top card and hand cards reach the minimum, or no take is legal
         points = facts.meld_points
-        if sum(map(points.__getitem__, hand)) + points[top] < side_minimum(rules, state.sides[seat % rules.sides]):
+        if sum(map(points.__getitem__, hand)) + points[top] < side_minimum(
+            rules, state.sides[seat % rules.sides], state.hand_number
+        ):
             return [DRAW]
     if _has_wild(hand):
         return None

@@ -309,7 +309,9 @@ class Mover:
         self.wild_points = facts.wild_points  #: a joker's and a two's points
         self.needs_initial = not melds  # minimum.needs_initial_meld
         #: minimum.side_minimum, read only for an initial meld
-        self.minimum = side_minimum(rules, state.sides[seat % rules.sides]) if not melds else 0  # own total
+        self.minimum = (
+            side_minimum(rules, state.sides[seat % rules.sides], state.hand_number) if not melds else 0
+        )  # own total
         self.final_melds = state.phase == _FINAL_MELDS
         self.partner_no = state.turn.partner_answer == _NO
 

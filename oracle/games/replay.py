@@ -112,7 +112,7 @@ class _Run:
             for side, (claimed, ours) in enumerate(zip(given, self.standing.totals, strict=True)):
                 if claimed != ours:
                     self.disagree((h, -1, side), RUNNING_TOTAL, "starting_totals", claimed, ours)
-        self.standing = Standing(tuple(given))
+        self.standing = Standing(tuple(given), hands_played=self.standing.hands_played)
         self.uncertain = False
 
     def at_checkpoint(self, h: int, claim: ClaimedState, state: GameState) -> GameState:
@@ -227,7 +227,8 @@ class _Run:
         self._compare(h, HAND_SCORE, hand.claimed_scores, scores)
         self._compare(h, RUNNING_TOTAL, hand.claimed_totals, self.standing.totals)
         if hand.claimed_totals and (self.uncertain or hand.claimed_totals != self.standing.totals) and self.judge_all:
-            self.standing = after_hand(self.rules, start_standing(self.rules), hand.claimed_totals)
+            restart = Standing(start_standing(self.rules).totals, hands_played=h)
+            self.standing = after_hand(self.rules, restart, hand.claimed_totals)
             self.uncertain = False
 
     def _compare(self, h: int, what: str, claimed: tuple[int, ...], computed: tuple[int, ...]) -> None:
@@ -298,7 +299,7 @@ def replay(
         state = hand.start
         if state is None:
             order = deck_order(rules, hand.deck, f"record.hands[{h}].deck")
-            state = deal(rules, order, dealer=dealer, running_totals=run.standing.totals)
+            state = deal(rules, order, dealer=dealer, running_totals=run.standing.totals, hand_number=h + 1)
         ended = run.play_hand(h, hand, state, shaped[h])
         if run.stopped:
             run.report.standing = run.standing

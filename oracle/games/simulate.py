@@ -99,6 +99,7 @@ def simulate_game(
             deck_order(rules, source),
             dealer=dealer_of_hand(rules, first_dealer, len(hands)),
             running_totals=standing.totals,
+            hand_number=len(hands) + 1,
         )
         actions: list[Action] = []
         ended: HandEnded | None = None

@@ -90,6 +90,7 @@ class SeatState:
 
     hand: Cards  #: cards in hand
     melded_before: bool = False  #: melded in an earlier turn of this hand
+    foot: Cards = ()  #: the foot not yet taken up (foot.size; empty once taken up, and where there is none)
 
 
 @fast_init
@@ -140,6 +141,7 @@ class GameState:
     #: players.side_formation LONE_HAND, once sides formed: per seat, the entry of `sides` holding its side's melds
     #: (red threes and running totals stay on the seat's own entry); empty before, and under fixed sides
     side_of_seat: tuple[int, ...] = ()
+    hand_number: int = 1  #: the hand's number in the game, 1-based (initial_meld.minimum_by_hand)
 
     def evolve(
         self,
@@ -172,6 +174,7 @@ class GameState:
             self.went_out_seat if went_out_seat is None else went_out_seat,
             self.went_out_concealed if went_out_concealed is None else went_out_concealed,
             self.side_of_seat if side_of_seat is None else side_of_seat,
+            self.hand_number,
         )
 
 

@@ -15,6 +15,7 @@ class SeatView:
 
     hand_count: int  #: how many cards it holds
     melded_before: bool = False  #: melded in an earlier turn of this hand
+    foot_count: int = 0  #: cards in its foot not yet taken up (hidden, even from its owner)
 
 
 @fast_init
@@ -36,6 +37,7 @@ class PlayerView:
     went_out_seat: int = 0
     went_out_concealed: bool = False
     side_of_seat: tuple[int, ...] = ()  #: as GameState.side_of_seat
+    hand_number: int = 1  #: as GameState.hand_number
 
 
 @dataclass(frozen=True, slots=True)

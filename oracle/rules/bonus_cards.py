@@ -56,5 +56,5 @@ def draw_bonus_cards(
     if drawn.red_threes:
         laid = state.sides[own]
         sides = with_side(state, own, laid.evolve(red_threes=laid.red_threes + drawn.red_threes))
-    seats = with_seat(state, seat, SeatState(drawn.hand, state.seats[seat].melded_before))
+    seats = with_seat(state, seat, SeatState(drawn.hand, state.seats[seat].melded_before, state.seats[seat].foot))
     return state.evolve(seats=seats, sides=sides, stock=drawn.stock), list(drawn.events)

@@ -80,7 +80,7 @@ class GroupBuilder:
         self.joker_points = points[JOKER]
         self.two_points = points[1]
         self.rank_points = {r: points[make_card(r, 0)] for r in range(RANK_THREE, RANK_ACE + 1)}
-        self.minimum = side_minimum(rules, state.sides[side_of(rules, state.seat_to_move)])
+        self.minimum = side_minimum(rules, state.sides[side_of(rules, state.seat_to_move)], state.hand_number)
 
     # --- single groups -----------------------------------------------------------------------------------------
 

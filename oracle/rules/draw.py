@@ -42,6 +42,7 @@ from oracle.rules.family_checks import (
     initial_points,
     unfinished_blockers,
 )
+from oracle.rules.foot import foot_waiting
 from oracle.rules.formation import form_sides, sides_form_now
 from oracle.rules.going_out import after_melding, check_keep_cards, check_melding_out
 from oracle.rules.meld_play import Laid, check_laid, default_target, lay_groups
@@ -76,7 +77,9 @@ def apply_draw(ctx: Ctx) -> Applied:
         own = state.sides[ctx.own_index]
         sides = with_side(state, ctx.own_index, own.evolve(red_threes=own.red_threes + drawn.red_threes))
     next_state = state.evolve(
-        seats=with_seat(state, ctx.seat, SeatState(drawn.hand, state.seats[ctx.seat].melded_before)),
+        seats=with_seat(
+            state, ctx.seat, SeatState(drawn.hand, state.seats[ctx.seat].melded_before, state.seats[ctx.seat].foot)
+        ),
         sides=sides,
         stock=drawn.stock,
         phase=Phase.PLAY,
@@ -245,7 +248,7 @@ def check_take_pile(ctx: Ctx, action: TakePile) -> list[Violation]:
     if shape is None or missing:
         return out
     take = _take(ctx, action, shape)
-    going_out = len(take.hand_after) <= 1
+    going_out = len(take.hand_after) <= 1 and not foot_waiting(ctx)  # an empty hand takes up a waiting foot
     out += check_laid(rules, take.laid, going_out=going_out, last_cards=not take.hand_after)
     out += check_initial_meld(ctx, initial_points(rules, take.laid.points, top), took_pile=True)
     if rules.family:
@@ -263,9 +266,10 @@ def check_take_pile(ctx: Ctx, action: TakePile) -> list[Violation]:
         canastas,
         bonus_owed=take_owes_bonus_cards(ctx),
         blocker=blockers[0] if blockers else None,
+        melds=take.laid.melds,
     )
-    if not take.hand_after:  # melded everything, the top card included: going out
-        out += check_melding_out(ctx, canastas, took_pile=True)
+    if not take.hand_after:  # melded everything, the top card included: going out (or taking up the foot)
+        out += check_melding_out(ctx, canastas, took_pile=True, melds=take.laid.melds)
     return out
 
 
@@ -336,7 +340,10 @@ def _laid_beyond_the_take(ctx: Ctx, action: TakePile, points: int) -> bool:
         return False
     if not needs_initial_meld(ctx.side):
         return True
-    minimum, card_points = side_minimum(ctx.rules, ctx.state.sides[ctx.own_index]), ctx.rules.card_points
+    minimum, card_points = (
+        side_minimum(ctx.rules, ctx.state.sides[ctx.own_index], ctx.state.hand_number),
+        ctx.rules.card_points,
+    )
     return any(points - sum(card_points[c] for c in group.cards) >= minimum for group in action.melds)
 
 
@@ -370,7 +377,9 @@ def apply_take_pile(ctx: Ctx, action: TakePile) -> Applied:
         own = sides[ctx.own_index]
         sides = (*sides[: ctx.own_index], own.evolve(red_threes=own.red_threes + reds), *sides[ctx.own_index + 1 :])
     next_state = state.evolve(
-        seats=with_seat(state, ctx.seat, SeatState(hand, state.seats[ctx.seat].melded_before)),
+        seats=with_seat(
+            state, ctx.seat, SeatState(hand, state.seats[ctx.seat].melded_before, state.seats[ctx.seat].foot)
+        ),
         sides=sides,
         stock=stock,
         discard_pile=take.remaining_pile,

@@ -65,6 +65,12 @@ def frozen_reasons_for_side(rules: CompiledRules, state: GameState, side: int) -
     return reasons
 
 
+def _foot(rules: CompiledRules, foot: tuple[int, ...]) -> tuple[int, ...]:
+    """A foot never taken up, as cards held at the end: without the bonus threes in it (laid only once taken up;
+    never counted as held)."""
+    return tuple(c for c in foot if c not in rules.bonus_threes) if rules.bonus_threes else foot
+
+
 def end_table(rules: CompiledRules, state: GameState) -> HandTable:
     """The table to score once the hand is over."""
     went_out_side = -1
@@ -75,6 +81,11 @@ def end_table(rules: CompiledRules, state: GameState) -> HandTable:
         went = WentOut.NO
         if index == went_out_side:
             went = WentOut.CONCEALED if state.went_out_concealed else WentOut.NORMAL
-        hands = tuple(state.seats[s].hand for s in rules.seats_of_side(index))
+        # a foot never taken up counts as cards held (foot.unplayed_counts)
+        feet = rules.foot.unplayed_counts
+        hands = tuple(
+            state.seats[s].hand + (_foot(rules, state.seats[s].foot) if feet else ())
+            for s in rules.seats_of_side(index)
+        )
         sides.append(SideTable(side.melds, side.red_threes, hands, went, side.unable_after_yes))
     return HandTable(tuple(sides), state.side_of_seat)

@@ -29,6 +29,7 @@ NO_SUCH_MELD = "no_such_meld"  #: it names a meld number the side does not have
 NO_MELD_OF_RANK = "no_meld_of_rank"  #: wild cards name a rank the side has no meld of
 OTHER_RANK = "other_rank"  #: it names a meld of another rank, or a run for a group
 SECOND_OF_RANK = "second_of_rank"  #: `new` where the side keeps one meld per rank and has one of it
+OPEN_OF_RANK = "open_of_rank"  #: `new` while a meld of the rank is short of a canasta (melds.one_open_meld_per_rank)
 
 # An addition to a legal meld keeps its size and naturals: these limits apply to new melds only.
 NEW_MELD_ONLY = frozenset({"melds.min_size", "melds.min_naturals"})
@@ -139,6 +140,11 @@ def lay_groups(
                 if existing is not None:
                     laid.placements.append(Placement(group, shape, existing, problem=SECOND_OF_RANK))
                     continue
+            if group.new and rules.melds.one_open_meld_per_rank and not shape.all_wild and not shape.run:
+                existing = open_meld_index(rules, laid.melds, shape.rank)
+                if existing is not None:
+                    laid.placements.append(Placement(group, shape, existing, problem=OPEN_OF_RANK))
+                    continue
         elif shape.all_wild:
             if group.onto_rank is not None:
                 target = default_target(rules, laid.melds, group.onto_rank)
@@ -238,6 +244,10 @@ def _placement_violation(rules: CompiledRules, laid: Laid, placed: Placement) ->
         rank = describe_rank(placed.shape.rank if group.onto_rank is None else group.onto_rank)
         return violation(rules, Code.MELD_NO_SUCH_MELD, cards=cards, rank=rank)
     number = (placed.target or 0) + 1
+    if placed.problem == OPEN_OF_RANK:
+        return violation(
+            rules, Code.MELD_OPEN_OF_RANK_EXISTS, cards=cards, rank=describe_rank(placed.shape.rank), number=number
+        )
     if placed.problem == SECOND_OF_RANK:
         return violation(
             rules, Code.MELD_SECOND_OF_RANK, cards=cards, rank=describe_rank(placed.shape.rank), number=number

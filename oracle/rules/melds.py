@@ -225,6 +225,9 @@ def meld_rule_breaks(
             field = "threes.black_three_meld_last_cards"
             breaks.append(MeldBreak(Code.BLACK_THREES_NOT_GOING_OUT, field, variant="last_cards"))
         count = shape.naturals
+        if not t.black_three_meld_max:  # black threes are never melded
+            breaks.append(MeldBreak(Code.BLACK_THREE_MELD_SIZE, "threes.black_three_meld_max", (), "never"))
+            return breaks
         if count < t.black_three_meld_min:
             params = (("min", t.black_three_meld_min), ("count", count))
             breaks.append(MeldBreak(Code.BLACK_THREE_MELD_SIZE, "threes.black_three_meld_min", params))

@@ -15,11 +15,12 @@ def needs_initial_meld(side: SideState) -> bool:
     return not side.melds
 
 
-def side_minimum(rules: CompiledRules, side: SideState) -> int:
+def side_minimum(rules: CompiledRules, side: SideState, hand_number: int = 1) -> int:
     """The points an initial meld must reach this hand for the running total of `side` (the row of
     initial_meld.thresholds); pass the mover's own entry, which under players.side_formation LONE_HAND holds the
-    player's own total."""
-    return rules.minimum_initial_meld(side.running_total)[0]
+    player's own total. Under initial_meld.minimum_by_hand the hand's number decides instead."""
+    by_hand = rules.minimum_for_hand(hand_number)
+    return rules.minimum_initial_meld(side.running_total)[0] if by_hand is None else by_hand
 
 
 def is_minimum_waived(
@@ -51,9 +52,17 @@ def check_initial_meld(ctx: Ctx, points: int, *, took_pile: bool, waived: bool =
     if not needs_initial_meld(ctx.side):
         return []
     own = ctx.state.sides[ctx.own_index]  # the minimum follows the mover's own total (the side's, unless formed)
-    minimum = side_minimum(ctx.rules, own)
+    minimum = side_minimum(ctx.rules, own, ctx.state.hand_number)
     if points >= minimum or waived:
         return []
+    if ctx.rules.initial_meld.minimum_by_hand:
+        hand, field = ctx.state.hand_number, "initial_meld.minimum_by_hand"
+        variant = "by_hand_pile" if took_pile else "by_hand"
+        return [
+            ctx.fail(
+                Code.INITIAL_MELD_BELOW_MINIMUM, variant=variant, field=field, points=points, hand=hand, minimum=minimum
+            )
+        ]
     variant = ("pile" if ctx.rules.initial_meld.pile_top_counts else "pile_hand_only") if took_pile else ""
     total = own.running_total
     return [ctx.fail(Code.INITIAL_MELD_BELOW_MINIMUM, variant=variant, points=points, total=total, minimum=minimum)]

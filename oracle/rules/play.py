@@ -29,6 +29,7 @@ from oracle.rules.family_checks import (
     check_unfinished_going_out,
     unfinished_blockers,
 )
+from oracle.rules.foot import foot_waiting, take_up_foot
 from oracle.rules.going_out import (
     after_melding,
     check_going_out,
@@ -74,6 +75,8 @@ def _work_out_meld(ctx: Ctx, action: Meld) -> _Melding:
     going_out = not hand_after or (len(hand_after) == 1 and state.phase != Phase.FINAL_MELDS)
     if going_out and hand_after and _bonus_follows(ctx, melding=True):
         going_out = False  # the last card's discard is followed by the bonus cards: not going out
+    if going_out and foot_waiting(ctx):
+        going_out = False  # an empty hand takes up the foot (foot.*): not going out
     groups = [(g, meld_shape(g.cards)) for g in action.groups]
     laid = lay_groups(ctx.rules, ctx.side, groups, melds_before_turn=state.turn.melds_before_turn)
     turn = state.turn.evolve(
@@ -110,11 +113,16 @@ def check_meld(ctx: Ctx, action: Meld) -> list[Violation]:
             out += check_unfinished_going_out(ctx, melding.laid.melds)
     blockers = unfinished_blockers(rules, melding.laid.melds) if rules.family else []
     out += check_keep_cards(
-        ctx, len(hand_after), canastas, bonus_owed=meld_owes_bonus_cards(ctx), blocker=blockers[0] if blockers else None
+        ctx,
+        len(hand_after),
+        canastas,
+        bonus_owed=meld_owes_bonus_cards(ctx),
+        blocker=blockers[0] if blockers else None,
+        melds=melding.laid.melds,
     )
     if not hand_after:
-        out += check_melding_out(ctx, canastas, took_pile=False)
-    elif len(hand_after) == 1 and state.turn.partner_answer == PartnerAnswer.NO:
+        out += check_melding_out(ctx, canastas, took_pile=False, melds=melding.laid.melds)
+    elif len(hand_after) == 1 and state.turn.partner_answer == PartnerAnswer.NO and not foot_waiting(ctx):
         out.append(ctx.fail(Code.GO_OUT_PARTNER_SAID_NO, variant="one_left"))
     return out
 
@@ -125,7 +133,7 @@ def apply_meld(ctx: Ctx, action: Meld) -> Applied:
     melding = _meld(ctx, action)
     laid = melding.laid
     events: list[Event] = list(canasta_events(ctx.side_index, laid.melds, laid.canastas_made))
-    seat_state = SeatState(melding.hand_after, state.seats[ctx.seat].melded_before)
+    seat_state = SeatState(melding.hand_after, state.seats[ctx.seat].melded_before, state.seats[ctx.seat].foot)
     next_state = state.evolve(
         seats=with_seat(state, ctx.seat, seat_state),
         sides=with_side(state, ctx.side_index, ctx.side.evolve(melds=tuple(laid.melds))),
@@ -149,7 +157,8 @@ def check_discard(ctx: Ctx, action: Discard) -> list[Violation]:
     if missing:
         return out + missing
     hand_after = remove_cards(ctx.hand, [action.card])
-    going_out = not hand_after and not _bonus_follows(ctx)  # an empty hand that bonus cards refill is not out
+    # an empty hand that bonus cards refill, or a foot waiting to be taken up (foot.*), is not out
+    going_out = not hand_after and not _bonus_follows(ctx) and not foot_waiting(ctx)
     if rules.family:
         out += check_discard_restrictions(ctx, action.card)
         if going_out:
@@ -177,6 +186,8 @@ def can_go_out(ctx: Ctx) -> bool:
     """The player to move (in phase PLAY) can still go out this turn: one legal meld action of all the hand but at
     most one card, then (if a card is left) its legal discard; a one-card hand, by discarding it."""
     rules, hand = ctx.rules, ctx.hand
+    if foot_waiting(ctx):  # emptying the hand takes up the foot
+        return False
     if len(hand) == 1:
         return not check_going_out(ctx, count_canastas(rules, ctx.side.melds))
     for action in going_out_melds(rules, ctx.side, hand, discard_optional=may_meld_out(ctx)):
@@ -196,9 +207,14 @@ def apply_discard(ctx: Ctx, action: Discard) -> Applied:
     state, rules, turn = ctx.state, ctx.rules, ctx.state.turn
     hand_after = remove_cards(ctx.hand, (action.card,))
     melded = turn.melded or turn.start == TurnStart.TOOK_PILE
-    seats = with_seat(state, ctx.seat, SeatState(hand_after, state.seats[ctx.seat].melded_before or melded))
+    own = state.seats[ctx.seat]
+    seats = with_seat(state, ctx.seat, SeatState(hand_after, own.melded_before or melded, own.foot))
     pile = (*state.discard_pile, action.card)
-    if not hand_after and not _bonus_follows(ctx):
+    taken: list[Event] = []
+    if not hand_after and own.foot:  # the last hand card discarded: the foot is taken up, played from next turn
+        walked, taken = take_up_foot(rules, state.evolve(seats=seats), ctx.seat)
+        seats, state = walked.seats, state.evolve(sides=walked.sides, stock=walked.stock)
+    if not hand_after and not own.foot and not _bonus_follows(ctx):
         over, ended = end_hand(
             rules,
             state.evolve(seats=seats, discard_pile=pile),
@@ -214,7 +230,7 @@ def apply_discard(ctx: Ctx, action: Discard) -> Applied:
         over, ended = end_hand(
             rules, state.evolve(seats=seats, sides=sides, discard_pile=pile), HandEnd.STOCK_EXHAUSTED
         )
-        return Applied(over, ended)
+        return Applied(over, (*taken, *ended))
     passed = state.evolve(
         seats=seats,
         sides=sides,
@@ -225,8 +241,8 @@ def apply_discard(ctx: Ctx, action: Discard) -> Applied:
     )
     if rules.bonus_cards.first_side or rules.bonus_cards.later_side:  # bonus cards for the initial meld
         passed, drawn = draw_bonus_cards(rules, passed, ctx.seat, turn)
-        return Applied(passed, tuple(drawn))
-    return Applied(passed)
+        return Applied(passed, (*taken, *drawn))
+    return Applied(passed, tuple(taken))
 
 
 # --- the partner's question, and finishing -------------------------------------------------------------------------
@@ -246,7 +262,8 @@ def check_ask(ctx: Ctx) -> list[Violation]:
         return [ctx.fail(Code.ASK_ALREADY_ANSWERED)]
     if state.turn.melded:
         return [ctx.fail(Code.ASK_AFTER_MELDING, variant="pile" if state.turn.start == TurnStart.TOOK_PILE else "")]
-    if len(ctx.hand) == 1:  # the project's rule: no text covers it (README, "Whole games")
+    if len(ctx.hand) == 1 and ctx.rules.going_out.ask_partner != AskPartner.REQUIRED_BINDING:
+        # the project's rule: no text covers it (README, "Whole games"); where asking is required, one card may ask
         return [ctx.fail(Code.ASK_NOT_ALLOWED, variant="one_card")]
     return []
 

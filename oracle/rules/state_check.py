@@ -10,6 +10,7 @@ from oracle.model.errors import FieldProblem
 from oracle.model.state import GameState, HandEnd, PartnerAnswer, Phase, TurnStart, TurnState
 from oracle.rules import rules_memo
 from oracle.rules.facts import playing_side
+from oracle.rules.foot import report_feet
 from oracle.rules.formation import report_formation
 from oracle.rules.melds import (
     MalformedMeld,
@@ -80,6 +81,7 @@ def validate_state(rules: CompiledRules, state: GameState, prefix: str = "state"
             state = state.evolve(side_of_seat=())  # judged further as if unformed; the problem is reported
         _check_melds(rules, state, add)
         _check_turn(rules, state, add)
+        report_feet(rules, state, add)
     return problems
 
 
@@ -101,6 +103,7 @@ def _cards_conserved(rules: CompiledRules, state: GameState) -> bool:
     cards = [*state.stock, *state.discard_pile]
     for seat in state.seats:
         cards += seat.hand
+        cards += seat.foot
     for side in state.sides:
         cards += side.red_threes
         for meld in side.melds:
@@ -124,6 +127,7 @@ def _locate_card_problems(rules: CompiledRules, state: GameState, add: Add) -> N
 
     for i, seat in enumerate(state.seats):
         cards_at(f"seats[{i}].hand", seat.hand)
+        cards_at(f"seats[{i}].foot", seat.foot)
         for k, card in enumerate(seat.hand):
             if card in rules.bonus_threes:
                 add(
@@ -338,6 +342,13 @@ def _check_upcards(rules: CompiledRules, upcards: tuple[int, ...], add: Add) -> 
     """The cards turned up at the deal follow deal.upcard_cover_*: each covered card is one the rule set covers,
     covering stops at the first card it does not cover (or after one card when covering does not repeat)."""
     if not upcards:
+        return
+    if rules.deal.upcard_reject_to_stock and len(upcards) > 1:
+        add(
+            "pile_upcards",
+            f"{len(upcards)} upcards, but rule set '{rules.id}' puts a rejected upcard back into the stock"
+            " (deal.upcard_reject_to_stock): one card is turned up",
+        )
         return
     for i, card in enumerate(upcards[:-1]):
         if not is_covered_kind(rules, card):

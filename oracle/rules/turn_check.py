@@ -74,7 +74,12 @@ def report_turn_history(rules: CompiledRules, state: GameState, add: Add) -> Non
         add(what, "nothing was laid this turn (turn.melded is false and the turn did not begin by taking the pile)")
     if turn.partner_answer == PartnerAnswer.PENDING and turn.melded:
         add("turn.partner_answer", "is PENDING after melding: the partner is asked before anything is melded")
-    if turn.partner_answer == PartnerAnswer.PENDING and len(state.seats[state.seat_to_move].hand) == 1:
+    one_card = len(state.seats[state.seat_to_move].hand) == 1
+    if (
+        turn.partner_answer == PartnerAnswer.PENDING
+        and one_card
+        and rules.going_out.ask_partner != AskPartner.REQUIRED_BINDING
+    ):
         add(
             "turn.partner_answer", "is PENDING, but the mover holds one card, and a player holding one card may not ask"
         )

@@ -56,6 +56,8 @@ def view_problems(rules: CompiledRules, view: PlayerView, prefix: str = "view") 
     for i, seat in enumerate(view.seats):
         if seat.hand_count < 0:
             add(f"seats[{i}].hand_count", f"{seat.hand_count} is negative")
+        if seat.foot_count < 0:
+            add(f"seats[{i}].foot_count", f"{seat.foot_count} is negative")
     if view.stock_count < 0:
         add("stock_count", f"{view.stock_count} is negative")
     visible = _visible(view)
@@ -68,11 +70,13 @@ def view_problems(rules: CompiledRules, view: PlayerView, prefix: str = "view") 
         if have > copies_allowed(card, packs, jokers):
             add("", f"{have} {format_card(card)} in view; the deck holds {copies_allowed(card, packs, jokers)}")
     others = sum(s.hand_count for i, s in enumerate(view.seats) if i != view.seat)
-    total = len(visible) + others + view.stock_count
+    feet = sum(s.foot_count for s in view.seats)
+    total = len(visible) + others + feet + view.stock_count
     if total != rules.deck_size and not problems:
+        in_feet = f" + {feet} in the feet" if feet else ""
         add(
             "",
-            f"the cards do not add up to the deck: {len(visible)} in view + {others} in the other hands"
+            f"the cards do not add up to the deck: {len(visible)} in view + {others} in the other hands{in_feet}"
             f" + {view.stock_count} in the stock = {total}, not {rules.deck_size}",
         )
     return problems
@@ -114,7 +118,8 @@ def complete(rules: CompiledRules, view: PlayerView, prefix: str = "view") -> Ga
             hand = view.hand
         else:
             hand, rest = tuple(rest[: seat.hand_count]), rest[seat.hand_count :]
-        seats.append(SeatState(tuple(hand), seat.melded_before))
+        foot, rest = tuple(rest[: seat.foot_count]), rest[seat.foot_count :]  # every foot is hidden
+        seats.append(SeatState(tuple(hand), seat.melded_before, foot))
     state = GameState(
         tuple(seats),
         view.sides,
@@ -128,6 +133,7 @@ def complete(rules: CompiledRules, view: PlayerView, prefix: str = "view") -> Ga
         view.went_out_seat,
         view.went_out_concealed,
         view.side_of_seat,
+        view.hand_number,
     )
     state_problems = validate_state(rules, state, prefix)
     if state_problems:
@@ -140,7 +146,7 @@ def view_of(state: GameState, seat: int) -> PlayerView:
     return PlayerView(
         seat,
         state.seats[seat].hand,
-        tuple(SeatView(len(s.hand), s.melded_before) for s in state.seats),
+        tuple(SeatView(len(s.hand), s.melded_before, len(s.foot)) for s in state.seats),
         state.sides,
         len(state.stock),
         state.discard_pile,
@@ -152,6 +158,7 @@ def view_of(state: GameState, seat: int) -> PlayerView:
         state.went_out_seat,
         state.went_out_concealed,
         state.side_of_seat,
+        state.hand_number,
     )
 
 
@@ -200,6 +207,13 @@ def judge_view(rules: CompiledRules, view: PlayerView, action: Action, *, runs: 
     if not verdict.legal:
         return ViewVerdict(True, False, verdict, True, None, ())
     hidden = _hidden_in(verdict.events)
+    mover = view.seat_to_move
+    if (
+        not hidden
+        and verdict.next_state is not None
+        and state.seats[mover].foot != verdict.next_state.seats[mover].foot
+    ):
+        hidden = "the foot taken up is hidden"
     if hidden:
         return ViewVerdict(True, True, verdict, False, None, (Unknown("events", hidden), Unknown("next_state", hidden)))
     assert verdict.next_state is not None
@@ -225,8 +239,9 @@ def score_view(rules: CompiledRules, view: PlayerView) -> tuple[list[SideScore],
         for line in score.lines:
             if line.item == ScoreItem.CARDS_IN_HAND:
                 seat = next(seats)
-                count = view.seats[seat].hand_count
-                if seat != view.seat and count:
+                feet = view.seats[seat].foot_count if rules.foot.unplayed_counts else 0  # every foot is hidden
+                count = view.seats[seat].hand_count + feet
+                if (seat != view.seat and count) or feet:
                     hidden.append(f"seat {seat}'s {count} cards")
                     hidden_owners.append(line.detail.split(":", 1)[0] + ":")
                     continue

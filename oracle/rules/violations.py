@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from oracle.rules.violation_rules_family import FAMILY_RULES
+from oracle.rules.violation_rules_foot import FOOT_RULES
 from oracle.rules.violation_rules_runs import RUN_RULES
 from oracle.rules.violation_types import MELD_SUFFIX, Code, Rule, Violation, template_params
 from oracle.ruleset.compiled import CompiledRules
@@ -174,7 +175,10 @@ _RULES = (
         "threes.black_three_meld_min",
         "A black-three meld holds the number of black threes the rule set allows.",
         "a black-three meld needs at least {min} black threes, not {count}: {meld}",
-        {"too_many": "a black-three meld holds at most {max} black threes, not {count}: {meld}"},
+        {
+            "too_many": "a black-three meld holds at most {max} black threes, not {count}: {meld}",
+            "never": "black threes are never melded (threes.black_three_meld_max is 0): {meld}",
+        },
     ),
     Rule(
         Code.BLACK_THREE_MELD_WILDS,
@@ -198,6 +202,11 @@ _RULES = (
             " a running total of {total} needs {minimum}",
             "pile_hand_only": "the side's first melds count {points} from the hand (the pile's top card does not count:"
             " initial_meld.pile_top_counts); a running total of {total} needs {minimum}",
+            "by_hand": "the side's first melds count {points}; hand {hand} of the game needs {minimum}"
+            " (initial_meld.minimum_by_hand)",
+            "by_hand_pile": "the side's first melds count {points} (the rest of the pile does not count, nor the top"
+            " card where initial_meld.pile_top_counts is false); hand {hand} of the game needs {minimum}"
+            " (initial_meld.minimum_by_hand)",
         },
     ),
     Rule(
@@ -207,6 +216,8 @@ _RULES = (
         "the side has {canastas} of the {required} canasta(s) needed to go out, so at least {keep} cards must"
         " stay in hand after melding, not {left}",
         {
+            "foot": "the side may not go out yet ({why}), so at least {keep} cards must stay in hand after melding,"
+            " not {left}",
             "unfinished": "the side may not go out while {meld} is short of a canasta"
             " (going_out.unfinished_special_meld_blocks), so at least {keep} cards must stay in hand after melding,"
             " not {left}",
@@ -290,8 +301,10 @@ _RULES = (
 )
 
 #: Code -> Rule, in registry order (every code exactly once).
-RULES: Mapping[Code, Rule] = MappingProxyType({rule.code: rule for rule in (*_RULES, *FAMILY_RULES, *RUN_RULES)})
-if len(RULES) != len(_RULES) + len(FAMILY_RULES) + len(RUN_RULES) or set(RULES) != set(Code):
+RULES: Mapping[Code, Rule] = MappingProxyType(
+    {rule.code: rule for rule in (*_RULES, *FAMILY_RULES, *RUN_RULES, *FOOT_RULES)}
+)
+if len(RULES) != len(_RULES) + len(FAMILY_RULES) + len(RUN_RULES) + len(FOOT_RULES) or set(RULES) != set(Code):
     raise AssertionError("the violation registry needs exactly one Rule per Code")
 
 

@@ -35,6 +35,7 @@ from oracle.ruleset.sections import (
     DealRules,
     DeckRules,
     DiscardPileRules,
+    FootRules,
     GameRules,
     GoingOutRules,
     InitialMeldRules,
@@ -74,6 +75,7 @@ class CompiledRules:
     bonus_cards: BonusCardRules
     runs: RunRules
     game: GameRules
+    foot: FootRules
     # Derived tables.
     sides: int  #: number of sides
     rank_rule_at: tuple[RankRule | None, ...]  #: by rank index (0..13): melds.rank_rules' row for it, or None
@@ -98,10 +100,20 @@ class CompiledRules:
         """How many copies of a card the deck holds."""
         return self.deck.jokers if card == JOKER else self.deck.packs
 
+    def minimum_for_hand(self, hand_number: int) -> int | None:
+        """The minimum in the game's `hand_number`th hand (1-based) under initial_meld.minimum_by_hand (the last entry
+        holds for later hands), or None where the minimum goes by the running total."""
+        by_hand = self.initial_meld.minimum_by_hand
+        if not by_hand:
+            return None
+        return by_hand[min(max(hand_number, 1), len(by_hand)) - 1]
+
     def minimum_initial_meld(self, running_total: int) -> tuple[int, int | None]:
         """The minimum for a running total, and the from_score of the row used (None: below the table)."""
         table = self.initial_meld
         minimum, row = table.minimum_below_table, None
+        if table.minimum_by_hand:  # by hand number: the caller uses minimum_for_hand
+            return minimum, row
         for from_score, row_minimum in table.thresholds:
             if running_total < from_score:
                 break
@@ -126,8 +138,9 @@ def _family(spec: ruleset_pb2.RuleSet) -> bool:
     )
 
 
-def _card_points(values: CardValueRules) -> tuple[int, ...]:
+def _card_points(values: CardValueRules, *, held_red_threes: bool) -> tuple[int, ...]:
     points = [0] * (max(ALL_CARDS) + 1)
+    by_rank = dict(values.rank_values)
     for card in ALL_CARDS:
         rank = rank_of(card)
         if card == JOKER:
@@ -143,7 +156,10 @@ def _card_points(values: CardValueRules) -> tuple[int, ...]:
         elif is_black_three(card):
             points[card] = values.black_three
         elif is_red_three(card):
-            points[card] = 0  # bonus cards, scored under `threes`, never melded or held
+            # bonus cards, scored under `threes`, never melded or held; or held to the end (threes.red_three_held)
+            points[card] = values.red_three if held_red_threes else 0
+        if card != JOKER and rank in by_rank:
+            points[card] = by_rank[rank]
     return tuple(points)
 
 
@@ -158,7 +174,15 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
     d, t, m, c, im = frozen.deal, frozen.threes, frozen.melds, frozen.canastas, frozen.initial_meld
     p, g, v = frozen.discard_pile, frozen.going_out, frozen.card_values
     card_values = CardValueRules(
-        v.joker, v.two, v.ace, v.eight_to_king, v.four_to_seven, v.black_three, v.table_minus_below_canastas
+        v.joker,
+        v.two,
+        v.ace,
+        v.eight_to_king,
+        v.four_to_seven,
+        v.black_three,
+        v.table_minus_below_canastas,
+        tuple((row.rank - 2, row.points) for row in v.rank_values),  # NATURAL_RANK_FOUR (4) is rank index 2
+        v.red_three,
     )
     rank_rules = tuple(
         RankRule(
@@ -192,6 +216,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             d.upcard_cover_black_three,
             d.upcard_cover_repeats,
             d.upcard,
+            d.upcard_reject_to_stock,
         ),
         turn=TurnRules(frozen.turn.draw_count, frozen.turn.short_stock_draws_remaining),
         card_values=card_values,
@@ -207,6 +232,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             m.open_wild_meld_blocks_wilds,
             rank_rules,
             m.combine_same_rank,
+            m.one_open_meld_per_rank,
         ),
         canastas=CanastaRules(
             c.min_size,
@@ -226,6 +252,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             im.natural_meld_required,
             im.no_mixed_canasta,
             im.pile_top_counts,
+            tuple(im.minimum_by_hand),
         ),
         discard_pile=DiscardPileRules(
             p.take_limit,
@@ -261,6 +288,7 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             t_.minus_below_canastas,
             t_.plus_from_canastas,
             t_.canastas_for_red_threes,
+            t_.red_three_held,
         ),
         going_out=GoingOutRules(
             g.canastas_required,
@@ -273,6 +301,9 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             g.concealed_with_final_discard,
             g.ask_partner_max_per_hand,
             g.unfinished_special_meld_blocks,
+            g.natural_canastas_required,
+            g.mixed_canastas_required,
+            g.partner_foot_required,
         ),
         stock_exhaustion=StockExhaustionRules(
             MustTakePile(frozen.stock_exhaustion.must_take_pile),
@@ -291,7 +322,8 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             r.canasta_bonus,
             r.pile_top_alone,
         ),
-        game=GameRules(frozen.game.target_score),
+        game=GameRules(frozen.game.target_score, frozen.game.hands),
+        foot=FootRules(frozen.foot.size, frozen.foot.continue_after_melding_out, frozen.foot.unplayed_counts),
         sides=seats // side_size,
         rank_rule_at=tuple(rank_rule_at),
         family=_family(frozen),
@@ -303,6 +335,10 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
             or frozen.runs.min_size
             or not frozen.canastas.wild_may_join_canasta
             or not frozen.melds.one_meld_per_rank
+            or frozen.foot.size > 0
+            or frozen.threes.red_three_held
+            or frozen.going_out.ask_partner == ruleset_pb2.ASK_PARTNER_REQUIRED_BINDING
+            or bool(frozen.going_out.natural_canastas_required or frozen.going_out.mixed_canastas_required)
         ),
         family_scoring=bool(
             frozen.melds.rank_rules or frozen.canastas.wild_bonus or frozen.canastas.wild_unfinished_penalty
@@ -310,10 +346,11 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
         bonus_threes=frozenset(
             c
             for c in ALL_CARDS
-            if is_red_three(c) or (is_black_three(c) and t_.black_three_role == ruleset_pb2.BLACK_THREE_ROLE_BONUS)
+            if (is_red_three(c) and not t_.red_three_held)
+            or (is_black_three(c) and t_.black_three_role == ruleset_pb2.BLACK_THREE_ROLE_BONUS)
         ),
         deck_size=52 * packs + jokers,
-        card_points=_card_points(card_values),
+        card_points=_card_points(card_values, held_red_threes=t_.red_three_held),
         cites=_citations(frozen),
         deck_counts=Counter(deck(packs, jokers)),
         sorted_deck=tuple(sorted(deck(packs, jokers))),

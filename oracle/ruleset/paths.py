@@ -64,6 +64,14 @@ def format_field(rule_set: ruleset_pb2.RuleSet, path: str) -> str:
         return "; ".join(f"from {row.from_score}: {row.minimum}" for row in value)  # type: ignore[attr-defined]
     if path == "melds.rank_rules":
         return "; ".join(_rank_rule_text(row) for row in value) or "none"  # type: ignore[attr-defined]
+    if path == "card_values.rank_values":
+        return (
+            "; ".join(
+                f"{ruleset_pb2.NaturalRank.Name(row.rank).removeprefix('NATURAL_RANK_').lower()} {row.points}"
+                for row in value  # type: ignore[attr-defined]
+            )
+            or "none"
+        )
     if field.is_repeated:
         return ", ".join(str(v) for v in value) or "none"  # type: ignore[attr-defined]
     if field.enum_type is not None:
@@ -88,7 +96,9 @@ def _rank_rule_text(row: ruleset_pb2.RankRule) -> str:
 
 
 #: Repeated rule fields that may be left empty (no such rule); a variant cannot empty a base's list.
-MAY_BE_EMPTY = frozenset({"melds.rank_rules", "threes.count_values"})
+MAY_BE_EMPTY = frozenset(
+    {"melds.rank_rules", "threes.count_values", "card_values.rank_values", "initial_meld.minimum_by_hand"}
+)
 
 
 def has_value(rule_set: ruleset_pb2.RuleSet, path: str) -> bool:

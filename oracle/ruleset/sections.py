@@ -69,6 +69,7 @@ class AskPartner(IntEnum):
     UNSPECIFIED = 0
     NONE = 1
     OPTIONAL_BINDING = 2
+    REQUIRED_BINDING = 50  #: a player must ask before going out (Hand and Foot)
 
 
 # --- one frozen view per section (field names as in proto/oracle/api/v1/ruleset.proto) ---------------------------
@@ -92,6 +93,7 @@ class DealRules:
     upcard_cover_black_three: bool
     upcard_cover_repeats: bool
     upcard: bool  #: a first upcard starts the pile (false: the pile starts empty)
+    upcard_reject_to_stock: bool = False  #: a rejected upcard goes into the stock's middle, not under a cover
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +115,8 @@ class CardValueRules:
     four_to_seven: int
     black_three: int
     table_minus_below_canastas: int  #: a side with fewer canastas counts its melded cards minus (0: never)
+    rank_values: tuple[tuple[int, int], ...] = ()  #: (rank index, points) replacing the band for single ranks
+    red_three: int = 0  #: a held red three's points (threes.red_three_held)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +148,7 @@ class MeldRules:
     open_wild_meld_blocks_wilds: bool
     rank_rules: tuple[RankRule, ...]  #: in the spec's order
     combine_same_rank: bool  #: two melds of a rank may be put together (with one_meld_per_rank false)
+    one_open_meld_per_rank: bool = False  #: no `new` meld of a rank while one of it is short of a canasta
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +176,7 @@ class InitialMeldRules:
     natural_meld_required: int  #: 0 = no such rule
     no_mixed_canasta: bool
     pile_top_counts: bool
+    minimum_by_hand: tuple[int, ...] = ()  #: the minimum by hand number (entry i: hand i + 1); empty = thresholds
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +220,7 @@ class ThreesRules:
     minus_below_canastas: int
     plus_from_canastas: int
     canastas_for_red_threes: int  #: 0 = the classic test (any meld)
+    red_three_held: bool = False  #: red threes stay in hand and count against (card_values.red_three)
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +237,9 @@ class GoingOutRules:
     concealed_with_final_discard: bool  #: a concealed going out may end with a discard
     ask_partner_max_per_hand: int  #: 0 = no limit
     unfinished_special_meld_blocks: bool
+    natural_canastas_required: int = 0  #: natural canastas needed to go out (with mixed: the whole condition)
+    mixed_canastas_required: int = 0
+    partner_foot_required: bool = False  #: both partners must have taken up their feet before either goes out
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,6 +280,16 @@ class GameRules:
     """game.*"""
 
     target_score: int
+    hands: int = 0  #: hands in a game (0: play to target_score)
+
+
+@dataclass(frozen=True, slots=True)
+class FootRules:
+    """foot.*"""
+
+    size: int  #: 0 = no foot
+    continue_after_melding_out: bool
+    unplayed_counts: bool
 
 
 #: The sections of the view: CompiledRules attribute -> its dataclass (players.* are CompiledRules.seats and
@@ -289,4 +309,5 @@ SECTIONS: dict[str, type] = {
     "bonus_cards": BonusCardRules,
     "runs": RunRules,
     "game": GameRules,
+    "foot": FootRules,
 }

@@ -70,6 +70,11 @@ POINT_MAXIMUMS: Mapping[str, int] = MappingProxyType(
         "card_values.table_minus_below_canastas": 100,
         "threes.minus_below_canastas": 100,
         "threes.plus_from_canastas": 100,
+        "card_values.red_three": 1_000,
+        "foot.size": 30,
+        "game.hands": 20,
+        "going_out.natural_canastas_required": 100,
+        "going_out.mixed_canastas_required": 100,
     }
 )
 
@@ -181,6 +186,12 @@ def _check_consistency(spec: ruleset_pb2.RuleSet, problems: list[Problem]) -> No
         f"{p.seats} hands of {spec.deal.hand_size} and an upcard need more than the {deck_size} cards of the deck",
     )
     bad(
+        spec.foot.size > 0 and p.seats * (spec.deal.hand_size + spec.foot.size) + 1 > deck_size,
+        "foot.size",
+        f"{p.seats} hands of {spec.deal.hand_size}, {p.seats} feet of {spec.foot.size} and an upcard need more than"
+        f" the {deck_size} cards of the deck",
+    )
+    bad(
         m.min_naturals > m.min_size,
         "melds.min_naturals",
         f"{m.min_naturals} naturals cannot fit a meld whose minimum size is {m.min_size}",
@@ -208,7 +219,7 @@ def _check_consistency(spec: ruleset_pb2.RuleSet, problems: list[Problem]) -> No
     )
     t = spec.threes
     bad(
-        t.black_three_meld_min > t.black_three_meld_max,
+        t.black_three_meld_min > t.black_three_meld_max > 0,  # a maximum of 0: black threes are never melded
         "threes.black_three_meld_min",
         f"black-three melds of at least {t.black_three_meld_min} and at most {t.black_three_meld_max} cards",
     )
@@ -252,6 +263,12 @@ def _check_consistency(spec: ruleset_pb2.RuleSet, problems: list[Problem]) -> No
         "a take limit of 1 card leaves nothing but the top card; use 0 for the whole pile or 2 or more",
     )
     _check_thresholds(spec.initial_meld, problems)
+    _check_hand_and_foot(spec, problems)
+    bad(
+        m.one_open_meld_per_rank and m.one_meld_per_rank,
+        "melds.one_open_meld_per_rank",
+        "limits the open melds of a rank, but melds.one_meld_per_rank already allows one meld of a rank",
+    )
     _check_rule_rows(spec, problems)
     b = spec.bonus_cards
     bad(
@@ -267,6 +284,47 @@ def _check_consistency(spec: ruleset_pb2.RuleSet, problems: list[Problem]) -> No
         f"{tr.plus_from_canastas} is below threes.minus_below_canastas {tr.minus_below_canastas}: a side would score"
         " its threes minus and plus at once",
     )
+
+
+def _check_hand_and_foot(spec: ruleset_pb2.RuleSet, problems: list[Problem]) -> None:
+    """The Hand and Foot fields: kind quotas against canastas_required, the by-hand minimums, the per-rank card
+    values, and the fields that need a foot or a partner."""
+    g = spec.going_out
+    quotas = g.natural_canastas_required + g.mixed_canastas_required
+    if quotas and quotas != g.canastas_required:
+        problems.append(
+            (
+                "going_out.canastas_required",
+                f"is {g.canastas_required}, but the kind quotas (natural_canastas_required"
+                f" {g.natural_canastas_required}, mixed_canastas_required {g.mixed_canastas_required}) add up to"
+                f" {quotas}: with quotas it must be their sum",
+            )
+        )
+    if g.partner_foot_required and spec.foot.size == 0:
+        problems.append(("going_out.partner_foot_required", "needs a foot (foot.size is 0)"))
+    if g.ask_partner == ruleset_pb2.ASK_PARTNER_REQUIRED_BINDING and spec.players.side_size < 2:
+        problems.append(("going_out.ask_partner", "asking a partner needs sides of two or more players"))
+    by_hand = spec.initial_meld.minimum_by_hand
+    if len(by_hand) > MAX_RULE_ROWS:
+        problems.append(("initial_meld.minimum_by_hand", f"has {len(by_hand)} rows; the limit is {MAX_RULE_ROWS}"))
+    for i, value in enumerate(by_hand[:MAX_RULE_ROWS]):
+        if not 0 <= value <= MAX_ROW_POINTS:
+            problems.append((f"initial_meld.minimum_by_hand[{i}]", f"is {value}; it must be 0 to {MAX_ROW_POINTS}"))
+    values = spec.card_values.rank_values
+    if len(values) > MAX_RULE_ROWS:
+        problems.append(("card_values.rank_values", f"has {len(values)} rows; the limit is {MAX_RULE_ROWS}"))
+    seen: dict[int, int] = {}
+    for i, row in enumerate(values[:MAX_RULE_ROWS]):
+        at = f"card_values.rank_values[{i}]"
+        if row.rank not in ruleset_pb2.NaturalRank.values() or row.rank == 0:
+            problems.append(
+                (f"{at}.rank", f"is {row.rank}: name a natural rank (NATURAL_RANK_FOUR to NATURAL_RANK_ACE)")
+            )
+        elif row.rank in seen:
+            problems.append((f"{at}.rank", f"repeats the rank of card_values.rank_values[{seen[row.rank]}]"))
+        seen.setdefault(row.rank, i)
+        if not 0 <= row.points <= 1_000:
+            problems.append((f"{at}.points", f"is {row.points}; it must be 0 to 1000"))
 
 
 def _check_rule_rows(spec: ruleset_pb2.RuleSet, problems: list[Problem]) -> None:

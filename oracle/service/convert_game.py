@@ -74,7 +74,10 @@ def _state_from(
 ) -> GameState:
     return GameState(
         seats=tuple(
-            SeatState(cards(s.hand, f"{prefix}.seats[{i}].hand"), s.melded_before) for i, s in enumerate(msg.seats)
+            SeatState(
+                cards(s.hand, f"{prefix}.seats[{i}].hand"), s.melded_before, cards(s.foot, f"{prefix}.seats[{i}].foot")
+            )
+            for i, s in enumerate(msg.seats)
         ),
         sides=tuple(
             SideState(
@@ -96,6 +99,7 @@ def _state_from(
         went_out_seat=msg.went_out_seat,
         went_out_concealed=msg.went_out_concealed,
         side_of_seat=tuple(msg.side_of_seat),
+        hand_number=msg.hand_number or 1,
     )
 
 
@@ -129,7 +133,7 @@ def state_from_message(msg: game_pb2.GameState, prefix: str = "state") -> GameSt
     if msg.phase == 0:
         problems.add(f"{prefix}.phase", "is PHASE_UNSPECIFIED: say where in the turn the player to move is")
     state = GameState(
-        seats=tuple(SeatState(tuple(s.hand), s.melded_before) for s in msg.seats),
+        seats=tuple(SeatState(tuple(s.hand), s.melded_before, tuple(s.foot)) for s in msg.seats),
         sides=tuple(side_from_message(s) for s in msg.sides),
         stock=tuple(msg.stock),
         discard_pile=tuple(msg.discard_pile),
@@ -141,6 +145,7 @@ def state_from_message(msg: game_pb2.GameState, prefix: str = "state") -> GameSt
         went_out_seat=msg.went_out_seat,
         went_out_concealed=msg.went_out_concealed,
         side_of_seat=tuple(msg.side_of_seat),
+        hand_number=msg.hand_number or 1,
     )
     problems.raise_if_any()
     return state
@@ -165,7 +170,7 @@ def state_from_notation(msg: notation_pb2.GameStateNotation, rules: CompiledRule
     state = _state_from(msg, prefix, cards, problems)
     problems.raise_if_any()
     if msg.fill_stock:
-        placed = Counter(c for seat in state.seats for c in seat.hand)
+        placed = Counter(c for seat in state.seats for c in (*seat.hand, *seat.foot))
         placed.update(c for side in state.sides for meld in side.melds for c in meld)
         placed.update(c for side in state.sides for c in side.red_threes)
         placed.update(state.stock)
@@ -208,6 +213,7 @@ def fill_state_fields(msg: game_pb2.GameState, state: GameState) -> None:
     msg.went_out_seat = state.went_out_seat
     msg.went_out_concealed = state.went_out_concealed
     msg.side_of_seat.extend(state.side_of_seat)
+    msg.hand_number = 0 if state.hand_number == 1 else state.hand_number  # 0 (absent) reads as the first hand
     turn, into = state.turn, msg.turn
     into.start = cast(game_pb2.TurnStart, int(turn.start))
     into.melded = turn.melded
@@ -216,7 +222,7 @@ def fill_state_fields(msg: game_pb2.GameState, state: GameState) -> None:
     into.partner_answer = cast(game_pb2.PartnerAnswer, int(turn.partner_answer))
     into.melds_before_turn = turn.melds_before_turn
     for seat in state.seats:
-        msg.seats.add(hand=seat.hand, melded_before=seat.melded_before)
+        msg.seats.add(hand=seat.hand, melded_before=seat.melded_before, foot=seat.foot)
     for side in state.sides:
         entry = msg.sides.add(
             red_threes=side.red_threes,

@@ -53,7 +53,7 @@ def view_from_message(msg: game_pb2.PlayerView, prefix: str = "view") -> PlayerV
     view = PlayerView(
         seat=msg.seat,
         hand=tuple(msg.hand),
-        seats=tuple(SeatView(s.hand_count, s.melded_before) for s in msg.seats),
+        seats=tuple(SeatView(s.hand_count, s.melded_before, s.foot_count) for s in msg.seats),
         sides=tuple(side_from_message(s) for s in msg.sides),
         stock_count=msg.stock_count,
         discard_pile=tuple(msg.discard_pile),
@@ -65,6 +65,7 @@ def view_from_message(msg: game_pb2.PlayerView, prefix: str = "view") -> PlayerV
         went_out_seat=msg.went_out_seat,
         went_out_concealed=msg.went_out_concealed,
         side_of_seat=tuple(msg.side_of_seat),
+        hand_number=msg.hand_number or 1,
     )
     problems.raise_if_any()
     return view
@@ -85,7 +86,10 @@ def view_to_proto_fields(view: PlayerView) -> game_pb2.PlayerView:
     return game_pb2.PlayerView(
         seat=view.seat,
         hand=_wire(view.hand),
-        seats=[game_pb2.SeatView(hand_count=s.hand_count, melded_before=s.melded_before) for s in view.seats],
+        seats=[
+            game_pb2.SeatView(hand_count=s.hand_count, melded_before=s.melded_before, foot_count=s.foot_count)
+            for s in view.seats
+        ],
         sides=state.sides,
         stock_count=view.stock_count,
         discard_pile=_wire(view.discard_pile),
@@ -97,6 +101,7 @@ def view_to_proto_fields(view: PlayerView) -> game_pb2.PlayerView:
         went_out_seat=view.went_out_seat,
         went_out_concealed=view.went_out_concealed,
         side_of_seat=view.side_of_seat,
+        hand_number=0 if view.hand_number == 1 else view.hand_number,  # 0 (absent) reads as the first hand
     )
 
 

@@ -132,6 +132,7 @@ def _state_within(state: game_pb2.GameState, deck: int, max_seats: int) -> bool:
         return False
     lists = [len(state.stock), len(state.discard_pile)]
     lists += [len(seat.hand) for seat in state.seats]
+    lists += [len(seat.foot) for seat in state.seats]
     for side in state.sides:
         if len(side.melds) > deck:
             return False
@@ -153,6 +154,7 @@ def check_state(check: SizeCheck, state: game_pb2.GameState, path: str, deck: in
     cards = _Cards(check, deck, rule_set, "a state")
     for i, seat in enumerate(state.seats):
         cards.cards(f"{path}.seats[{i}].hand", seat.hand)
+        cards.cards(f"{path}.seats[{i}].foot", seat.foot)
     for i, side in enumerate(state.sides):
         if cards.lists(f"{path}.sides[{i}].melds", side.melds, "melds"):
             for j, meld in enumerate(side.melds):

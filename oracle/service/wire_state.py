@@ -79,11 +79,18 @@ def _seat(data: bytes, pos: int, end: int) -> SeatState:
         if count + 4 == size and data[end - 2] == 0x10 and data[end - 1] == 0x01:
             chunk = data[pos + 2 : end - 2]
             return SeatState(tuple(chunk) if chunk.isascii() else read_cards(chunk, 0, count), True)
-    hand = _EMPTY
+    hand = foot = _EMPTY
     melded = False
     while pos < end:
         tag = data[pos]
-        if tag == 0x0A:  # hand
+        if tag == 0x92 and data[pos + 1] == 0x03:  # foot (field 50: a two-byte tag)
+            size = data[pos + 2]
+            pos += 3
+            if size & 0x80:
+                size, pos = read_varint(data, pos, size)
+            foot += packed_run(data[pos : pos + size])
+            pos += size
+        elif tag == 0x0A:  # hand
             size = data[pos + 1]
             pos += 2
             if size & 0x80:
@@ -100,7 +107,7 @@ def _seat(data: bytes, pos: int, end: int) -> SeatState:
             raise WireError(f"SeatState tag {tag}")
     if pos != end:
         raise WireError("a field past the end of SeatState")
-    return SeatState(hand, melded)
+    return SeatState(hand, melded, foot)
 
 
 def _card_list(data: bytes, pos: int, end: int) -> tuple[int, ...]:
@@ -209,10 +216,17 @@ def decode_state(data: bytes, pieces: Pieces | None = None) -> GameState:
     stock = pile = side_of_seat = _EMPTY
     scalars = [0] * 12  # by field number: pile_upcards 5, seat_to_move 6, phase 7, hand_end 9, 10, 11
     turn: TurnState | None = None
+    hand_number = 0
     pos, end = 0, len(data)
     while pos < end:
         tag = data[pos]
-        if tag & 7 == 2:
+        if tag == 0x90 and data[pos + 1] == 0x03:  # hand_number (field 50: a two-byte tag), int32
+            value = data[pos + 2]
+            pos += 3
+            if value & 0x80:
+                value, pos = read_varint(data, pos, value)
+            hand_number = as_int32(value)
+        elif tag & 7 == 2:
             field = pos
             size = data[pos + 1]
             pos += 2
@@ -271,6 +285,7 @@ def decode_state(data: bytes, pieces: Pieces | None = None) -> GameState:
         as_int32(scalars[10]),
         scalars[11] != 0,
         side_of_seat,
+        hand_number or 1,  # 0 (absent) reads as the first hand
     )
 
 
@@ -282,9 +297,11 @@ def state_within(state: GameState, deck: int, max_seats: int) -> bool:
     longest, total = max(len(state.stock), len(state.discard_pile)), len(state.stock) + len(state.discard_pile)
     for seat in seats:
         size = len(seat.hand)
-        total += size
+        total += size + len(seat.foot)
         if size > longest:
             longest = size
+        if len(seat.foot) > longest:
+            longest = len(seat.foot)
     for side in sides:
         if len(side.melds) > deck:
             return False

@@ -20,9 +20,16 @@ _SCALAR_TAGS = frozenset((0x08, 0x28, 0x38, 0x40, 0x48, 0x58, 0x60, 0x68))
 
 
 def _seat_view(data: bytes, pos: int, end: int) -> SeatView:
-    count, melded = 0, 0
+    count, melded, foot = 0, 0, 0
     while pos < end:
         tag = data[pos]
+        if tag == 0x90 and data[pos + 1] == 0x03:  # foot_count (field 50: a two-byte tag), uint32
+            value = data[pos + 2]
+            pos += 3
+            if value & 0x80:
+                value, pos = read_varint(data, pos, value)
+            foot = value & 0xFFFFFFFF
+            continue
         if tag != 0x08 and tag != 0x10:
             raise WireError(f"SeatView tag {tag}")
         value = data[pos + 1]
@@ -35,7 +42,7 @@ def _seat_view(data: bytes, pos: int, end: int) -> SeatView:
             melded = value
     if pos != end:
         raise WireError("a field past the end of SeatView")
-    return SeatView(count, melded != 0)
+    return SeatView(count, melded != 0, foot)
 
 
 def decode_view(data: bytes, pieces: Pieces | None = None) -> PlayerView:
@@ -50,10 +57,17 @@ def decode_view(data: bytes, pieces: Pieces | None = None) -> PlayerView:
     sides: list[SideState] = []
     scalars = [0] * 14  # by field number
     turn: TurnState | None = None
+    hand_number = 0
     pos, end = 0, len(data)
     while pos < end:
         tag = data[pos]
-        if tag & 7 == 2:
+        if tag == 0x90 and data[pos + 1] == 0x03:  # hand_number (field 50: a two-byte tag), int32
+            value = data[pos + 2]
+            pos += 3
+            if value & 0x80:
+                value, pos = read_varint(data, pos, value)
+            hand_number = as_int32(value)
+        elif tag & 7 == 2:
             field = pos
             size = data[pos + 1]
             pos += 2
@@ -111,6 +125,7 @@ def decode_view(data: bytes, pieces: Pieces | None = None) -> PlayerView:
         as_int32(scalars[12]),
         scalars[13] != 0,
         side_of_seat,
+        hand_number or 1,  # 0 (absent) reads as the first hand
     )
 
 

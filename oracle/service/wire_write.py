@@ -123,7 +123,14 @@ def encode_state(state: GameState, pieces: Pieces | None = None) -> bytes:
                 continue
             raw = bytes(seat.hand)
             card(raw)
-            if seat.melded_before:
+            if seat.foot:  # a foot not yet taken up (field 50, after hand and melded_before)
+                foot = bytes(seat.foot)
+                card(foot)
+                body = (b"\x0a" + varint(len(raw)) + raw if raw else b"") + (b"\x10\x01" if seat.melded_before else b"")
+                body += b"\x92\x03" + varint(len(foot)) + foot
+                add(varint(len(body)))
+                add(body)
+            elif seat.melded_before:
                 add(_SEAT_MELDED[len(raw)])
                 add(raw)
                 add(b"\x10\x01")
@@ -150,6 +157,8 @@ def encode_state(state: GameState, pieces: Pieces | None = None) -> bytes:
         add(b"\x58\x01")
     if state.side_of_seat:
         add(b"\x62" + _packed_small(state.side_of_seat))
+    if state.hand_number != 1:  # the first hand is written as 0 (absent), which reads as 1
+        add(b"\x90\x03" + int32(state.hand_number))
     return _checked(parts, cards)
 
 
@@ -167,6 +176,8 @@ def encode_view(view: PlayerView, pieces: Pieces | None = None) -> bytes:
             body = (b"\x08" + uint32(seat.hand_count) if seat.hand_count else b"") + (
                 b"\x10\x01" if seat.melded_before else b""
             )
+            if seat.foot_count:
+                body += b"\x90\x03" + uint32(seat.foot_count)
             add(b"\x1a" + varint(len(body)) + body)
         _sides(add, card, b"\x22", view.sides, pieces or _NONE)
         if view.stock_count:
@@ -189,6 +200,8 @@ def encode_view(view: PlayerView, pieces: Pieces | None = None) -> bytes:
         add(b"\x68\x01")
     if view.side_of_seat:
         add(b"\x72" + _packed_small(view.side_of_seat))
+    if view.hand_number != 1:  # as encode_state
+        add(b"\x90\x03" + int32(view.hand_number))
     return _checked(parts, cards)
 
 

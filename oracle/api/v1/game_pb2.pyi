@@ -75,12 +75,14 @@ class TurnState(_message.Message):
     def __init__(self, start: _Optional[_Union[TurnStart, str]] = ..., melded: _Optional[bool] = ..., added_to_existing: _Optional[bool] = ..., made_canasta: _Optional[bool] = ..., partner_answer: _Optional[_Union[PartnerAnswer, str]] = ..., melds_before_turn: _Optional[int] = ...) -> None: ...
 
 class SeatState(_message.Message):
-    __slots__ = ("hand", "melded_before")
+    __slots__ = ("hand", "melded_before", "foot")
     HAND_FIELD_NUMBER: _ClassVar[int]
     MELDED_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    FOOT_FIELD_NUMBER: _ClassVar[int]
     hand: _containers.RepeatedScalarFieldContainer[_cards_pb2.Card]
     melded_before: bool
-    def __init__(self, hand: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., melded_before: _Optional[bool] = ...) -> None: ...
+    foot: _containers.RepeatedScalarFieldContainer[_cards_pb2.Card]
+    def __init__(self, hand: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., melded_before: _Optional[bool] = ..., foot: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ...) -> None: ...
 
 class SideState(_message.Message):
     __slots__ = ("melds", "red_threes", "running_total", "unable_after_yes", "asks")
@@ -97,7 +99,7 @@ class SideState(_message.Message):
     def __init__(self, melds: _Optional[_Iterable[_Union[_cards_pb2.CardList, _Mapping]]] = ..., red_threes: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., running_total: _Optional[int] = ..., unable_after_yes: _Optional[int] = ..., asks: _Optional[int] = ...) -> None: ...
 
 class GameState(_message.Message):
-    __slots__ = ("seats", "sides", "stock", "discard_pile", "pile_upcards", "seat_to_move", "phase", "turn", "hand_end", "went_out_seat", "went_out_concealed", "side_of_seat")
+    __slots__ = ("seats", "sides", "stock", "discard_pile", "pile_upcards", "seat_to_move", "phase", "turn", "hand_end", "went_out_seat", "went_out_concealed", "side_of_seat", "hand_number")
     SEATS_FIELD_NUMBER: _ClassVar[int]
     SIDES_FIELD_NUMBER: _ClassVar[int]
     STOCK_FIELD_NUMBER: _ClassVar[int]
@@ -110,6 +112,7 @@ class GameState(_message.Message):
     WENT_OUT_SEAT_FIELD_NUMBER: _ClassVar[int]
     WENT_OUT_CONCEALED_FIELD_NUMBER: _ClassVar[int]
     SIDE_OF_SEAT_FIELD_NUMBER: _ClassVar[int]
+    HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
     seats: _containers.RepeatedCompositeFieldContainer[SeatState]
     sides: _containers.RepeatedCompositeFieldContainer[SideState]
     stock: _containers.RepeatedScalarFieldContainer[_cards_pb2.Card]
@@ -122,18 +125,21 @@ class GameState(_message.Message):
     went_out_seat: int
     went_out_concealed: bool
     side_of_seat: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, seats: _Optional[_Iterable[_Union[SeatState, _Mapping]]] = ..., sides: _Optional[_Iterable[_Union[SideState, _Mapping]]] = ..., stock: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., discard_pile: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., pile_upcards: _Optional[int] = ..., seat_to_move: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[_Union[TurnState, _Mapping]] = ..., hand_end: _Optional[_Union[HandEnd, str]] = ..., went_out_seat: _Optional[int] = ..., went_out_concealed: _Optional[bool] = ..., side_of_seat: _Optional[_Iterable[int]] = ...) -> None: ...
+    hand_number: int
+    def __init__(self, seats: _Optional[_Iterable[_Union[SeatState, _Mapping]]] = ..., sides: _Optional[_Iterable[_Union[SideState, _Mapping]]] = ..., stock: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., discard_pile: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., pile_upcards: _Optional[int] = ..., seat_to_move: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[_Union[TurnState, _Mapping]] = ..., hand_end: _Optional[_Union[HandEnd, str]] = ..., went_out_seat: _Optional[int] = ..., went_out_concealed: _Optional[bool] = ..., side_of_seat: _Optional[_Iterable[int]] = ..., hand_number: _Optional[int] = ...) -> None: ...
 
 class SeatView(_message.Message):
-    __slots__ = ("hand_count", "melded_before")
+    __slots__ = ("hand_count", "melded_before", "foot_count")
     HAND_COUNT_FIELD_NUMBER: _ClassVar[int]
     MELDED_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    FOOT_COUNT_FIELD_NUMBER: _ClassVar[int]
     hand_count: int
     melded_before: bool
-    def __init__(self, hand_count: _Optional[int] = ..., melded_before: _Optional[bool] = ...) -> None: ...
+    foot_count: int
+    def __init__(self, hand_count: _Optional[int] = ..., melded_before: _Optional[bool] = ..., foot_count: _Optional[int] = ...) -> None: ...
 
 class PlayerView(_message.Message):
-    __slots__ = ("seat", "hand", "seats", "sides", "stock_count", "discard_pile", "pile_upcards", "seat_to_move", "phase", "turn", "hand_end", "went_out_seat", "went_out_concealed", "side_of_seat")
+    __slots__ = ("seat", "hand", "seats", "sides", "stock_count", "discard_pile", "pile_upcards", "seat_to_move", "phase", "turn", "hand_end", "went_out_seat", "went_out_concealed", "side_of_seat", "hand_number")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     HAND_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -148,6 +154,7 @@ class PlayerView(_message.Message):
     WENT_OUT_SEAT_FIELD_NUMBER: _ClassVar[int]
     WENT_OUT_CONCEALED_FIELD_NUMBER: _ClassVar[int]
     SIDE_OF_SEAT_FIELD_NUMBER: _ClassVar[int]
+    HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
     seat: int
     hand: _containers.RepeatedScalarFieldContainer[_cards_pb2.Card]
     seats: _containers.RepeatedCompositeFieldContainer[SeatView]
@@ -162,7 +169,8 @@ class PlayerView(_message.Message):
     went_out_seat: int
     went_out_concealed: bool
     side_of_seat: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, seat: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., seats: _Optional[_Iterable[_Union[SeatView, _Mapping]]] = ..., sides: _Optional[_Iterable[_Union[SideState, _Mapping]]] = ..., stock_count: _Optional[int] = ..., discard_pile: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., pile_upcards: _Optional[int] = ..., seat_to_move: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[_Union[TurnState, _Mapping]] = ..., hand_end: _Optional[_Union[HandEnd, str]] = ..., went_out_seat: _Optional[int] = ..., went_out_concealed: _Optional[bool] = ..., side_of_seat: _Optional[_Iterable[int]] = ...) -> None: ...
+    hand_number: int
+    def __init__(self, seat: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., seats: _Optional[_Iterable[_Union[SeatView, _Mapping]]] = ..., sides: _Optional[_Iterable[_Union[SideState, _Mapping]]] = ..., stock_count: _Optional[int] = ..., discard_pile: _Optional[_Iterable[_Union[_cards_pb2.Card, str]]] = ..., pile_upcards: _Optional[int] = ..., seat_to_move: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[_Union[TurnState, _Mapping]] = ..., hand_end: _Optional[_Union[HandEnd, str]] = ..., went_out_seat: _Optional[int] = ..., went_out_concealed: _Optional[bool] = ..., side_of_seat: _Optional[_Iterable[int]] = ..., hand_number: _Optional[int] = ...) -> None: ...
 
 class DrawAction(_message.Message):
     __slots__ = ()

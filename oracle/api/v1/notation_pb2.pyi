@@ -35,12 +35,14 @@ class HandTableNotation(_message.Message):
     def __init__(self, rule_set_id: _Optional[str] = ..., sides: _Optional[_Iterable[_Union[SideTableNotation, _Mapping]]] = ..., side_of_seat: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class SeatNotation(_message.Message):
-    __slots__ = ("hand", "melded_before")
+    __slots__ = ("hand", "melded_before", "foot")
     HAND_FIELD_NUMBER: _ClassVar[int]
     MELDED_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    FOOT_FIELD_NUMBER: _ClassVar[int]
     hand: str
     melded_before: bool
-    def __init__(self, hand: _Optional[str] = ..., melded_before: _Optional[bool] = ...) -> None: ...
+    foot: str
+    def __init__(self, hand: _Optional[str] = ..., melded_before: _Optional[bool] = ..., foot: _Optional[str] = ...) -> None: ...
 
 class SideNotation(_message.Message):
     __slots__ = ("melds", "red_threes", "running_total", "unable_after_yes", "asks")
@@ -57,7 +59,7 @@ class SideNotation(_message.Message):
     def __init__(self, melds: _Optional[_Iterable[str]] = ..., red_threes: _Optional[str] = ..., running_total: _Optional[int] = ..., unable_after_yes: _Optional[int] = ..., asks: _Optional[int] = ...) -> None: ...
 
 class GameStateNotation(_message.Message):
-    __slots__ = ("rule_set_id", "seats", "sides", "stock", "discard_pile", "pile_upcards", "seat_to_move", "phase", "turn", "hand_end", "went_out_seat", "went_out_concealed", "fill_stock", "side_of_seat")
+    __slots__ = ("rule_set_id", "seats", "sides", "stock", "discard_pile", "pile_upcards", "seat_to_move", "phase", "turn", "hand_end", "went_out_seat", "went_out_concealed", "fill_stock", "side_of_seat", "hand_number")
     RULE_SET_ID_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     SIDES_FIELD_NUMBER: _ClassVar[int]
@@ -72,6 +74,7 @@ class GameStateNotation(_message.Message):
     WENT_OUT_CONCEALED_FIELD_NUMBER: _ClassVar[int]
     FILL_STOCK_FIELD_NUMBER: _ClassVar[int]
     SIDE_OF_SEAT_FIELD_NUMBER: _ClassVar[int]
+    HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
     rule_set_id: str
     seats: _containers.RepeatedCompositeFieldContainer[SeatNotation]
     sides: _containers.RepeatedCompositeFieldContainer[SideNotation]
@@ -86,4 +89,5 @@ class GameStateNotation(_message.Message):
     went_out_concealed: bool
     fill_stock: bool
     side_of_seat: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, rule_set_id: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatNotation, _Mapping]]] = ..., sides: _Optional[_Iterable[_Union[SideNotation, _Mapping]]] = ..., stock: _Optional[str] = ..., discard_pile: _Optional[str] = ..., pile_upcards: _Optional[int] = ..., seat_to_move: _Optional[int] = ..., phase: _Optional[_Union[_game_pb2.Phase, str]] = ..., turn: _Optional[_Union[_game_pb2.TurnState, _Mapping]] = ..., hand_end: _Optional[_Union[_game_pb2.HandEnd, str]] = ..., went_out_seat: _Optional[int] = ..., went_out_concealed: _Optional[bool] = ..., fill_stock: _Optional[bool] = ..., side_of_seat: _Optional[_Iterable[int]] = ...) -> None: ...
+    hand_number: int
+    def __init__(self, rule_set_id: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatNotation, _Mapping]]] = ..., sides: _Optional[_Iterable[_Union[SideNotation, _Mapping]]] = ..., stock: _Optional[str] = ..., discard_pile: _Optional[str] = ..., pile_upcards: _Optional[int] = ..., seat_to_move: _Optional[int] = ..., phase: _Optional[_Union[_game_pb2.Phase, str]] = ..., turn: _Optional[_Union[_game_pb2.TurnState, _Mapping]] = ..., hand_end: _Optional[_Union[_game_pb2.HandEnd, str]] = ..., went_out_seat: _Optional[int] = ..., went_out_concealed: _Optional[bool] = ..., fill_stock: _Optional[bool] = ..., side_of_seat: _Optional[_Iterable[int]] = ..., hand_number: _Optional[int] = ...) -> None: ...

@@ -66,6 +66,7 @@ class AskPartner(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ASK_PARTNER_UNSPECIFIED: _ClassVar[AskPartner]
     ASK_PARTNER_NONE: _ClassVar[AskPartner]
     ASK_PARTNER_OPTIONAL_BINDING: _ClassVar[AskPartner]
+    ASK_PARTNER_REQUIRED_BINDING: _ClassVar[AskPartner]
 
 class AfterLastCard(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -108,6 +109,7 @@ LAST_RED_THREE_MAY_MELD_THEN_ENDS: LastRedThree
 ASK_PARTNER_UNSPECIFIED: AskPartner
 ASK_PARTNER_NONE: AskPartner
 ASK_PARTNER_OPTIONAL_BINDING: AskPartner
+ASK_PARTNER_REQUIRED_BINDING: AskPartner
 AFTER_LAST_CARD_UNSPECIFIED: AfterLastCard
 AFTER_LAST_CARD_PLAY_ON: AfterLastCard
 AFTER_LAST_CARD_ENDS_AFTER_DISCARD: AfterLastCard
@@ -219,20 +221,22 @@ class Deck(_message.Message):
     def __init__(self, packs: _Optional[int] = ..., jokers: _Optional[int] = ...) -> None: ...
 
 class Deal(_message.Message):
-    __slots__ = ("hand_size", "upcard_cover_wild", "upcard_cover_red_three", "upcard_cover_black_three", "upcard_cover_repeats", "upcard")
+    __slots__ = ("hand_size", "upcard_cover_wild", "upcard_cover_red_three", "upcard_cover_black_three", "upcard_cover_repeats", "upcard", "upcard_reject_to_stock")
     HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
     UPCARD_COVER_WILD_FIELD_NUMBER: _ClassVar[int]
     UPCARD_COVER_RED_THREE_FIELD_NUMBER: _ClassVar[int]
     UPCARD_COVER_BLACK_THREE_FIELD_NUMBER: _ClassVar[int]
     UPCARD_COVER_REPEATS_FIELD_NUMBER: _ClassVar[int]
     UPCARD_FIELD_NUMBER: _ClassVar[int]
+    UPCARD_REJECT_TO_STOCK_FIELD_NUMBER: _ClassVar[int]
     hand_size: int
     upcard_cover_wild: bool
     upcard_cover_red_three: bool
     upcard_cover_black_three: bool
     upcard_cover_repeats: bool
     upcard: bool
-    def __init__(self, hand_size: _Optional[int] = ..., upcard_cover_wild: _Optional[bool] = ..., upcard_cover_red_three: _Optional[bool] = ..., upcard_cover_black_three: _Optional[bool] = ..., upcard_cover_repeats: _Optional[bool] = ..., upcard: _Optional[bool] = ...) -> None: ...
+    upcard_reject_to_stock: bool
+    def __init__(self, hand_size: _Optional[int] = ..., upcard_cover_wild: _Optional[bool] = ..., upcard_cover_red_three: _Optional[bool] = ..., upcard_cover_black_three: _Optional[bool] = ..., upcard_cover_repeats: _Optional[bool] = ..., upcard: _Optional[bool] = ..., upcard_reject_to_stock: _Optional[bool] = ...) -> None: ...
 
 class Turn(_message.Message):
     __slots__ = ("draw_count", "short_stock_draws_remaining")
@@ -243,7 +247,7 @@ class Turn(_message.Message):
     def __init__(self, draw_count: _Optional[int] = ..., short_stock_draws_remaining: _Optional[bool] = ...) -> None: ...
 
 class CardValues(_message.Message):
-    __slots__ = ("joker", "two", "ace", "eight_to_king", "four_to_seven", "black_three", "table_minus_below_canastas")
+    __slots__ = ("joker", "two", "ace", "eight_to_king", "four_to_seven", "black_three", "table_minus_below_canastas", "rank_values", "red_three")
     JOKER_FIELD_NUMBER: _ClassVar[int]
     TWO_FIELD_NUMBER: _ClassVar[int]
     ACE_FIELD_NUMBER: _ClassVar[int]
@@ -251,6 +255,8 @@ class CardValues(_message.Message):
     FOUR_TO_SEVEN_FIELD_NUMBER: _ClassVar[int]
     BLACK_THREE_FIELD_NUMBER: _ClassVar[int]
     TABLE_MINUS_BELOW_CANASTAS_FIELD_NUMBER: _ClassVar[int]
+    RANK_VALUES_FIELD_NUMBER: _ClassVar[int]
+    RED_THREE_FIELD_NUMBER: _ClassVar[int]
     joker: int
     two: int
     ace: int
@@ -258,10 +264,20 @@ class CardValues(_message.Message):
     four_to_seven: int
     black_three: int
     table_minus_below_canastas: int
-    def __init__(self, joker: _Optional[int] = ..., two: _Optional[int] = ..., ace: _Optional[int] = ..., eight_to_king: _Optional[int] = ..., four_to_seven: _Optional[int] = ..., black_three: _Optional[int] = ..., table_minus_below_canastas: _Optional[int] = ...) -> None: ...
+    rank_values: _containers.RepeatedCompositeFieldContainer[RankValue]
+    red_three: int
+    def __init__(self, joker: _Optional[int] = ..., two: _Optional[int] = ..., ace: _Optional[int] = ..., eight_to_king: _Optional[int] = ..., four_to_seven: _Optional[int] = ..., black_three: _Optional[int] = ..., table_minus_below_canastas: _Optional[int] = ..., rank_values: _Optional[_Iterable[_Union[RankValue, _Mapping]]] = ..., red_three: _Optional[int] = ...) -> None: ...
+
+class RankValue(_message.Message):
+    __slots__ = ("rank", "points")
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    rank: NaturalRank
+    points: int
+    def __init__(self, rank: _Optional[_Union[NaturalRank, str]] = ..., points: _Optional[int] = ...) -> None: ...
 
 class Melds(_message.Message):
-    __slots__ = ("min_size", "min_naturals", "max_wilds", "wild_ratio", "max_size", "one_meld_per_rank", "wild_only_melds", "wilds_after_opening_min_naturals", "open_wild_meld_blocks_wilds", "rank_rules", "combine_same_rank")
+    __slots__ = ("min_size", "min_naturals", "max_wilds", "wild_ratio", "max_size", "one_meld_per_rank", "wild_only_melds", "wilds_after_opening_min_naturals", "open_wild_meld_blocks_wilds", "rank_rules", "combine_same_rank", "one_open_meld_per_rank")
     MIN_SIZE_FIELD_NUMBER: _ClassVar[int]
     MIN_NATURALS_FIELD_NUMBER: _ClassVar[int]
     MAX_WILDS_FIELD_NUMBER: _ClassVar[int]
@@ -273,6 +289,7 @@ class Melds(_message.Message):
     OPEN_WILD_MELD_BLOCKS_WILDS_FIELD_NUMBER: _ClassVar[int]
     RANK_RULES_FIELD_NUMBER: _ClassVar[int]
     COMBINE_SAME_RANK_FIELD_NUMBER: _ClassVar[int]
+    ONE_OPEN_MELD_PER_RANK_FIELD_NUMBER: _ClassVar[int]
     min_size: int
     min_naturals: int
     max_wilds: int
@@ -284,7 +301,8 @@ class Melds(_message.Message):
     open_wild_meld_blocks_wilds: bool
     rank_rules: _containers.RepeatedCompositeFieldContainer[RankRule]
     combine_same_rank: bool
-    def __init__(self, min_size: _Optional[int] = ..., min_naturals: _Optional[int] = ..., max_wilds: _Optional[int] = ..., wild_ratio: _Optional[_Union[WildRatio, str]] = ..., max_size: _Optional[int] = ..., one_meld_per_rank: _Optional[bool] = ..., wild_only_melds: _Optional[bool] = ..., wilds_after_opening_min_naturals: _Optional[int] = ..., open_wild_meld_blocks_wilds: _Optional[bool] = ..., rank_rules: _Optional[_Iterable[_Union[RankRule, _Mapping]]] = ..., combine_same_rank: _Optional[bool] = ...) -> None: ...
+    one_open_meld_per_rank: bool
+    def __init__(self, min_size: _Optional[int] = ..., min_naturals: _Optional[int] = ..., max_wilds: _Optional[int] = ..., wild_ratio: _Optional[_Union[WildRatio, str]] = ..., max_size: _Optional[int] = ..., one_meld_per_rank: _Optional[bool] = ..., wild_only_melds: _Optional[bool] = ..., wilds_after_opening_min_naturals: _Optional[int] = ..., open_wild_meld_blocks_wilds: _Optional[bool] = ..., rank_rules: _Optional[_Iterable[_Union[RankRule, _Mapping]]] = ..., combine_same_rank: _Optional[bool] = ..., one_open_meld_per_rank: _Optional[bool] = ...) -> None: ...
 
 class Canastas(_message.Message):
     __slots__ = ("min_size", "natural_bonus", "mixed_bonus", "wild_may_join_natural", "wild_bonus", "wild_all_twos_bonus", "wild_all_jokers_bonus", "wild_unfinished_penalty", "wild_may_join_canasta")
@@ -317,20 +335,22 @@ class MeldThreshold(_message.Message):
     def __init__(self, from_score: _Optional[int] = ..., minimum: _Optional[int] = ...) -> None: ...
 
 class InitialMeld(_message.Message):
-    __slots__ = ("minimum_below_table", "thresholds", "waived_for_concealed_going_out", "natural_meld_required", "no_mixed_canasta", "pile_top_counts")
+    __slots__ = ("minimum_below_table", "thresholds", "waived_for_concealed_going_out", "natural_meld_required", "no_mixed_canasta", "pile_top_counts", "minimum_by_hand")
     MINIMUM_BELOW_TABLE_FIELD_NUMBER: _ClassVar[int]
     THRESHOLDS_FIELD_NUMBER: _ClassVar[int]
     WAIVED_FOR_CONCEALED_GOING_OUT_FIELD_NUMBER: _ClassVar[int]
     NATURAL_MELD_REQUIRED_FIELD_NUMBER: _ClassVar[int]
     NO_MIXED_CANASTA_FIELD_NUMBER: _ClassVar[int]
     PILE_TOP_COUNTS_FIELD_NUMBER: _ClassVar[int]
+    MINIMUM_BY_HAND_FIELD_NUMBER: _ClassVar[int]
     minimum_below_table: int
     thresholds: _containers.RepeatedCompositeFieldContainer[MeldThreshold]
     waived_for_concealed_going_out: bool
     natural_meld_required: int
     no_mixed_canasta: bool
     pile_top_counts: bool
-    def __init__(self, minimum_below_table: _Optional[int] = ..., thresholds: _Optional[_Iterable[_Union[MeldThreshold, _Mapping]]] = ..., waived_for_concealed_going_out: _Optional[bool] = ..., natural_meld_required: _Optional[int] = ..., no_mixed_canasta: _Optional[bool] = ..., pile_top_counts: _Optional[bool] = ...) -> None: ...
+    minimum_by_hand: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, minimum_below_table: _Optional[int] = ..., thresholds: _Optional[_Iterable[_Union[MeldThreshold, _Mapping]]] = ..., waived_for_concealed_going_out: _Optional[bool] = ..., natural_meld_required: _Optional[int] = ..., no_mixed_canasta: _Optional[bool] = ..., pile_top_counts: _Optional[bool] = ..., minimum_by_hand: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class DiscardPile(_message.Message):
     __slots__ = ("take_limit", "unfrozen_natural_and_wild", "unfrozen_onto_existing_meld", "frozen_by_wild", "frozen_by_upcard", "frozen_by_black_three", "frozen_until_initial_meld", "wild_top_blocks", "black_three_top_blocks", "one_card_hand_no_one_card_pile", "frozen_take_wilds", "closed_rank_dead", "no_wild_on_empty_pile", "wild_discard_last_resort", "onto_meld_below_canasta_only")
@@ -367,7 +387,7 @@ class DiscardPile(_message.Message):
     def __init__(self, take_limit: _Optional[int] = ..., unfrozen_natural_and_wild: _Optional[bool] = ..., unfrozen_onto_existing_meld: _Optional[bool] = ..., frozen_by_wild: _Optional[bool] = ..., frozen_by_upcard: _Optional[bool] = ..., frozen_by_black_three: _Optional[bool] = ..., frozen_until_initial_meld: _Optional[bool] = ..., wild_top_blocks: _Optional[bool] = ..., black_three_top_blocks: _Optional[bool] = ..., one_card_hand_no_one_card_pile: _Optional[bool] = ..., frozen_take_wilds: _Optional[bool] = ..., closed_rank_dead: _Optional[bool] = ..., no_wild_on_empty_pile: _Optional[bool] = ..., wild_discard_last_resort: _Optional[bool] = ..., onto_meld_below_canasta_only: _Optional[bool] = ...) -> None: ...
 
 class Threes(_message.Message):
-    __slots__ = ("red_three_bonus", "all_red_threes_bonus", "red_threes_negative_without_meld", "all_red_threes_negative_without_meld", "red_three_replaced", "red_three_from_pile_replaced", "black_three_meld_going_out_only", "black_three_meld_min", "black_three_meld_max", "black_three_meld_wilds", "black_three_meld_last_cards", "black_three_role", "count_values", "minus_below_canastas", "plus_from_canastas", "canastas_for_red_threes")
+    __slots__ = ("red_three_bonus", "all_red_threes_bonus", "red_threes_negative_without_meld", "all_red_threes_negative_without_meld", "red_three_replaced", "red_three_from_pile_replaced", "black_three_meld_going_out_only", "black_three_meld_min", "black_three_meld_max", "black_three_meld_wilds", "black_three_meld_last_cards", "black_three_role", "count_values", "minus_below_canastas", "plus_from_canastas", "canastas_for_red_threes", "red_three_held")
     RED_THREE_BONUS_FIELD_NUMBER: _ClassVar[int]
     ALL_RED_THREES_BONUS_FIELD_NUMBER: _ClassVar[int]
     RED_THREES_NEGATIVE_WITHOUT_MELD_FIELD_NUMBER: _ClassVar[int]
@@ -384,6 +404,7 @@ class Threes(_message.Message):
     MINUS_BELOW_CANASTAS_FIELD_NUMBER: _ClassVar[int]
     PLUS_FROM_CANASTAS_FIELD_NUMBER: _ClassVar[int]
     CANASTAS_FOR_RED_THREES_FIELD_NUMBER: _ClassVar[int]
+    RED_THREE_HELD_FIELD_NUMBER: _ClassVar[int]
     red_three_bonus: int
     all_red_threes_bonus: int
     red_threes_negative_without_meld: bool
@@ -400,10 +421,11 @@ class Threes(_message.Message):
     minus_below_canastas: int
     plus_from_canastas: int
     canastas_for_red_threes: int
-    def __init__(self, red_three_bonus: _Optional[int] = ..., all_red_threes_bonus: _Optional[int] = ..., red_threes_negative_without_meld: _Optional[bool] = ..., all_red_threes_negative_without_meld: _Optional[bool] = ..., red_three_replaced: _Optional[bool] = ..., red_three_from_pile_replaced: _Optional[bool] = ..., black_three_meld_going_out_only: _Optional[bool] = ..., black_three_meld_min: _Optional[int] = ..., black_three_meld_max: _Optional[int] = ..., black_three_meld_wilds: _Optional[bool] = ..., black_three_meld_last_cards: _Optional[bool] = ..., black_three_role: _Optional[_Union[BlackThreeRole, str]] = ..., count_values: _Optional[_Iterable[int]] = ..., minus_below_canastas: _Optional[int] = ..., plus_from_canastas: _Optional[int] = ..., canastas_for_red_threes: _Optional[int] = ...) -> None: ...
+    red_three_held: bool
+    def __init__(self, red_three_bonus: _Optional[int] = ..., all_red_threes_bonus: _Optional[int] = ..., red_threes_negative_without_meld: _Optional[bool] = ..., all_red_threes_negative_without_meld: _Optional[bool] = ..., red_three_replaced: _Optional[bool] = ..., red_three_from_pile_replaced: _Optional[bool] = ..., black_three_meld_going_out_only: _Optional[bool] = ..., black_three_meld_min: _Optional[int] = ..., black_three_meld_max: _Optional[int] = ..., black_three_meld_wilds: _Optional[bool] = ..., black_three_meld_last_cards: _Optional[bool] = ..., black_three_role: _Optional[_Union[BlackThreeRole, str]] = ..., count_values: _Optional[_Iterable[int]] = ..., minus_below_canastas: _Optional[int] = ..., plus_from_canastas: _Optional[int] = ..., canastas_for_red_threes: _Optional[int] = ..., red_three_held: _Optional[bool] = ...) -> None: ...
 
 class GoingOut(_message.Message):
-    __slots__ = ("canastas_required", "min_hand_after_meld_without_canastas", "bonus", "concealed_bonus", "discard_optional", "ask_partner", "cannot_go_out_after_yes_penalty", "concealed_with_final_discard", "ask_partner_max_per_hand", "unfinished_special_meld_blocks")
+    __slots__ = ("canastas_required", "min_hand_after_meld_without_canastas", "bonus", "concealed_bonus", "discard_optional", "ask_partner", "cannot_go_out_after_yes_penalty", "concealed_with_final_discard", "ask_partner_max_per_hand", "unfinished_special_meld_blocks", "natural_canastas_required", "mixed_canastas_required", "partner_foot_required")
     CANASTAS_REQUIRED_FIELD_NUMBER: _ClassVar[int]
     MIN_HAND_AFTER_MELD_WITHOUT_CANASTAS_FIELD_NUMBER: _ClassVar[int]
     BONUS_FIELD_NUMBER: _ClassVar[int]
@@ -414,6 +436,9 @@ class GoingOut(_message.Message):
     CONCEALED_WITH_FINAL_DISCARD_FIELD_NUMBER: _ClassVar[int]
     ASK_PARTNER_MAX_PER_HAND_FIELD_NUMBER: _ClassVar[int]
     UNFINISHED_SPECIAL_MELD_BLOCKS_FIELD_NUMBER: _ClassVar[int]
+    NATURAL_CANASTAS_REQUIRED_FIELD_NUMBER: _ClassVar[int]
+    MIXED_CANASTAS_REQUIRED_FIELD_NUMBER: _ClassVar[int]
+    PARTNER_FOOT_REQUIRED_FIELD_NUMBER: _ClassVar[int]
     canastas_required: int
     min_hand_after_meld_without_canastas: int
     bonus: int
@@ -424,7 +449,10 @@ class GoingOut(_message.Message):
     concealed_with_final_discard: bool
     ask_partner_max_per_hand: int
     unfinished_special_meld_blocks: bool
-    def __init__(self, canastas_required: _Optional[int] = ..., min_hand_after_meld_without_canastas: _Optional[int] = ..., bonus: _Optional[int] = ..., concealed_bonus: _Optional[int] = ..., discard_optional: _Optional[bool] = ..., ask_partner: _Optional[_Union[AskPartner, str]] = ..., cannot_go_out_after_yes_penalty: _Optional[int] = ..., concealed_with_final_discard: _Optional[bool] = ..., ask_partner_max_per_hand: _Optional[int] = ..., unfinished_special_meld_blocks: _Optional[bool] = ...) -> None: ...
+    natural_canastas_required: int
+    mixed_canastas_required: int
+    partner_foot_required: bool
+    def __init__(self, canastas_required: _Optional[int] = ..., min_hand_after_meld_without_canastas: _Optional[int] = ..., bonus: _Optional[int] = ..., concealed_bonus: _Optional[int] = ..., discard_optional: _Optional[bool] = ..., ask_partner: _Optional[_Union[AskPartner, str]] = ..., cannot_go_out_after_yes_penalty: _Optional[int] = ..., concealed_with_final_discard: _Optional[bool] = ..., ask_partner_max_per_hand: _Optional[int] = ..., unfinished_special_meld_blocks: _Optional[bool] = ..., natural_canastas_required: _Optional[int] = ..., mixed_canastas_required: _Optional[int] = ..., partner_foot_required: _Optional[bool] = ...) -> None: ...
 
 class StockExhaustion(_message.Message):
     __slots__ = ("must_take_pile", "last_red_three", "after_last_card")
@@ -468,14 +496,26 @@ class BonusCards(_message.Message):
     keep_only_discard: bool
     def __init__(self, first_side: _Optional[int] = ..., later_side: _Optional[int] = ..., not_with_pile_take: _Optional[bool] = ..., none_when_stock_at_most: _Optional[int] = ..., keep_only_discard: _Optional[bool] = ...) -> None: ...
 
+class Foot(_message.Message):
+    __slots__ = ("size", "continue_after_melding_out", "unplayed_counts")
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    CONTINUE_AFTER_MELDING_OUT_FIELD_NUMBER: _ClassVar[int]
+    UNPLAYED_COUNTS_FIELD_NUMBER: _ClassVar[int]
+    size: int
+    continue_after_melding_out: bool
+    unplayed_counts: bool
+    def __init__(self, size: _Optional[int] = ..., continue_after_melding_out: _Optional[bool] = ..., unplayed_counts: _Optional[bool] = ...) -> None: ...
+
 class Game(_message.Message):
-    __slots__ = ("target_score",)
+    __slots__ = ("target_score", "hands")
     TARGET_SCORE_FIELD_NUMBER: _ClassVar[int]
+    HANDS_FIELD_NUMBER: _ClassVar[int]
     target_score: int
-    def __init__(self, target_score: _Optional[int] = ...) -> None: ...
+    hands: int
+    def __init__(self, target_score: _Optional[int] = ..., hands: _Optional[int] = ...) -> None: ...
 
 class RuleSet(_message.Message):
-    __slots__ = ("id", "extends", "title", "description", "players", "deck", "deal", "turn", "card_values", "melds", "canastas", "initial_meld", "discard_pile", "threes", "going_out", "stock_exhaustion", "game", "bonus_cards", "runs", "rules", "choices")
+    __slots__ = ("id", "extends", "title", "description", "players", "deck", "deal", "turn", "card_values", "melds", "canastas", "initial_meld", "discard_pile", "threes", "going_out", "stock_exhaustion", "game", "bonus_cards", "runs", "foot", "rules", "choices")
     ID_FIELD_NUMBER: _ClassVar[int]
     EXTENDS_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
@@ -495,6 +535,7 @@ class RuleSet(_message.Message):
     GAME_FIELD_NUMBER: _ClassVar[int]
     BONUS_CARDS_FIELD_NUMBER: _ClassVar[int]
     RUNS_FIELD_NUMBER: _ClassVar[int]
+    FOOT_FIELD_NUMBER: _ClassVar[int]
     RULES_FIELD_NUMBER: _ClassVar[int]
     CHOICES_FIELD_NUMBER: _ClassVar[int]
     id: str
@@ -516,6 +557,7 @@ class RuleSet(_message.Message):
     game: Game
     bonus_cards: BonusCards
     runs: Runs
+    foot: Foot
     rules: _containers.RepeatedCompositeFieldContainer[RuleNote]
     choices: _containers.RepeatedCompositeFieldContainer[Choice]
-    def __init__(self, id: _Optional[str] = ..., extends: _Optional[str] = ..., title: _Optional[str] = ..., description: _Optional[str] = ..., players: _Optional[_Union[Players, _Mapping]] = ..., deck: _Optional[_Union[Deck, _Mapping]] = ..., deal: _Optional[_Union[Deal, _Mapping]] = ..., turn: _Optional[_Union[Turn, _Mapping]] = ..., card_values: _Optional[_Union[CardValues, _Mapping]] = ..., melds: _Optional[_Union[Melds, _Mapping]] = ..., canastas: _Optional[_Union[Canastas, _Mapping]] = ..., initial_meld: _Optional[_Union[InitialMeld, _Mapping]] = ..., discard_pile: _Optional[_Union[DiscardPile, _Mapping]] = ..., threes: _Optional[_Union[Threes, _Mapping]] = ..., going_out: _Optional[_Union[GoingOut, _Mapping]] = ..., stock_exhaustion: _Optional[_Union[StockExhaustion, _Mapping]] = ..., game: _Optional[_Union[Game, _Mapping]] = ..., bonus_cards: _Optional[_Union[BonusCards, _Mapping]] = ..., runs: _Optional[_Union[Runs, _Mapping]] = ..., rules: _Optional[_Iterable[_Union[RuleNote, _Mapping]]] = ..., choices: _Optional[_Iterable[_Union[Choice, _Mapping]]] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., extends: _Optional[str] = ..., title: _Optional[str] = ..., description: _Optional[str] = ..., players: _Optional[_Union[Players, _Mapping]] = ..., deck: _Optional[_Union[Deck, _Mapping]] = ..., deal: _Optional[_Union[Deal, _Mapping]] = ..., turn: _Optional[_Union[Turn, _Mapping]] = ..., card_values: _Optional[_Union[CardValues, _Mapping]] = ..., melds: _Optional[_Union[Melds, _Mapping]] = ..., canastas: _Optional[_Union[Canastas, _Mapping]] = ..., initial_meld: _Optional[_Union[InitialMeld, _Mapping]] = ..., discard_pile: _Optional[_Union[DiscardPile, _Mapping]] = ..., threes: _Optional[_Union[Threes, _Mapping]] = ..., going_out: _Optional[_Union[GoingOut, _Mapping]] = ..., stock_exhaustion: _Optional[_Union[StockExhaustion, _Mapping]] = ..., game: _Optional[_Union[Game, _Mapping]] = ..., bonus_cards: _Optional[_Union[BonusCards, _Mapping]] = ..., runs: _Optional[_Union[Runs, _Mapping]] = ..., foot: _Optional[_Union[Foot, _Mapping]] = ..., rules: _Optional[_Iterable[_Union[RuleNote, _Mapping]]] = ..., choices: _Optional[_Iterable[_Union[Choice, _Mapping]]] = ...) -> None: ...

@@ -2,7 +2,7 @@
 // so a house rule can travel inline in a request (RuleSetRef.inline). The server validates it like a spec file.
 
 /** The repeated fields of oracle.api.v1.RuleSet and its submessages (tests/test_browser_pieces.py checks it). */
-export const REPEATED_FIELDS = ["choices", "cite", "count_values", "fields", "others", "rank_rules", "rules", "thresholds"];
+export const REPEATED_FIELDS = ["choices", "cite", "count_values", "fields", "minimum_by_hand", "others", "rank_rules", "rank_values", "rules", "thresholds"];
 
 /** A text-format syntax error: says the line and what was expected. */
 export class TextprotoError extends Error {}
