@@ -23,6 +23,7 @@ from oracle.cli.support import (
 if TYPE_CHECKING:
     from oracle.model.actions import Action
     from oracle.model.events import Event
+    from oracle.model.score import SideScore
     from oracle.model.state import GameState
     from oracle.model.view import PlayerView
     from oracle.rules.referee import Verdict
@@ -39,36 +40,58 @@ if TYPE_CHECKING:
 @specs_option
 @clean_errors
 def score(rule_set_id: str | None, table_file: Path, as_json: bool, specs: Path | None) -> None:
-    """Score a finished hand (TABLE_FILE: a HandTableNotation in .json or .textproto)."""
+    """Score a finished hand (TABLE_FILE: a HandTableNotation, or a GameStateNotation as it stands, in .json or
+    .textproto). A state's hands, and a foot not yet taken up where foot.unplayed_counts, count as cards held."""
     from oracle.api.v1 import notation_pb2
     from oracle.cli.words import item_words
     from oracle.rules.scoring import score_hand
     from oracle.service.convert_table import scores_to_proto, table_from_notation
 
-    table_msg = read_message(table_file, notation_pb2.HandTableNotation())
-    assert isinstance(table_msg, notation_pb2.HandTableNotation)
-    chosen = rule_set_id or table_msg.rule_set_id
-    if not chosen:
-        raise CliError(f"{table_file}: no rule set: pass --rules ID or set rule_set_id in the file")
-    loaded = load_rule_set(specs, chosen)
-    scores = score_hand(loaded.rules, table_from_notation(table_msg))
+    text = read_text(table_file)
+    try:
+        table_msg = parse_message(table_file, text, notation_pb2.HandTableNotation())
+    except CliError as table_error:
+        try:
+            parse_message(table_file, text, notation_pb2.GameStateNotation())
+        except CliError:
+            raise CliError(
+                f"{table_error.format_message()} (the file is neither a HandTableNotation nor a GameStateNotation)"
+            ) from None
+        loaded, state = _load_state(table_file, rule_set_id, specs)
+        scores, names, formed = _score_state(loaded, state)
+    else:
+        assert isinstance(table_msg, notation_pb2.HandTableNotation)
+        chosen = rule_set_id or table_msg.rule_set_id
+        if not chosen:
+            raise CliError(f"{table_file}: no rule set: pass --rules ID or set rule_set_id in the file")
+        loaded = load_rule_set(specs, chosen)
+        scores = score_hand(loaded.rules, table_from_notation(table_msg))
+        names = [side.name or f"side {i}" for i, side in enumerate(table_msg.sides)]
+        formed = tuple(table_msg.side_of_seat)
     if as_json:
         print_json(scores_to_proto(scores))
         return
-    formed = tuple(table_msg.side_of_seat)
-    for i, (side, side_score) in enumerate(zip(table_msg.sides, scores, strict=True)):
-        name = side.name or f"side {i}"
+    for i, (name, side_score) in enumerate(zip(names, scores, strict=True)):
         click.echo(f"{name}{seat_note(formed, i)}")
         for line in side_score.lines:
             label = item_words(line.item)
             click.echo(f"  {line.points:>6}  {label:<28} {line.detail}")
         click.echo(f"  {side_score.total:>6}  total")
-    click.echo(
-        "  ".join(
-            f"{(s.name or f'side {i}')}: {sc.total}"
-            for i, (s, sc) in enumerate(zip(table_msg.sides, scores, strict=True))
-        )
-    )
+    click.echo("  ".join(f"{name}: {sc.total}" for name, sc in zip(names, scores, strict=True)))
+
+
+def _score_state(loaded: LoadedRuleSet, state: GameState) -> tuple[list[SideScore], list[str], tuple[int, ...]]:
+    """A state's table scored as it stands (rules.facts.end_table), its sides' names and GameState.side_of_seat;
+    an inconsistent state is refused with its problems."""
+    from oracle.rules.facts import end_table
+    from oracle.rules.scoring import score_hand
+    from oracle.rules.state_check import validate_state
+
+    problems = validate_state(loaded.rules, state)
+    if problems:
+        raise CliError("inconsistent state: " + "; ".join(f"{p.field}: {p.description}" for p in problems[:5]))
+    scores = list(score_hand(loaded.rules, end_table(loaded.rules, state)))
+    return scores, [f"side {i}" for i in range(len(scores))], tuple(state.side_of_seat)
 
 
 def seat_note(side_of_seat: tuple[int, ...], seat: int) -> str:
@@ -190,9 +213,23 @@ def check(
         response.notation = format_action(action)
         print_json(response)
     else:
-        click.echo("\n".join(describe_verdict(verdict, action_text)))
+        click.echo("\n".join([*describe_verdict(verdict, action_text), *feet_taken_up(state, verdict.next_state)]))
     if not verdict.legal:
         raise SystemExit(EXIT_FAILED)
+
+
+def feet_taken_up(before: GameState, after: GameState | None) -> list[str]:
+    """A line per seat whose foot (foot.size) the action took up: played on at once after melding the hand out, or
+    from the seat's next turn after discarding its last hand card (foot.continue_after_melding_out)."""
+    if after is None:
+        return []
+    lines = []
+    for seat, (old, new) in enumerate(zip(before.seats, after.seats, strict=True)):
+        if old.foot and not new.foot:
+            goes_on = after.seat_to_move == seat and after.phase.name == "PLAY"
+            when = "plays on from it this turn" if goes_on else "plays it from the next turn"
+            lines.append(f"  seat {seat} took up the foot ({len(old.foot)} cards): {when}")
+    return lines
 
 
 def _check_view(view_file: Path, rule_set_id: str | None, specs: Path | None, action_text: str, as_json: bool) -> None:

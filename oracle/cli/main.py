@@ -28,7 +28,9 @@ VERBS = {
     ),
     "rules": Verb("oracle.cli.rulebook:rules", "List and show rule sets."),
     "score": Verb(
-        "oracle.cli.hand:score", "Score a finished hand (TABLE_FILE: a HandTableNotation in .json or .textproto)."
+        "oracle.cli.hand:score",
+        "Score a finished hand (TABLE_FILE: a HandTableNotation, or a GameStateNotation as it stands, in .json or"
+        " .textproto).",
     ),
     "minimum": Verb(
         "oracle.cli.hand:minimum",
