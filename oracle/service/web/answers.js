@@ -63,21 +63,35 @@ export function eventText(e) {
   return [JSON.stringify(e)];
 }
 
-/** A verdict (CheckActionResponse JSON): legal or not, the violations, the events. */
-export function verdictElement(verdict) {
+/** Under foot.size: the seats whose foot the action took up (a foot in `before` that `after` no longer has), in
+ * words: played on at once after melding the hand out, or from the next turn after the last discard. */
+export function feetTakenUp(before, after) {
+  if (!before || !after) return [];
+  return (before.seats || []).flatMap((seat, i) => {
+    const was = (seat.foot || []).length;
+    if (!was || ((after.seats || [])[i]?.foot || []).length) return [];
+    const goesOn = (after.seatToMove || 0) === i && after.phase === "PHASE_PLAY";
+    return [["Seat ", i, ` took up the foot (${was} cards): `, goesOn ? "plays on from it this turn" : "plays it from the next turn"]];
+  });
+}
+
+/** A verdict (CheckActionResponse JSON): legal or not, the violations, the events (and, given the state asked
+ * about, the feet taken up). */
+export function verdictElement(verdict, state = null) {
   const legal = Boolean(verdict.legal);
+  const lines = legal ? [...(verdict.events || []).map(eventText), ...feetTakenUp(state, verdict.nextState)] : [];
   return h("div", { class: "verdict" },
     h("p", { class: `badge ${legal ? "legal" : "illegal"}` }, legal ? "Legal" : "Illegal"),
     legal ? null : h("ul", { class: "violations" }, (verdict.violations || []).map(violationItem)),
-    legal && (verdict.events || []).length ? h("ul", { class: "events" }, verdict.events.map((e) => h("li", {}, eventText(e)))) : null);
+    lines.length ? h("ul", { class: "events" }, lines.map((line) => h("li", {}, line))) : null);
 }
 
 /** An Adjudicate answer: one column per rule book and the fields that make the difference. */
-export function adjudication(answer, actionText) {
+export function adjudication(answer, actionText, state = null) {
   const verdicts = answer.verdicts || [];
   const columns = verdicts.map((v) => h("article", { class: "column", "data-rule-set": (v.ruleSetId || "house rule") },
     h("h3", {}, (v.ruleSetId || "house rule")),
-    v.applicable ? verdictElement(v.verdict || {}) : h("p", { class: "na" }, "Not applicable: ", v.notApplicable)));
+    v.applicable ? verdictElement(v.verdict || {}, state) : h("p", { class: "na" }, "Not applicable: ", v.notApplicable)));
   const deciding = answer.decidingFields || [];
   return h("div", {},
     h("p", {}, "Action: ", richText(actionText)),
@@ -105,7 +119,15 @@ export function scoreElement(answer, sideOfSeat = []) {
 }
 
 /** A GetMinimumInitialMeld answer. */
-export function minimumElement(answer, total) {
+export function minimumElement(answer, total, ruleSet, hand) {
+  // initial_meld.minimum_by_hand: the minimum goes by the hand's number (the last entry for every later hand), not by
+  // the running total the GetMinimumInitialMeld call answers for
+  const byHand = (ruleSet && ruleSet.initialMeld && ruleSet.initialMeld.minimumByHand) || [];
+  if (byHand.length) {
+    const minimum = byHand[Math.min(hand, byHand.length) - 1];
+    return h("div", {}, h("p", { class: "big" }, minimum, " points"),
+      h("p", { class: "help" }, `in hand ${hand} of the game (initial_meld.minimum_by_hand: ${byHand.join(", ")})`));
+  }
   const row = answer.fromScore === undefined ? "below the table's first row" : `the row from ${answer.fromScore}`;
   return h("div", {}, h("p", { class: "big" }, answer.minimum || 0, " points"),
     h("p", { class: "help" }, `for a side with ${total} points so far (${row})`));

@@ -90,10 +90,17 @@ async function relayout() {
   const sides = seats / sideSize;
   const loneHand = ruleSet.players.sideFormation === "SIDE_FORMATION_LONE_HAND";
   const formed = loneHand ? " The first player to take the pile plays alone, the other two as partners." : "";
-  fill($("table-of"), `The table: ${seats} seats in ${sides} sides (from ${ruleSet.id}).${formed}`);
-  if (!page.pos || page.pos.hands.length !== seats || page.pos.sides.length !== sides || Boolean(page.pos.loneHand) !== loneHand) {
+  const footSize = (ruleSet.foot && ruleSet.foot.size) || 0; // foot.size: a second set of cards per player
+  const gameHands = (ruleSet.game && ruleSet.game.hands) || 0; // game.hands: a game of a fixed number of hands
+  const foot = footSize ? ` Each player also has a foot of ${footSize} cards, face down until taken up.` : "";
+  const length = gameHands ? ` A game is ${gameHands} hands.` : "";
+  fill($("table-of"), `The table: ${seats} seats in ${sides} sides (from ${ruleSet.id}).${formed}${foot}${length}`);
+  const reshaped = !page.pos || page.pos.hands.length !== seats || page.pos.sides.length !== sides;
+  if (reshaped || Boolean(page.pos.loneHand) !== loneHand || (page.pos.footSize || 0) !== footSize || (page.pos.gameHands || 0) !== gameHands) {
     page.pos = page.pos ? fitPosition(page.pos, seats, sides) : emptyPosition(seats, sides);
     page.pos.loneHand = loneHand;
+    page.pos.footSize = footSize;
+    page.pos.gameHands = gameHands;
     if (!loneHand) page.pos.lone = "";
     drawPosition();
   } else pileStatus();
@@ -188,7 +195,8 @@ async function ask() {
     if (question === "minimum") {
       const side = page.pos.seatToMove % page.pos.sides.length;
       const total = Number(page.pos.sides[side].total) || 0;
-      const results = await Promise.all(list.map(async (b) => ({ id: b.id, body: minimumElement(await call("GetMinimumInitialMeld", { ruleSet: b.ref, runningTotal: total }), total) })));
+      const hand = Number(page.pos.handNumber) || 1;
+      const results = await Promise.all(list.map(async (b) => ({ id: b.id, body: minimumElement(await call("GetMinimumInitialMeld", { ruleSet: b.ref, runningTotal: total }), total, b.ruleSet, hand) })));
       fill(root, h("p", {}, `Your side's minimum initial meld:`), sideBySide(results));
       return;
     }
@@ -213,7 +221,7 @@ async function ask() {
     const { state } = await stateOrExplain(root);
     if (question === "check") {
       const answer = await call("Adjudicate", { state, action, ruleSets: list.map((b) => b.ref) });
-      fill(root, adjudication(answer, $("action").value.trim()));
+      fill(root, adjudication(answer, $("action").value.trim(), state));
       return;
     }
     const max = Number($("max-actions").value || "0");

@@ -36,6 +36,10 @@ export function emptyPosition(seats, sides) {
     wentOut: "",
     loneHand: false, // players.side_formation LONE_HAND: sides form when the pile is first taken
     lone: "", // then the seat playing alone ("" while nobody has taken the pile)
+    footSize: 0, // foot.size of the table's rule book: each seat's foot, face down until taken up (0: no foot)
+    feet: Array(seats).fill("down"), // per seat: "down" (the foot waits, face down) or "up" (taken up: in the foot)
+    handNumber: "", // the hand's number in the game (GameState.hand_number); blank: the first
+    gameHands: 0, // game.hands of the table's rule book: hands in a game (0: played to a target score)
   };
 }
 
@@ -43,6 +47,7 @@ export function emptyPosition(seats, sides) {
 export function fitPosition(pos, seats, sides) {
   const out = { ...emptyPosition(seats, sides), ...pos };
   out.hands = Array.from({ length: seats }, (_, i) => (pos.hands || [])[i] || "");
+  out.feet = Array.from({ length: seats }, (_, i) => (pos.feet || [])[i] || "down");
   out.sides = Array.from({ length: sides }, (_, i) => ({ melds: "", red: "", total: 0, asks: "", ...(pos.sides || [])[i] }));
   if (out.seatToMove >= seats) out.seatToMove = 0;
   return out;
@@ -60,6 +65,8 @@ export function describePath(path, pos) {
     const typed = pos.hands[Number(m[1])] ? "" : " (dealt by the page: cards the form does not place)";
     return { input: `hand-${m[1]}`, label: `seat ${m[1]}'s hand${card}${typed}` };
   }
+  if ((m = /^seats\[(\d+)\]\.foot/.exec(p))) return { input: `foot-${m[1]}`, label: `seat ${m[1]}'s foot` };
+  if (p.startsWith("hand_number")) return { input: "hand-number", label: "the hand's number in the game" };
   if ((m = /^seats\[(\d+)\]\.melded_before/.exec(p))) {
     const mine = Number(m[1]) === pos.seatToMove;
     return { input: mine ? "melded-before" : `hand-${m[1]}`, label: `seat ${m[1]} melded in an earlier turn` };
@@ -160,9 +167,13 @@ export function buildState(pos, ruleSet) {
   // hidden hands take other cards, the stock the rest.
   const bonusBlack = ruleSet.threes && ruleSet.threes.blackThreeRole === "BLACK_THREE_ROLE_BONUS";
   const dealable = rest.filter((t) => t !== "3D" && t !== "3H" && !(bonusBlack && (t === "3C" || t === "3S")));
+  // each foot still face down (foot.size) takes that many unseen cards, red threes apart as for the hands
+  const footSize = Number(pos.footSize) || 0;
+  const down = footSize ? [...Array(seats).keys()].filter((i) => (pos.feet || [])[i] !== "up") : [];
+  const footCards = footSize * down.length;
   let each = handSize;
   if (stockSize !== null) {
-    const spare = rest.length - stockSize;
+    const spare = rest.length - stockSize - footCards;
     if (spare < 0) throw new PositionError("stock-size", `the stock cannot hold ${stockSize} cards: only ${rest.length} are not placed`);
     if (spare && !hidden.length) {
       throw new PositionError("stock-size", `${spare} cards are left over: with a stock of ${stockSize} cards, leave another player's hand blank or change the stock`);
@@ -175,12 +186,21 @@ export function buildState(pos, ruleSet) {
   if (each * hidden.length > dealable.length) {
     throw new PositionError("hand-size", `the hidden hands need ${each * hidden.length} cards but only ${dealable.length} are free`);
   }
+  if (each * hidden.length + footCards > dealable.length) {
+    throw new PositionError(`foot-${down[0]}`, `the feet face down need ${footCards} cards beside the hidden hands' ${each * hidden.length}, but only ${dealable.length} are free`);
+  }
+  const feet = {};
+  down.forEach((seat, k) => {
+    feet[seat] = dealable.slice(k * footSize, (k + 1) * footSize); // from the front: the hidden hands take the back
+  });
   const dealt = {};
   const taken = new Map();
   hidden.forEach((seat, k) => {
     dealt[seat] = dealable.slice(dealable.length - (k + 1) * each, dealable.length - k * each);
     dealt[seat].forEach((t) => taken.set(t, (taken.get(t) || 0) + 1));
   });
+  Object.values(feet).flat().forEach((t) => taken.set(t, (taken.get(t) || 0) + 1));
+  const handNumber = integer(pos.handNumber ?? "", "hand-number", "The hand's number", 1);
   const stock = rest.filter((t) => (taken.get(t) ? (taken.set(t, taken.get(t) - 1), false) : true));
   const side = playingSide(pos, pos.seatToMove);
   const playing = pos.phase !== "PHASE_DRAW";
@@ -193,10 +213,10 @@ export function buildState(pos, ruleSet) {
   if (pos.phase === "PHASE_AWAIT_ANSWER") answer = "PARTNER_ANSWER_PENDING";
   else if (pos.phase === "PHASE_PLAY" && hasPartner(pos) && ANSWERS.some(([v]) => v === pos.answer)) answer = pos.answer;
   return {
-    seats: [...Array(seats).keys()].map((i) => ({
-      hand: (dealt[i] || cards.hands[i]).map(cardName),
-      meldedBefore: i === pos.seatToMove ? Boolean(pos.meldedBefore) : false,
-    })),
+    seats: [...Array(seats).keys()].map((i) => {
+      const seat = { hand: (dealt[i] || cards.hands[i]).map(cardName), meldedBefore: i === pos.seatToMove ? Boolean(pos.meldedBefore) : false };
+      return feet[i] ? { ...seat, foot: feet[i].map(cardName) } : seat;
+    }),
     sides: cards.sides.map((s, j) => {
       const side = {
         melds: s.melds.map((m) => ({ cards: m.map(cardName) })),
@@ -213,6 +233,7 @@ export function buildState(pos, ruleSet) {
     seatToMove: pos.seatToMove,
     phase: pos.phase,
     sideOfSeat: sideOfSeat(pos),
+    ...(handNumber !== null ? { handNumber } : {}),
     turn: {
       start: playing ? pos.start : "TURN_START_UNSPECIFIED",
       // a new meld laid by taking the pile (the top card's) is not "melding" this turn; any other is
@@ -343,6 +364,34 @@ function formation(pos, seats, set) {
       "The first player to take the discard pile plays alone; the other two become partners, their melds put together on the lower seat's side. Red threes and scores stay each player's own."));
 }
 
+/** Under foot.size: a seat's foot, shown by its count only and face down while it waits, or taken up. */
+function footField(pos, seat, set) {
+  const size = pos.footSize;
+  const up = pos.feet[seat] === "up";
+  const options = [["down", `Not taken up: ${size} cards face down`], ["up", "Taken up: the player is in the foot"]];
+  const backs = h("span", { class: "foot-backs", "aria-hidden": "true" }, Array.from({ length: Math.min(size, 3) }, () => h("span", { class: "card back" })));
+  const shown = up
+    ? h("p", { class: "foot-state", id: `foot-${seat}-state` }, "In the foot: the hand above is the foot's cards.")
+    : h("p", { class: "foot-state", id: `foot-${seat}-state` }, backs, h("span", { class: "foot-count" }, String(size)), " cards face down (unseen: the page deals them)");
+  return h("div", { class: "foot" }, select(`foot-${seat}`, `${seatName(seat, pos)}: foot`, options, up ? "up" : "down", set,
+    "The foot is taken up when the hand is used up: at once after melding the last hand card, or from the next turn after discarding it. To score a foot never taken up, type its cards into the hand."), shown);
+}
+
+/** Where a rule book numbers the hands (game.hands, or a minimum by hand): the hand's number in the game. */
+function gameField(pos, set) {
+  if (!pos.gameHands && !pos.footSize) return null;
+  const field = numberInput("hand-number", `Hand number in the game (1${pos.gameHands ? ` to ${pos.gameHands}` : " or more"})`, pos.handNumber ?? "", set,
+    "Blank: the first hand. The initial meld's minimum goes by it where the rule book says so (initial_meld.minimum_by_hand).");
+  return h("fieldset", { class: "game" }, h("legend", {}, "The game"), field, h("p", { id: "hand-of", class: "help" }, handOf(pos)));
+}
+
+/** "Hand 2 of 4: ..." for the game fieldset. */
+function handOf(pos) {
+  const n = Number(pos.handNumber) || 1;
+  const of = pos.gameHands ? ` of ${pos.gameHands}: a game is a fixed number of hands, the higher total after the last wins (game.hands)` : "";
+  return `Hand ${n}${of}.`;
+}
+
 /** Render the form for `pos` into `root`; `changed(pos, structural)` is called on every edit. */
 export function renderPosition(root, pos, changed) {
   const sides = pos.sides.length;
@@ -362,7 +411,13 @@ export function renderPosition(root, pos, changed) {
     else if (id === "new-melds") pos.newMelds = value;
     else if (id === "partner-answer") pos.answer = value;
     else if (id === "lone") pos.lone = value;
-    changed(pos, id === "seat-to-move" || id === "phase" || id === "lone");
+    else if ((m = /^foot-(\d+)$/.exec(id))) pos.feet[Number(m[1])] = value;
+    else if (id === "hand-number") {
+      pos.handNumber = value;
+      const note = document.getElementById("hand-of");
+      if (note) note.textContent = handOf(pos);
+    }
+    changed(pos, id === "seat-to-move" || id === "phase" || id === "lone" || /^foot-/.test(id));
   };
   const playing = pos.phase !== "PHASE_DRAW";
   const checkbox = (id, label, key) => h("div", { class: "field check" },
@@ -382,8 +437,11 @@ export function renderPosition(root, pos, changed) {
       checkbox("made-canasta", "Your melds this turn completed a canasta", "madeCanasta")) : null,
     checkbox("melded-before", "You melded in an earlier turn of this hand", "meldedBefore"));
   if (pos.phase !== "PHASE_DRAW" && pos.start === "TURN_START_UNSPECIFIED") pos.start = "TURN_START_DREW";
-  const hands = [...Array(seats).keys()].map((i) => cardInput(`hand-${i}`, `${seatName(i, pos)}: hand`, pos.hands[i],
-    i === pos.seatToMove ? "Your cards, e.g. 9H 9D JK KS" : "Optional: leave blank to deal it unseen cards; type it to score the hand.", set, false));
+  const hands = [...Array(seats).keys()].map((i) => {
+    const hand = cardInput(`hand-${i}`, `${seatName(i, pos)}: hand`, pos.hands[i],
+      i === pos.seatToMove ? "Your cards, e.g. 9H 9D JK KS" : "Optional: leave blank to deal it unseen cards; type it to score the hand.", set, false);
+    return pos.footSize ? h("div", { class: "seat" }, hand, footField(pos, i, set)) : hand;
+  });
   const sideBlocks = [...Array(sides).keys()].map((j) => h("fieldset", { class: "side" }, h("legend", {}, sideName(j, pos, sides)),
     cardInput(`melds-${j}`, "Melds on the table", pos.sides[j].melds, "Melds separated by commas: KH KD KS, 7S 7D 2C (a run where the rule book has runs: 5H 6H 7H). Numbered 1, 2, ... in order, as 'meld 8H to 2' and 'combine 1 3' name them", set, true),
     cardInput(`red-${j}`, "Threes laid", pos.sides[j].red, "Red threes, e.g. 3H 3D; black ones too where the rule book lays them (american-4p)", set, false),
@@ -399,7 +457,7 @@ export function renderPosition(root, pos, changed) {
     numberInput("hand-size", "Cards in each blank hand", pos.handSize, set, "Blank: the rule book's deal"),
     numberInput("stock-size", "Cards in the stock", pos.stockSize, set, "Blank: every card not placed elsewhere"),
     select("went-out", "For scoring: who went out", wentOut, pos.wentOut, set));
-  fill(root, turn, formation(pos, seats, set), h("div", { class: "hands" }, hands), h("div", { class: "sides" }, sideBlocks), pileBox, rest);
+  fill(root, turn, formation(pos, seats, set), gameField(pos, set), h("div", { class: "hands" }, hands), h("div", { class: "sides" }, sideBlocks), pileBox, rest);
 }
 
 /** Show the pile's top card and, per rule book, whether it is frozen and why. */

@@ -1,0 +1,169 @@
+"""Hand and Foot on the dispute desk in headless Chromium: the four hand-and-foot rule books offered, each seat's
+foot shown by its count only (face down, or taken up), the hand number and the game's fixed number of hands, a
+player melding out his hand and going on from the foot, one discarding his last hand card (the foot from the next
+turn), the minimum by hand number, going out from the foot, and the position the page builds accepted by the
+oracle."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from browser_harness import Desk, ask, choose_books, page_state, running_desk
+from google.protobuf import json_format
+from playwright.sync_api import Page
+
+from oracle.api.v1 import oracle_pb2
+from oracle.ruleset.loader import default_rule_book
+from oracle.service.api import OracleApi
+
+API = OracleApi(default_rule_book())
+BOOKS = ("hand-and-foot-4p", "hand-and-foot-13-4p", "hand-and-foot-red-threes-laid-4p", "hand-and-foot-one-each-4p")
+BOOKS_MELDED = "KC KC KD KD KH KH KS, JC JC JD JD JH JH JS, QC QC QD QD QH 2C 2D, TC TC TD TD TH JK 2H, 9C 9D 9H"
+
+
+@pytest.fixture(scope="module")
+def desk() -> Iterator[Desk]:
+    with running_desk() as running:
+        yield running
+
+
+@pytest.fixture
+def page(desk: Desk) -> Iterator[Page]:
+    page = desk.page()
+    yield page
+    errors = desk.script_errors(page)
+    page.close()
+    assert not errors, f"the page's scripts failed: {errors}"
+
+
+def position(
+    page: Page, hand: str, melds: str, *, phase: str = "PHASE_PLAY", books: tuple[str, ...] = BOOKS[:1]
+) -> None:
+    """Seat 0 to move under `books`, holding `hand`; side 0 has `melds` (melded before when there are any)."""
+    choose_books(page, *books)
+    page.select_option("#phase", phase)
+    if melds:
+        page.check("#melded-before")
+    page.fill("#hand-0", hand)
+    page.fill("#melds-0", melds)
+    page.fill("#pile", "5S")
+
+
+def verdict(page: Page, action: str, book: str = "hand-and-foot-4p") -> tuple[str, str]:
+    """Ask about `action`; the book's badge and its column's text."""
+    page.fill("#action", action)
+    ask(page)
+    column = page.locator(f"#answer .column[data-rule-set={book}]")
+    return column.locator(".badge").inner_text(), column.inner_text()
+
+
+def valid_on_the_server(page: Page, book: str = "hand-and-foot-4p") -> dict[str, object]:
+    """The state the page builds (after sharing the link), checked consistent by the oracle."""
+    page.click("#share")
+    state = page_state(page, book)
+    request = oracle_pb2.ValidateStateRequest(rule_set=oracle_pb2.RuleSetRef(id=book))
+    json_format.ParseDict(state, request.state)
+    answer = API.ValidateState(request)
+    assert answer.valid, answer.problems
+    return state
+
+
+def test_the_four_hand_and_foot_books_are_offered_like_any_other(page: Page) -> None:
+    listed = page.locator("#books input[type=checkbox]").evaluate_all("(boxes) => boxes.map((b) => b.value)")
+    assert set(BOOKS) <= set(listed)
+    assert "(4 seats; from hand-and-foot-4p)" in page.locator("label[for=book-hand-and-foot-one-each-4p]").inner_text()
+    choose_books(page, "hand-and-foot-4p")
+    table = page.inner_text("#table-of")
+    assert "a foot of 11 cards, face down until taken up" in table and "A game is 4 hands." in table
+    assert page.locator(".hands .cards-input").count() == 4
+
+
+def test_each_foot_is_shown_by_its_count_face_down_and_the_hand_number_of_the_game(page: Page) -> None:
+    choose_books(page, "hand-and-foot-4p")
+    for seat in range(4):
+        assert page.input_value(f"#foot-{seat}") == "down"
+        shown = page.locator(f"#foot-{seat}-state")
+        assert shown.locator(".foot-count").inner_text() == "11" and "face down" in shown.inner_text()
+        assert shown.locator(".card.back").count() == 3 and shown.locator(".card:not(.back)").count() == 0
+    assert page.inner_text("#hand-of").startswith("Hand 1 of 4")
+    page.fill("#hand-number", "3")
+    assert page.inner_text("#hand-of").startswith("Hand 3 of 4")
+    page.select_option("#foot-2", "up")
+    assert "In the foot" in page.inner_text("#foot-2-state")
+    page.fill("#hand-0", "9S 9S 2C")
+    state = valid_on_the_server(page)
+    assert [len(seat.get("foot", [])) for seat in state["seats"]] == [11, 11, 0, 11]  # type: ignore[attr-defined]
+    assert state["handNumber"] == 3
+    choose_books(page, "hand-and-foot-13-4p")
+    assert page.locator("#foot-0-state .foot-count").inner_text() == "13"
+    choose_books(page, "classic-4p")
+    assert page.locator("#foot-0").count() == 0 and page.locator("#hand-number").count() == 0
+
+
+def test_melding_out_the_hand_goes_on_from_the_foot(page: Page) -> None:
+    position(page, "9S 9S 2C", "9C 9D 9H")
+    badge, text = verdict(page, "meld 9S 9S 2C")
+    assert badge == "Legal"
+    assert "Seat 0 took up the foot (11 cards): plays on from it this turn" in text
+    valid_on_the_server(page)
+
+
+def test_discarding_the_last_hand_card_takes_up_the_foot_for_the_next_turn(page: Page) -> None:
+    position(page, "KS", "9C 9D 9H")
+    badge, text = verdict(page, "discard KS")
+    assert badge == "Legal"
+    assert "Seat 0 took up the foot (11 cards): plays it from the next turn" in text
+
+
+def test_the_minimum_goes_by_the_hand_number(page: Page) -> None:
+    position(page, "KH KD KS AH AD AS QH QD QS 4S", "")
+    page.fill("#hand-number", "4")
+    badge, text = verdict(page, "meld KH KD KS, AH AD AS, QH QD QS")
+    assert badge == "Illegal" and "INITIAL_MELD_BELOW_MINIMUM" in text and "hand 4 of the game" in text
+    page.fill("#hand-number", "1")
+    assert verdict(page, "meld KH KD KS, AH AD AS, QH QD QS")[0] == "Legal"
+    page.fill("#hand-number", "2")
+    page.check("input[name=kind][value=minimum]")
+    ask(page)
+    column = page.locator("#answer .column[data-rule-set=hand-and-foot-4p]")
+    assert column.locator(".big").inner_text() == "90 points"
+    assert "in hand 2 of the game (initial_meld.minimum_by_hand: 50, 90, 120, 150)" in column.inner_text()
+
+
+def every_foot_taken_up(page: Page) -> None:
+    """Every seat in its foot: a position each of the four books holds (feet of 11 or 13 cards alike)."""
+    for seat in range(4):
+        page.select_option(f"#foot-{seat}", "up")
+
+
+def test_going_out_from_the_foot_needs_the_partners_yes_and_the_books(page: Page) -> None:
+    position(page, "9S", BOOKS_MELDED, books=BOOKS)
+    every_foot_taken_up(page)
+    badge, text = verdict(page, "discard 9S")
+    assert badge == "Illegal" and "GO_OUT_WITHOUT_ASKING" in text
+    page.select_option("#partner-answer", "PARTNER_ANSWER_YES")
+    badge, text = verdict(page, "discard 9S")
+    assert badge == "Legal" and "The hand ended (went out)" in text
+    for book in BOOKS:
+        assert page.locator(f"#answer .column[data-rule-set={book}] .badge").inner_text() == "Legal", book
+
+
+def test_the_13_card_book_does_not_fit_feet_of_11(page: Page) -> None:
+    position(page, "9S 9S 2C", "9C 9D 9H", books=("hand-and-foot-4p", "hand-and-foot-13-4p"))
+    # the table is laid out for the first book ticked (hand-and-foot-13-4p): the page deals feet of 13 cards
+    assert page.locator("#foot-0-state .foot-count").inner_text() == "13"
+    badge, text = verdict(page, "meld 9S 9S 2C", "hand-and-foot-13-4p")
+    assert badge == "Legal" and "Seat 0 took up the foot (13 cards): plays on from it this turn" in text
+    column = page.locator("#answer .column[data-rule-set=hand-and-foot-4p]").inner_text()
+    assert "Not applicable" in column and "holds 13 cards; a foot not yet taken up holds the 11 dealt" in column
+
+
+def test_one_book_of_each_kind_goes_out_only_under_the_one_each_book(page: Page) -> None:
+    position(page, "9S", "KC KC KD KD KH KH KS, QC QC QD QD QH 2C 2D, 9C 9D 9H", books=BOOKS)
+    every_foot_taken_up(page)
+    page.select_option("#partner-answer", "PARTNER_ANSWER_YES")
+    badge, text = verdict(page, "discard 9S")
+    assert badge == "Illegal" and "GO_OUT_BOOKS_MISSING" in text
+    assert page.locator("#answer .column[data-rule-set=hand-and-foot-one-each-4p] .badge").inner_text() == "Legal"
+    assert "going_out.natural_canastas_required" in page.locator(".deciding tbody th").all_inner_texts()
