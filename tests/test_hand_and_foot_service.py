@@ -1,0 +1,414 @@
+"""Hand and Foot (hand-and-foot-4p and its variants) over a real server: melding the hand out into the foot and
+walking into it with the last discard, the going-out codes, the legal moves, a foot never taken up and a held red
+three scored, a refereed hand, the player's view hiding every foot, an inline rule set extending hand-and-foot-4p,
+Adjudicate of the four rule sets on one position, and the sizes the service accepts.
+
+Positions are written in card notation for one rule each, or come from a simulated hand-and-foot-4p hand (a fixed
+seed). The server runs in-process (tests/server_harness.py) with its HTTP port open: gRPC and Connect JSON.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterator
+
+import grpc
+import pytest
+from american_states import Hand
+from google.protobuf import json_format
+from server_harness import RPC_TIMEOUT, ServerThread, error_details, grpc_and_http_server, post_json, stub_for
+
+from oracle.api.v1 import notation_pb2, oracle_pb2, oracle_pb2_grpc, ruleset_pb2, scoring_pb2
+from oracle.games.deal import deal
+from oracle.games.match import dealer_of_hand, deck_order, start_standing
+from oracle.games.movegen import legal_actions
+from oracle.games.simulate import simulate_game
+from oracle.model.actions import parse_action
+from oracle.model.cards import parse_cards
+from oracle.model.state import GameState
+from oracle.rules.facts import end_table
+from oracle.rules.referee import check_action
+from oracle.rules.view import view_of
+from oracle.ruleset.loader import default_rule_book
+from oracle.service.convert_game import action_to_proto, state_from_notation, state_to_proto
+from oracle.service.convert_table import table_from_notation, table_to_proto
+from oracle.service.convert_view import view_to_proto
+
+RULE_SET = "hand-and-foot-4p"
+REF = oracle_pb2.RuleSetRef(id=RULE_SET)
+BOOKS = ("hand-and-foot-4p", "hand-and-foot-13-4p", "hand-and-foot-red-threes-laid-4p", "hand-and-foot-one-each-4p")
+FOOT = "4C 4D 5C 5D 6C 6D 8C 8D TC TD JC"  #: an 11-card foot not yet taken up (70 points)
+CLEAN = ("KC KC KD KD KH KH KS", "JC JC JD JD JH JH JS")  #: two natural books
+DIRTY = ("QC QC QD QD QH 2C 2D", "TC TC TD TD TH JK 2H")  #: two mixed books
+OPEN = ("9C 9D 9H",)  #: an open book: the side's initial meld made
+ASKED_YES = {"start": "TURN_START_DREW", "partnerAnswer": "PARTNER_ANSWER_YES"}
+
+
+def hf(
+    hand: str,
+    melds: tuple[str, ...] = OPEN,
+    *,
+    foot: str = "",
+    partner_foot: str = "",
+    turn: dict[str, str] | None = None,
+    phase: str = "PHASE_PLAY",
+    pile: str = "5S",
+    rule_set: str = RULE_SET,
+) -> GameState:
+    """Seat 0 to move (seat 2 its partner) holding `hand`, `foot` not yet taken up; side 0 has `melds`, all there when
+    the turn began; the stock holds every card not placed."""
+    doc = {
+        "seats": [
+            {"hand": hand, "foot": foot, "meldedBefore": bool(melds)},
+            {"hand": "6C 8D"},
+            {"hand": "6D 8C", "foot": partner_foot},
+            {"hand": "6H 8H"},
+        ],
+        "sides": [{"melds": list(melds)}, {}],
+        "discardPile": pile,
+        "seatToMove": 0,
+        "phase": phase,
+        "turn": {}
+        if phase == "PHASE_DRAW"
+        else {**(turn or {"start": "TURN_START_DREW"}), "meldsBeforeTurn": len(melds)},
+        "fillStock": True,
+    }
+    msg = json_format.ParseDict(doc, notation_pb2.GameStateNotation())
+    return state_from_notation(msg, default_rule_book().get(rule_set).rules)
+
+
+@functools.cache
+def simulated_hand(seed: int = 2) -> Hand:
+    """The first hand of a simulated hand-and-foot-4p game, with every state on the way."""
+    rules = default_rule_book().get(RULE_SET).rules
+    game = simulate_game(rules, seed, max_hands=1)
+    hand = game.record.hands[0]
+    dealer = dealer_of_hand(rules, game.record.first_dealer, 0)
+    state = deal(rules, deck_order(rules, hand.deck), dealer=dealer, running_totals=start_standing(rules).totals)
+    states = [state]
+    for action in hand.actions:
+        verdict = check_action(rules, state, action)
+        assert verdict.next_state is not None, verdict.violations
+        state = verdict.next_state
+        states.append(state)
+    assert hand.deck.seed is not None
+    return Hand(game.record.first_dealer, hand.deck.seed, tuple(states), hand.actions)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[ServerThread]:
+    with grpc_and_http_server() as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def stub(server: ServerThread) -> Iterator[oracle_pb2_grpc.OracleServiceStub]:
+    with stub_for(server) as connected:
+        yield connected
+
+
+def _check(state: GameState, text: str, ref: oracle_pb2.RuleSetRef = REF) -> oracle_pb2.CheckActionRequest:
+    return oracle_pb2.CheckActionRequest(rule_set=ref, state=state_to_proto(state), action_text=text)
+
+
+def _codes(response: oracle_pb2.CheckActionResponse) -> list[tuple[str, str]]:
+    return [(v.code, v.field) for v in response.violations]
+
+
+def _cards(text: str) -> list[int]:
+    return list(parse_cards(text))
+
+
+def _engine_next(state: GameState, text: str, rule_set: str = RULE_SET) -> GameState:
+    verdict = check_action(default_rule_book().get(rule_set).rules, state, parse_action(text))
+    assert verdict.next_state is not None, verdict.violations
+    return verdict.next_state
+
+
+# --------------------------------------------------------------------------- CheckAction: into the foot
+
+
+def test_melding_the_hand_out_takes_up_the_foot_and_plays_on(
+    server: ServerThread, stub: oracle_pb2_grpc.OracleServiceStub
+) -> None:
+    state = hf("9S 9S 2C", foot=FOOT)
+    request = _check(state, "meld 9S 9S 2C")
+    response = stub.CheckAction(request, timeout=RPC_TIMEOUT)
+    assert response.legal, response.violations
+    seat = response.next_state.seats[0]
+    assert sorted(seat.hand) == sorted(_cards(FOOT)) and not seat.foot  # the foot is now the hand
+    assert response.next_state.seat_to_move == 0 and response.next_state.phase == state_to_proto(state).phase
+    assert response.next_state == state_to_proto(_engine_next(state, "meld 9S 9S 2C"))
+    status, answer = post_json(server, "CheckAction", json_format.MessageToJson(request).encode())
+    assert status == 200 and answer == json.loads(json_format.MessageToJson(response))
+
+
+def test_discarding_the_last_hand_card_walks_into_the_foot_for_the_next_turn(
+    stub: oracle_pb2_grpc.OracleServiceStub,
+) -> None:
+    state = hf("KS", foot=FOOT)
+    response = stub.CheckAction(_check(state, "discard KS"), timeout=RPC_TIMEOUT)
+    assert response.legal, response.violations
+    nxt = response.next_state
+    assert nxt.seat_to_move == 1 and sorted(nxt.seats[0].hand) == sorted(_cards(FOOT)) and not nxt.seats[0].foot
+    assert not any(e.HasField("hand_ended") for e in response.events)
+    assert nxt == state_to_proto(_engine_next(state, "discard KS"))
+
+
+def test_melding_out_is_foot_not_yet_where_the_foot_comes_only_by_the_discard(
+    stub: oracle_pb2_grpc.OracleServiceStub,
+) -> None:
+    walking = _house("foot", "continue_after_melding_out", False)
+    state = hf("9S 9S 2C", foot=FOOT)
+    refused = stub.CheckAction(_check(state, "meld 9S 9S 2C", walking), timeout=RPC_TIMEOUT)
+    assert _codes(refused) == [("FOOT_NOT_YET", "foot.continue_after_melding_out")]
+    assert stub.CheckAction(_check(state, "meld 9S 9S", walking), timeout=RPC_TIMEOUT).legal  # 2C kept to discard
+
+
+# --------------------------------------------------------------------------- CheckAction: going out
+
+
+@pytest.mark.parametrize(
+    ("name", "state", "codes"),
+    [
+        (
+            "books missing",
+            hf("9S", (CLEAN[0], DIRTY[0], *OPEN), turn=ASKED_YES),
+            [
+                ("GO_OUT_BOOKS_MISSING", "going_out"),
+                ("GO_OUT_WITHOUT_CANASTAS", "going_out.canastas_required"),
+            ],
+        ),
+        ("without asking", hf("9S", (*CLEAN, *DIRTY, *OPEN)), [("GO_OUT_WITHOUT_ASKING", "going_out.ask_partner")]),
+        ("asked and told yes", hf("9S", (*CLEAN, *DIRTY, *OPEN), turn=ASKED_YES), []),
+    ],
+)
+def test_the_going_out_codes(
+    stub: oracle_pb2_grpc.OracleServiceStub, name: str, state: GameState, codes: list[tuple[str, str]]
+) -> None:
+    response = stub.CheckAction(_check(state, "discard 9S"), timeout=RPC_TIMEOUT)
+    assert _codes(response) == codes, name
+    if not codes:
+        ended = [e.hand_ended for e in response.events if e.HasField("hand_ended")]
+        assert len(ended) == 1 and ended[0].table.sides[0].went_out == scoring_pb2.WENT_OUT_NORMAL
+
+
+def test_going_out_before_the_partner_took_up_the_foot_under_a_house_rule(
+    stub: oracle_pb2_grpc.OracleServiceStub,
+) -> None:
+    both = _house("going_out", "partner_foot_required", True)
+    state = hf("9S", (*CLEAN, *DIRTY, *OPEN), partner_foot=FOOT, turn=ASKED_YES)
+    refused = stub.CheckAction(_check(state, "discard 9S", both), timeout=RPC_TIMEOUT)
+    assert _codes(refused) == [("GO_OUT_PARTNER_FOOT_NOT_TAKEN", "going_out.partner_foot_required")]
+    assert stub.CheckAction(_check(state, "discard 9S"), timeout=RPC_TIMEOUT).legal  # the rule book lets him out
+
+
+# --------------------------------------------------------------------------- ListLegalActions, ScoreHand
+
+
+def test_legal_actions_are_the_engines_from_the_state_and_the_movers_view(
+    stub: oracle_pb2_grpc.OracleServiceStub,
+) -> None:
+    rules = default_rule_book().get(RULE_SET).rules
+    states = [*simulated_hand().states[1:200:25], hf("9S 9S 2C", foot=FOOT), hf("9S", (*CLEAN, *DIRTY, *OPEN))]
+    for state in states:
+        request = oracle_pb2.ListLegalActionsRequest(rule_set=REF, state=state_to_proto(state))
+        response = stub.ListLegalActions(request, timeout=RPC_TIMEOUT)
+        assert not response.truncated
+        assert list(response.actions) == [action_to_proto(a) for a in legal_actions(rules, state)]
+        assert response.counts.total == len(response.actions)
+        view = oracle_pb2.ListLegalActionsRequest(rule_set=REF, view=view_to_proto(view_of(state, state.seat_to_move)))
+        assert stub.ListLegalActions(view, timeout=RPC_TIMEOUT).actions == response.actions
+    into_foot = stub.ListLegalActions(
+        oracle_pb2.ListLegalActionsRequest(rule_set=REF, state=state_to_proto(hf("9S 9S 2C", foot=FOOT))),
+        timeout=RPC_TIMEOUT,
+    )
+    assert action_to_proto(parse_action("meld 9S 9S 2C")) in into_foot.actions  # melding the whole hand out
+    asking = stub.ListLegalActions(
+        oracle_pb2.ListLegalActionsRequest(rule_set=REF, state=state_to_proto(hf("9S", (*CLEAN, *DIRTY, *OPEN)))),
+        timeout=RPC_TIMEOUT,
+    )
+    assert asking.counts.ask_partner == 1 and action_to_proto(parse_action("discard 9S")) not in asking.actions
+
+
+def test_a_foot_never_taken_up_and_a_held_red_three_count_against_the_side(
+    stub: oracle_pb2_grpc.OracleServiceStub,
+) -> None:
+    """Scored from the state (its end table: a foot not taken up counts as cards held) and from a HandTable."""
+    rules = default_rule_book().get(RULE_SET).rules
+    state = hf("3H 9S", partner_foot=FOOT)
+    table = table_to_proto(end_table(rules, state))
+    response = stub.ScoreHand(oracle_pb2.ScoreHandRequest(rule_set=REF, table=table), timeout=RPC_TIMEOUT)
+    held = [
+        (line.points, line.field)
+        for line in response.sides[0].lines
+        if line.item == scoring_pb2.SCORE_ITEM_CARDS_IN_HAND
+    ]
+    assert sum(p for p, _ in held) == -(500 + 5 + 10 + 70)  # 3H held, 9S at 5; 6D 8C and the foot's 70
+    written = notation_pb2.HandTableNotation()
+    written.sides.add(melds=list(OPEN), hands=["3H 9S", f"6D 8C {FOOT}"])
+    written.sides.add(hands=["6C 8D", "6H 8H"])
+    by_table = stub.ScoreHand(
+        oracle_pb2.ScoreHandRequest(rule_set=REF, table=table_to_proto(table_from_notation(written))),
+        timeout=RPC_TIMEOUT,
+    )
+    assert [s.total for s in by_table.sides] == [s.total for s in response.sides] == [15 - 585, -20]
+    laid = oracle_pb2.RuleSetRef(id="hand-and-foot-red-threes-laid-4p")
+    with pytest.raises(grpc.RpcError) as info:  # where red threes are laid, none is left in a hand to count
+        stub.ScoreHand(oracle_pb2.ScoreHandRequest(rule_set=laid, table=table), timeout=RPC_TIMEOUT)
+    assert error_details(info.value, grpc.StatusCode.INVALID_ARGUMENT) == [
+        ("table.sides[0].hands[0][0]", "a red three is never kept in hand: it is laid at once")
+    ]
+
+
+# --------------------------------------------------------------------------- RefereeGame, the player's view
+
+
+def test_a_refereed_hand_and_foot_hand_answers_as_the_engine_does(stub: oracle_pb2_grpc.OracleServiceStub) -> None:
+    hand = simulated_hand()
+    start = oracle_pb2.RefereeStart(rule_set=REF, first_dealer=hand.first_dealer, full_state=True)
+    messages = [
+        oracle_pb2.RefereeGameRequest(start=start),
+        oracle_pb2.RefereeGameRequest(deal=oracle_pb2.RefereeDeal(seed=hand.seed)),
+        *(oracle_pb2.RefereeGameRequest(action=action_to_proto(a)) for a in hand.actions),
+    ]
+    answers = list(stub.RefereeGame(iter(messages), timeout=RPC_TIMEOUT))
+    assert all(answer.verdict.legal and not answer.error for answer in answers), answers[-1]
+    dealt = answers[1].state
+    assert [len(seat.hand) for seat in dealt.seats] == [11] * 4 and [len(seat.foot) for seat in dealt.seats] == [11] * 4
+    for answer, state in zip(answers[2:], hand.states[1:], strict=True):
+        assert answer.state == state_to_proto(state)
+    assert any(not seat.foot for seat in hand.states[-1].seats)  # a foot was taken up on the way
+    ended = [e for e in answers[-1].verdict.events if e.HasField("hand_ended")]
+    assert len(ended) == 1 and len(ended[0].hand_ended.scores) == 2
+    assert not answers[-1].game_over  # one hand of the four a game has
+
+
+def test_the_players_view_hides_every_foot_and_is_judged_as_the_state(
+    server: ServerThread, stub: oracle_pb2_grpc.OracleServiceStub
+) -> None:
+    state = hf("9S 9S 2C", foot=FOOT, partner_foot=FOOT.replace("JC", "JD"))
+    view = view_to_proto(view_of(state, 0))
+    assert [seat.foot_count for seat in view.seats] == [11, 0, 11, 0]
+    assert sorted(view.hand) == sorted(_cards("9S 9S 2C"))  # the own foot's cards are hidden from its owner too
+    written = json.loads(json_format.MessageToJson(view))
+    assert all(set(seat) <= {"handCount", "meldedBefore", "footCount"} for seat in written["seats"])  # counts only
+    # melding out is legal, but the foot taken up is cards the view does not show: what follows is unknown
+    request = oracle_pb2.CheckActionRequest(rule_set=REF, view=view, action_text="meld 9S 9S 2C")
+    response = stub.CheckAction(request, timeout=RPC_TIMEOUT)
+    assert response.legal and not response.HasField("next_state") and not response.HasField("next_view")
+    assert [(u.field, u.reason) for u in response.unknowns] == [
+        ("events", "the foot taken up is hidden"),
+        ("next_state", "the foot taken up is hidden"),
+    ]
+    # keeping a card, the next view still shows both feet by their count
+    keep = oracle_pb2.CheckActionRequest(rule_set=REF, view=view, action_text="meld 9S 9S")
+    status, answer = post_json(server, "CheckAction", json_format.MessageToJson(keep).encode())
+    assert status == 200 and answer["legal"]
+    assert [seat.get("footCount", 0) for seat in answer["nextView"]["seats"]] == [11, 0, 11, 0]
+    assert answer["nextView"]["hand"] == ["CARD_2C"]
+    by_state = stub.ListLegalActions(
+        oracle_pb2.ListLegalActionsRequest(rule_set=REF, state=state_to_proto(state)), timeout=RPC_TIMEOUT
+    )
+    by_view = stub.ListLegalActions(oracle_pb2.ListLegalActionsRequest(rule_set=REF, view=view), timeout=RPC_TIMEOUT)
+    assert by_view.actions == by_state.actions
+
+
+# --------------------------------------------------------------------------- inline rule sets, Adjudicate
+
+
+def _house(section: str, field: str, value: int | bool) -> oracle_pb2.RuleSetRef:
+    """hand-and-foot-4p with one field changed."""
+    spec = ruleset_pb2.RuleSet(id="hf-house", extends=RULE_SET, title="Hand and Foot, a house rule")
+    setattr(getattr(spec, section), field, value)
+    spec.rules.add(
+        field=f"{section}.{field}",
+        text="A house rule.",
+        cite=[ruleset_pb2.Citation(source="THERMOPIR-HF", section="Going out")],
+    )
+    return oracle_pb2.RuleSetRef(inline=spec)
+
+
+def test_an_inline_rule_set_extending_hand_and_foot_is_judged_by_its_field(
+    stub: oracle_pb2_grpc.OracleServiceStub,
+) -> None:
+    state = hf("9S", (*CLEAN, *DIRTY, *OPEN))
+    unasked = _house("going_out", "ask_partner", ruleset_pb2.ASK_PARTNER_OPTIONAL_BINDING)
+    assert _codes(stub.CheckAction(_check(state, "discard 9S"), timeout=RPC_TIMEOUT)) == [
+        ("GO_OUT_WITHOUT_ASKING", "going_out.ask_partner")
+    ]
+    assert stub.CheckAction(_check(state, "discard 9S", unasked), timeout=RPC_TIMEOUT).legal
+    request = oracle_pb2.AdjudicateRequest(
+        state=state_to_proto(state), action_text="discard 9S", rule_sets=[REF, unasked]
+    )
+    response = stub.Adjudicate(request, timeout=RPC_TIMEOUT)
+    assert [(v.rule_set_id, v.verdict.legal) for v in response.verdicts] == [(RULE_SET, False), ("hf-house", True)]
+    assert [(f.field, list(f.values)) for f in response.deciding_fields] == [
+        ("going_out.ask_partner", ["ASK_PARTNER_REQUIRED_BINDING", "ASK_PARTNER_OPTIONAL_BINDING"])
+    ]
+
+
+def test_an_inline_rule_set_whose_quotas_do_not_add_up_is_refused(stub: oracle_pb2_grpc.OracleServiceStub) -> None:
+    bad = _house("going_out", "natural_canastas_required", 3)
+    with pytest.raises(grpc.RpcError) as info:
+        stub.CheckAction(_check(hf("9S"), "discard 9S", bad), timeout=RPC_TIMEOUT)
+    assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "going_out" in (info.value.details() or "")
+
+
+def test_adjudicate_the_four_hand_and_foot_books_on_one_position(stub: oracle_pb2_grpc.OracleServiceStub) -> None:
+    """One book of each kind, every foot taken up (so feet of 11 and of 13 alike fit): only the one-each book lets
+    the side out, and the quotas are the deciding fields."""
+    state = hf("9S", (CLEAN[0], DIRTY[0], *OPEN), turn=ASKED_YES)
+    request = oracle_pb2.AdjudicateRequest(
+        state=state_to_proto(state),
+        action_text="discard 9S",
+        rule_sets=[oracle_pb2.RuleSetRef(id=book) for book in BOOKS],
+    )
+    response = stub.Adjudicate(request, timeout=RPC_TIMEOUT)
+    assert [(v.rule_set_id, v.applicable, v.verdict.legal) for v in response.verdicts] == [
+        ("hand-and-foot-4p", True, False),
+        ("hand-and-foot-13-4p", True, False),
+        ("hand-and-foot-red-threes-laid-4p", True, False),
+        ("hand-and-foot-one-each-4p", True, True),
+    ]
+    assert [f.field for f in response.deciding_fields] == [
+        "going_out.canastas_required",
+        "going_out.natural_canastas_required",
+        "going_out.mixed_canastas_required",
+    ]
+    with_foot = oracle_pb2.AdjudicateRequest(
+        state=state_to_proto(hf("9S 9S 2C", foot=FOOT)),
+        action_text="meld 9S 9S 2C",
+        rule_sets=[oracle_pb2.RuleSetRef(id=book) for book in BOOKS],
+    )
+    verdicts = {v.rule_set_id: v for v in stub.Adjudicate(with_foot, timeout=RPC_TIMEOUT).verdicts}
+    assert not verdicts["hand-and-foot-13-4p"].applicable  # a foot of 11 cards is not one of 13
+    assert "foot.size" in verdicts["hand-and-foot-13-4p"].not_applicable
+    assert all(verdicts[book].verdict.legal for book in BOOKS if book != "hand-and-foot-13-4p")
+
+
+# --------------------------------------------------------------------------- sizes
+
+
+def test_the_service_accepts_the_hand_and_foot_sizes(stub: oracle_pb2_grpc.OracleServiceStub) -> None:
+    """A 270-card deck, a player holding 22 cards (a hand of 11 and a foot of 11 together in hand), and a take of
+    the pile that gives seven cards."""
+    deal_answer = stub.DealHand(oracle_pb2.DealHandRequest(rule_set=REF, seed=5), timeout=RPC_TIMEOUT)
+    dealt = deal_answer.state
+    counted = sum(len(s.hand) + len(s.foot) for s in dealt.seats) + len(dealt.stock) + len(dealt.discard_pile)
+    assert counted == 270 and [len(s.hand) + len(s.foot) for s in dealt.seats] == [22] * 4
+    big = hf(f"{FOOT} 7C 7D 7H 7S 7C 7D 7H 7S AC AD AH")
+    assert len(big.seats[0].hand) == 22
+    valid = stub.ValidateState(oracle_pb2.ValidateStateRequest(rule_set=REF, state=state_to_proto(big)))
+    assert valid.valid, valid.problems
+    take = hf("QH QD 4S", phase="PHASE_DRAW", pile="5H 6H 7H 8H 9H TH JH KS KD QS")
+    taken = stub.CheckAction(_check(take, "take-pile with QH QD"), timeout=RPC_TIMEOUT)
+    assert taken.legal, taken.violations
+    pile_taken = next(e.pile_taken for e in taken.events if e.HasField("pile_taken"))
+    assert len(pile_taken.to_hand) == 6  # the top card melded, the six under it to the hand: seven in all
+    assert list(taken.next_state.discard_pile) == _cards("5H 6H 7H")  # the rest of the pile stays
+    with pytest.raises(grpc.RpcError) as info:
+        stub.DealHand(oracle_pb2.DealHandRequest(rule_set=_house("foot", "size", 31), seed=5), timeout=RPC_TIMEOUT)
+    assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "foot.size" in (info.value.details() or "")
