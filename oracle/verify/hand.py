@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import z3
 
 from oracle.verify import model_family as fam
+from oracle.verify import model_foot as foot
 from oracle.verify.model import NATURAL_RANKS, RANK_CLASSES, WILD_MELD, Cond, Expr, MeldCounts, RuleModel
 
 #: The score items, in the order a breakdown lists them ("red_threes": the threes' score, by count where
@@ -47,6 +48,7 @@ class SideHand:
     black_laid: Expr  #: black threes laid as bonus cards (threes.black_three_role BONUS; else 0)
     wild_jokers: tuple[Expr, ...]  #: jokers in each wild-only slot (in slot order)
     holders: dict[int, Expr]  #: rank with a held penalty -> players of the side holding held_min or more
+    hand_red_threes: Expr  #: red threes left in the side's hands (threes.red_three_held; else 0)
 
     @property
     def total(self) -> Expr:
@@ -63,6 +65,7 @@ class SideHand:
                 self.hand_twos,
                 self.hand_jokers,
                 self.hand_black_threes,
+                self.hand_red_threes,
             ]
         )
 
@@ -151,12 +154,18 @@ def _build_side_hand(model: RuleModel, name: str, partnership: bool = False) -> 
     ]
     melded_twos, melded_jokers = z3.Int(f"{name}.melded_twos"), z3.Int(f"{name}.melded_jokers")
     hand_naturals = {c: z3.Int(f"{name}.hand_{c}") for c in RANK_CLASSES}
-    hand_ranked = {r: z3.Int(f"{name}.hand_rank[{r}]") for r in fam.ruled_ranks(spec)}
+    # ranks with a rank rule or a price of their own (card_values.rank_values) are counted one by one
+    apart = dict.fromkeys([*fam.ruled_ranks(spec), *foot.priced_ranks(spec)])
+    hand_ranked = {r: z3.Int(f"{name}.hand_rank[{r}]") for r in apart}
     hand_twos, hand_jokers = z3.Int(f"{name}.hand_twos"), z3.Int(f"{name}.hand_jokers")
     hand_black = z3.Int(f"{name}.hand_black_threes")
     red = z3.Int(f"{name}.red_threes")
     black_laid = z3.Int(f"{name}.black_threes_laid")
+    hand_red = z3.Int(f"{name}.hand_red_threes")
     counted = [*hand_naturals.values(), *hand_ranked.values(), hand_twos, hand_jokers, hand_black, red, black_laid]
+    counted.append(hand_red)
+    # threes.red_three_held: red threes are never laid, only held (each costs card_values.red_three)
+    cons += [red == 0] if foot.red_threes_held(spec) else [hand_red == 0]
     cons += [c >= 0 for c in [*counted, melded_twos, melded_jokers]]
     if fam.black_threes_bonus(spec):  # laid at once like red threes: never melded, never held
         cons += [black.naturals == 0, hand_black == 0]
@@ -185,8 +194,10 @@ def _build_side_hand(model: RuleModel, name: str, partnership: bool = False) -> 
         melded_twos + hand_twos <= model.two_copies,
         melded_jokers + hand_jokers <= model.joker_copies,
         black.naturals + hand_black + black_laid <= model.black_three_copies,
-        red <= model.red_three_copies,
+        red + hand_red <= model.red_three_copies,
     ]
+    for rank in NATURAL_RANKS:  # melds.one_open_meld_per_rank: one open book of a rank at most
+        cons += foot.open_books(spec, [(s.present, s.counts) for s in slots if s.rank == rank])
 
     def bounded(label: str, term: Expr, values: list[int]) -> Expr:
         # A named variable for an If-valued term, with its range stated: without the range the
@@ -210,6 +221,9 @@ def _build_side_hand(model: RuleModel, name: str, partnership: bool = False) -> 
     canastas = z3.Sum(is_canasta)
     has_meld = z3.Or([s.present for s in slots] + [black_present])
     cons.append(z3.Implies(going_out, canastas >= model.required))
+    if foot.has_quotas(spec):  # going_out.natural_canastas_required and mixed_canastas_required
+        natural = z3.Sum([z3.If(z3.And(s.present, model.is_natural_canasta(s.counts)), 1, 0) for s in slots])
+        cons.append(z3.Implies(going_out, foot.books_ok(spec, natural, canastas - natural)))
     unfinished_terms = []
     for i, s in enumerate(slots):
         slot_rank = None if s.rank == WILD_MELD else s.rank
@@ -233,9 +247,9 @@ def _build_side_hand(model: RuleModel, name: str, partnership: bool = False) -> 
     in_hand = z3.Sum(
         [n * model.class_value(c) for c, n in hand_naturals.items()]
         + [n * model.rank_value(r) for r, n in hand_ranked.items()]
-        + [hand_twos * v.two, hand_jokers * v.joker, hand_black * v.black_three]
+        + [hand_twos * v.two, hand_jokers * v.joker, hand_black * v.black_three, hand_red * v.red_three]
     )
-    all_held = [*hand_naturals.values(), *hand_ranked.values(), hand_twos, hand_jokers, hand_black]
+    all_held = [*hand_naturals.values(), *hand_ranked.values(), hand_twos, hand_jokers, hand_black, hand_red]
     if spec.players.side_size == 1 and not partnership:  # a player alone who went out holds no card
         cons.append(z3.Implies(going_out, z3.Sum(all_held) == 0))
     # the players who may hold cards: one of a side that went out holds none (a partnership formed during the
@@ -286,4 +300,5 @@ def _build_side_hand(model: RuleModel, name: str, partnership: bool = False) -> 
         black_laid,
         tuple(wild_jokers),
         holders,
+        hand_red,
     )

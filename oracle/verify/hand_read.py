@@ -27,6 +27,7 @@ class ConcreteSide:
     hand_ranked: dict[int, int] = field(default_factory=dict)  #: rank with a rank rule -> cards of it in hand
     black_laid: int = 0  #: black threes laid as bonus cards
     holders: dict[int, int] = field(default_factory=dict)  #: rank -> players holding its held_min or more
+    hand_red_threes: int = 0  #: red threes held in hand (threes.red_three_held)
 
     @property
     def total(self) -> int:
@@ -72,6 +73,7 @@ def read_side(hand: SideHand, model: z3.ModelRef) -> ConcreteSide:
         hand_ranked={r: num(e) for r, e in hand.hand_ranked.items() if num(e)},
         black_laid=num(hand.black_laid),
         holders={r: num(e) for r, e in hand.holders.items()},
+        hand_red_threes=num(hand.hand_red_threes),
     )
 
 
@@ -89,6 +91,11 @@ _SCORING_FIELDS = (
     "deck.packs",
     "deck.jokers",
     *(f"card_values.{f}" for f in ("joker", "two", "ace", "eight_to_king", "four_to_seven", "black_three")),
+    *(f"card_values.{f}" for f in ("rank_values", "red_three")),
+    "threes.red_three_held",
+    "melds.one_open_meld_per_rank",
+    "going_out.natural_canastas_required",
+    "going_out.mixed_canastas_required",
     *(
         f"melds.{f}"
         for f in (

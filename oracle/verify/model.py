@@ -44,7 +44,7 @@ import z3
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.ruleset.compiled import CompiledRules
-from oracle.verify import model_family
+from oracle.verify import model_family, model_foot
 from oracle.verify.terms import (
     NATURAL_RANKS,
     RANK_CLASSES,
@@ -215,8 +215,9 @@ class RuleModel:
         return z3.If(self.is_canasta(m), z3.If(m.wilds == 0, natural, c.mixed_bonus), 0)
 
     def rank_value(self, rank: int) -> int:
-        """Points of one card of a natural rank."""
-        return self.class_value(rank_value_field(rank))
+        """Points of one card of a natural rank (card_values.rank_values where it prices the rank)."""
+        priced = model_foot.rank_points(self.spec, rank)
+        return self.class_value(rank_value_field(rank)) if priced is None else priced
 
     def class_value(self, value_class: str) -> int:
         """Points of one card of a value class (a card_values field)."""
@@ -336,6 +337,7 @@ class RuleModel:
                 melds.append((rank, m))
             cons.append(z3.Sum([m.naturals for r, m in melds if r == rank]) <= self.rank_copies)
         for ranks in RANK_CLASSES.values():
+            ranks = tuple(r for r in ranks if r not in model_foot.priced_ranks(self.spec))
             firsts = [m.naturals for r, m in melds if r in ranks]
             cons += [a >= b for a, b in itertools.pairwise(firsts)] if per_rank == 1 else []
         if self.spec.melds.wild_only_melds:

@@ -32,6 +32,7 @@ from collections.abc import Sequence
 import z3
 
 from oracle.api.v1 import ruleset_pb2
+from oracle.verify.model_foot import priced_ranks
 from oracle.verify.terms import RANK_CLASSES, Cond, Expr, MeldCounts, rank_value_field
 
 #: NaturalRank (4 .. 14) minus this is the rank index of oracle.model.cards.
@@ -57,15 +58,17 @@ def held_ranks(spec: ruleset_pb2.RuleSet) -> tuple[int, ...]:
 
 
 def free_ranks(spec: ruleset_pb2.RuleSet, value_class: str) -> tuple[int, ...]:
-    """The ranks of a value class no rank rule names (interchangeable in hand and on the table)."""
-    ruled = set(ruled_ranks(spec))
+    """The ranks of a value class no rank rule names and card_values.rank_values does not price (interchangeable in
+    hand and on the table)."""
+    ruled = set(ruled_ranks(spec)) | set(priced_ranks(spec))
     return tuple(r for r in RANK_CLASSES[value_class] if r not in ruled)
 
 
 def representative_ranks(spec: ruleset_pb2.RuleSet) -> tuple[int, ...]:
-    """One rank of each value class without a rank rule, and every ruled rank: the ranks that can score apart."""
+    """One rank of each value class without a rank rule, and every ruled or priced rank: the ranks that can score
+    apart."""
     out = [ranks[0] for c in RANK_CLASSES if (ranks := free_ranks(spec, c))]
-    return tuple(sorted(set(out) | set(ruled_ranks(spec))))
+    return tuple(sorted(set(out) | set(ruled_ranks(spec)) | set(priced_ranks(spec))))
 
 
 def rank_wild_limit(spec: ruleset_pb2.RuleSet, rank: int, initial: bool) -> int:

@@ -17,7 +17,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from oracle.api.v1 import ruleset_pb2
-from oracle.verify import property_family, property_formation, property_melds, property_play, property_runs
+from oracle.verify import (
+    property_family,
+    property_foot,
+    property_formation,
+    property_melds,
+    property_play,
+    property_runs,
+)
 from oracle.verify.model import RuleModel
 from oracle.verify.proving import Outcome
 
@@ -138,7 +145,9 @@ PROPERTIES: list[Property] = [
         " it for a side that has not when red threes are then negative.",
         property_play.red_three_monotone,
         lambda spec: (
-            "threes score by count (threes.count_values): see threes-by-count" if spec.threes.count_values else ""
+            "threes score by count (threes.count_values): see threes-by-count"
+            if spec.threes.count_values
+            else property_foot.held_red_threes(spec)
         ),
     ),
     Property(
@@ -168,11 +177,13 @@ PROPERTIES: list[Property] = [
         "The minimum-meld table gives one minimum for every running total, and it never"
         " decreases as the running total rises.",
         property_play.minimum_monotone,
+        property_foot.by_hand,
     ),
     Property(
         "threshold-rows-apply",
         "Every row of initial_meld.thresholds is the row in force for some running total below game.target_score.",
         property_play.rows_apply,
+        property_foot.by_hand,
     ),
     Property(
         "minimum-reachable",
@@ -180,6 +191,7 @@ PROPERTIES: list[Property] = [
         " turn's cards (deal.hand_size + turn.draw_count) within the deck, ending the turn legally, with the"
         " natural meld of initial_meld.natural_meld_required and no mixed canasta where initial_meld asks.",
         property_play.minimum_reachable,
+        property_foot.by_hand,
     ),
     Property(
         "frozen-pair-takes",
@@ -340,6 +352,42 @@ PROPERTIES: list[Property] = [
         " unless both were canastas.",
         property_runs.combine,
         property_runs.no_combine,
+    ),
+    Property(
+        "foot-pickup",
+        "A player whose hand is emptied while the foot is untaken has the foot taken up before the next decision"
+        " (at once under foot.continue_after_melding_out, else after the discard that empties the hand), and hand,"
+        " foot, table, stock and pile together keep every card of the deck.",
+        property_foot.foot_pickup,
+        property_foot.no_foot,
+    ),
+    Property(
+        "foot-go-out",
+        "No hand ends by going out while the going-out player's foot is untaken, and going out from the foot stays"
+        " possible.",
+        property_foot.foot_go_out,
+        property_foot.no_foot,
+    ),
+    Property(
+        "book-quotas",
+        "Going out needs going_out.natural_canastas_required natural and mixed_canastas_required mixed canastas,"
+        " the two sum to going_out.canastas_required, and the deck can hold them at once.",
+        property_foot.book_quotas,
+        property_foot.no_quotas,
+    ),
+    Property(
+        "minimum-by-hand",
+        "Every value of initial_meld.minimum_by_hand can be reached by legal melds from a hand of deal.hand_size"
+        " cards.",
+        property_foot.minimum_by_hand,
+        property_foot.no_minimum_by_hand,
+    ),
+    Property(
+        "held-red-three-score",
+        "Under threes.red_three_held no red three is laid and each one held costs card_values.red_three, and where"
+        " red threes are laid none is held and they score as red-three-score says.",
+        property_foot.held_red_three_score,
+        property_foot.no_held_red_threes,
     ),
 ]
 

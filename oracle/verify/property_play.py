@@ -113,7 +113,8 @@ def going_out_pays(rm: RuleModel) -> Outcome:
 
 def _side_text(side: ConcreteSide) -> str:
     parts = [f"{len(side.melds) + (1 if side.black_meld else 0)} meld(s)", f"{side.red_threes} red three(s)"]
-    held = sum(side.hand.values()) + side.hand_twos + side.hand_jokers + side.hand_black_threes
+    held = sum(side.hand.values()) + side.hand_twos + side.hand_jokers
+    held += side.hand_black_threes + side.hand_red_threes
     parts.append(f"{held} card(s) in hand")
     parts.append(["did not go out", "went out", "went out concealed"][side.went_out])
     return ", ".join(parts)

@@ -55,6 +55,7 @@ def side_cards(rm: RuleModel, side: ConcreteSide) -> SideTable:
             count -= take
     held += pool.take(RANK_TWO, side.hand_twos) + [JOKER] * side.hand_jokers
     held += pool.take(RANK_THREE, side.hand_black_threes, suits=(0, 3))
+    held += pool.take(RANK_THREE, side.hand_red_threes, suits=(1, 2))  # threes.red_three_held
     hands = [held] + [[] for _ in range(rm.spec.players.side_size - 1)]
     for rank, count in side.hand_ranked.items():
         _deal_ranked(rm, hands, rank, pool.take(rank, count), side.holders.get(rank, 0), side.went_out > 0)
