@@ -7,11 +7,12 @@ import copy
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
 from oracle.games.live import LiveGame
 from oracle.games.match import DeckSource
 from oracle.games.movegen import legal_actions
+from oracle.model.actions import Action, Meld
 from oracle.model.events import HandEnded
 from oracle.model.state import GameState, HandEnd, Phase
 from oracle.model.table import HandTable, SideTable, WentOut
@@ -49,7 +50,7 @@ class RandomGame(RuleBasedStateMachine):
         # no dead end: a player told yes who cannot go out discards (going_out.cannot_go_out_after_yes_penalty),
         # and a player holding one card may not ask, so a "no" never leaves nothing to play
         assert actions, f"no legal action: {self.state}"
-        action = data.draw(st.sampled_from(actions))
+        action = self.choose(data, actions)
         before = copy.deepcopy(self.state)
         verdict = check_action(self.rules, self.state, action)
         again = check_action(self.rules, self.state, action)
@@ -64,6 +65,10 @@ class RandomGame(RuleBasedStateMachine):
                 self.check_hand_end(event, verdict.next_state)
         self.state = verdict.next_state
 
+    def choose(self, data: st.DataObject, actions: list[Action]) -> Action:
+        """The action to play: any legal one."""
+        return data.draw(st.sampled_from(actions))
+
     def check_hand_end(self, event: HandEnded, over: GameState) -> None:
         """The event's table is the hand's final table (seat k's own entry is k mod sides; with sides formed during the
         hand, the table says which entry holds each seat's side's melds), its scores are
@@ -76,7 +81,11 @@ class RandomGame(RuleBasedStateMachine):
                 SideTable(
                     side.melds,
                     side.red_threes,
-                    tuple(seat.hand for k, seat in enumerate(over.seats) if k % rules.sides == i),
+                    tuple(
+                        seat.hand + (seat.foot if rules.foot.unplayed_counts else ())  # a foot never taken up is held
+                        for k, seat in enumerate(over.seats)
+                        if k % rules.sides == i
+                    ),
                     went if i == out_side else WentOut.NO,
                     side.unable_after_yes,  # each time a player of the side was told yes and could not go out
                 )
@@ -129,3 +138,59 @@ RandomSambaGame.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 TestRandomSambaGame = RandomSambaGame.TestCase
+
+
+class RandomHandAndFootGame(RandomGame):
+    """The same properties over hand-and-foot-4p (feet, books closed at seven, several books of a rank, the required
+    question, four hands), with players who meld whenever they can, most often their biggest meld, so that hands
+    empty and feet are taken up within the bounded run. Each foot taken up becomes the whole hand, and no seat is
+    ever left with an empty hand while its foot waits."""
+
+    feet_taken = 0  #: feet taken up over the whole run (test_random_hand_and_foot_games_take_up_feet)
+    hands_over = 0  #: hands ended over the whole run, each scored with its untaken feet as cards held
+
+    @initialize(seed=st.integers(0, 2**64 - 1), dealer=st.integers(0, 3))
+    def start(self, seed: int, dealer: int) -> None:  # type: ignore[override]
+        self.begin("hand-and-foot-4p", seed, dealer)
+
+    def choose(self, data: st.DataObject, actions: list[Action]) -> Action:
+        melds = sorted((a for a in actions if isinstance(a, Meld)), key=lambda a: -sum(len(g.cards) for g in a.groups))
+        if melds and data.draw(st.integers(0, 4)) > 0:
+            return melds[0]
+        return data.draw(st.sampled_from(actions))
+
+    @rule(data=st.data())
+    def play(self, data: st.DataObject) -> None:
+        if self.state.phase == Phase.HAND_OVER:
+            super().play(data)
+            return
+        feet = [seat.foot for seat in self.state.seats]
+        super().play(data)
+        for foot, seat in zip(feet, self.state.seats, strict=True):
+            if foot and not seat.foot:
+                assert sorted(seat.hand) == sorted(foot), "a foot taken up is not the whole new hand"
+                RandomHandAndFootGame.feet_taken += 1
+        RandomHandAndFootGame.hands_over += self.state.phase == Phase.HAND_OVER
+
+    @invariant()
+    def no_empty_hand_while_the_foot_waits(self) -> None:
+        if hasattr(self, "state"):
+            assert all(seat.hand or not seat.foot for seat in self.state.seats), self.state
+
+
+def test_random_hand_and_foot_games_take_up_feet() -> None:
+    """The random-game properties over hand-and-foot-4p (bounded and derandomized); the run takes up feet and ends
+    hands, so that the foot's rules and the end-of-hand scoring with feet are exercised, not only the opening."""
+    RandomHandAndFootGame.feet_taken = RandomHandAndFootGame.hands_over = 0
+    run_state_machine_as_test(
+        RandomHandAndFootGame,
+        settings=settings(
+            max_examples=10,
+            stateful_step_count=300,
+            derandomize=True,
+            deadline=None,
+            suppress_health_check=[HealthCheck.too_slow],
+        ),
+    )
+    assert RandomHandAndFootGame.feet_taken >= 10
+    assert RandomHandAndFootGame.hands_over >= 5
