@@ -15,6 +15,7 @@ from google.protobuf import json_format, text_format
 from google.protobuf.message import Message
 
 from oracle.api.v1 import conformance_pb2, oracle_pb2, record_pb2, ruleset_pb2
+from oracle.bench.fuzz_feet import add_feet_positions
 from oracle.bench.fuzz_runs import add_runs_positions
 from oracle.bench.states import shipped_records
 from oracle.games.deal import deal
@@ -360,8 +361,8 @@ def _add_forming_sides(corpus: Corpus, book: RuleBook, every: int) -> None:
 def build_corpus(book: RuleBook, records: int = 20, every: int = 1, short_actions: int = 40) -> Corpus:
     """The seed corpus: `records` of the shipped records (spread over their rule sets), every `every`-th decision
     and conformance case, replays and streams cut to their first hand's first `short_actions` actions, and the
-    positions of a simulated hand of each rule set whose sides form during the hand (_add_forming_sides) or that
-    has runs (add_runs_positions)."""
+    positions of a simulated hand of each rule set whose sides form during the hand (_add_forming_sides), that
+    has runs (add_runs_positions) or a foot (add_feet_positions)."""
     corpus = Corpus()
     corpus.add("ListRuleSets", oracle_pb2.ListRuleSetsRequest())
     for rule_set_id in book.ids():
@@ -387,6 +388,7 @@ def build_corpus(book: RuleBook, records: int = 20, every: int = 1, short_action
             _add_house_positions(corpus, book, msg, house)
     _add_forming_sides(corpus, book, max(1, every // 4))
     add_runs_positions(corpus, book, max(1, every // 4))
+    add_feet_positions(corpus, book, max(1, every // 4))
     _add_cases(corpus, book, max(1, every // 4))
     corpus.words = sorted(words)
     return corpus
