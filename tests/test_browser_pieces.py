@@ -317,3 +317,65 @@ def test_the_page_tells_a_run_among_the_melds_as_the_oracle_does(page: Page) -> 
     got = in_page(page, "melds.js", "arg.map((meld) => m.isRun(meld.split(' ')))", MELDS)
     assert got == [is_run(tuple(parse_cards(meld))) for meld in MELDS]
     assert got.count(True) == 4 and got.count(False) == 3  # runs (one with a wild card) and groups of one rank
+
+
+@pytest.mark.parametrize(
+    ("rule_set_id", "feet", "stock"),
+    [("hand-and-foot-4p", ["down", "up", "down", "up"], ""), ("hand-and-foot-13-4p", ["down"] * 4, "101")],
+)
+def test_the_page_deals_each_foot_face_down_in_a_state_the_oracle_accepts(
+    page: Page, rule_set_id: str, feet: list[str], stock: str
+) -> None:
+    ref = oracle_pb2.RuleSetRef(id=rule_set_id)
+    rule_set = API.GetRuleSet(oracle_pb2.GetRuleSetRequest(rule_set=ref)).rule_set
+    state = in_page(
+        page,
+        "position.js",
+        """(() => {
+            const pos = m.emptyPosition(4, 2);
+            Object.assign(pos, { footSize: arg.ruleSet.foot.size, feet: arg.feet, stockSize: arg.stock });
+            pos.handNumber = "3";
+            pos.hands[0] = "KH KD 5C";
+            return m.buildState(pos, arg.ruleSet);
+        })()""",
+        {"ruleSet": json_format.MessageToDict(rule_set), "feet": feet, "stock": stock},
+    )
+    request = oracle_pb2.ValidateStateRequest(rule_set=ref)
+    json_format.ParseDict(state, request.state)
+    answer = API.ValidateState(request)
+    assert answer.valid, answer.problems
+    size = rule_set.foot.size
+    assert [len(seat.foot) for seat in request.state.seats] == [size if f == "down" else 0 for f in feet]
+    assert request.state.hand_number == 3
+    if stock:
+        assert len(request.state.stock) == int(stock)  # the hidden hands take what the feet and the stock leave
+    assert not any(card in (cards_pb2.CARD_3H, cards_pb2.CARD_3D) for seat in request.state.seats for card in seat.foot)
+
+
+def test_the_page_names_the_foot_and_hand_number_fields_and_tells_a_foot_taken_up(page: Page) -> None:
+    pos = in_page(page, "position.js", "m.emptyPosition(4, 2)", None)
+    got = in_page(
+        page,
+        "position.js",
+        "arg.paths.map((p) => m.describePath(p, arg.pos))",
+        {"paths": ["state.seats[2].foot", "state.seats[1].foot[4]", "state.hand_number"], "pos": pos},
+    )
+    assert got == [
+        {"input": "foot-2", "label": "seat 2's foot"},
+        {"input": "foot-1", "label": "seat 1's foot"},
+        {"input": "hand-number", "label": "the hand's number in the game"},
+    ]
+    before = {"seats": [{"foot": ["CARD_4C"] * 11}, {"foot": ["CARD_5C"] * 11}, {}, {}]}
+    melded_out = {"seatToMove": 0, "phase": "PHASE_PLAY", "seats": [{"foot": []}, {"foot": ["CARD_5C"] * 11}, {}, {}]}
+    walked = {**melded_out, "seatToMove": 1, "phase": "PHASE_DRAW"}
+    lines = in_page(
+        page,
+        "answers.js",
+        "[arg.a, arg.b, arg.c].map((after) => m.feetTakenUp(arg.before, after).map((l) => l.join('')))",
+        {"before": before, "a": melded_out, "b": walked, "c": before},
+    )
+    assert lines == [
+        ["Seat 0 took up the foot (11 cards): plays on from it this turn"],
+        ["Seat 0 took up the foot (11 cards): plays it from the next turn"],
+        [],
+    ]
