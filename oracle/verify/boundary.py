@@ -14,7 +14,8 @@ and, where a rule set sets them, the Modern American Canasta score rules'
 boundaries of boundary_family).
 The end of the stock (boundary_stock) and, under players.side_formation
 LONE_HAND, merged melds and each seat's score (boundary_formation) add theirs; under runs, runs and the pile's
-top card onto a run (boundary_runs).
+top card onto a run (boundary_runs); under Hand and Foot's rules, the minimum by hand number, the foot and the
+book quotas (boundary_foot), and score tables with red threes held.
 
 Each case's counts become concrete cards, and the engine answers with
 oracle.rules.melds (meld_shape, meld_rule_breaks, is_canasta),
@@ -61,6 +62,7 @@ from oracle.model.table import HandTable, SideTable
 from oracle.rules import melds, scoring
 from oracle.ruleset.compiled import CompiledRules
 from oracle.verify.boundary_family import family_score_targets
+from oracle.verify.boundary_foot import foot_engine_cases, held_red_targets
 from oracle.verify.boundary_formation import formation_engine_cases
 from oracle.verify.boundary_play import play_engine_cases
 from oracle.verify.boundary_runs import run_engine_cases
@@ -220,6 +222,8 @@ def _black_three_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
 
 
 def _minimum_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
+    if rm.spec.initial_meld.minimum_by_hand:  # the hand's number decides, not the running total (boundary_foot)
+        return []
     t = z3.Int("running_total")
 
     def domain(x: z3.ArithRef) -> Cond:
@@ -297,6 +301,7 @@ def _score_targets(rm: RuleModel) -> Iterator[tuple[str, str, ConcreteSide]]:
             )
         )
     targets += family_score_targets(rm, hand)
+    targets += held_red_targets(rm, hand)
     solver = PROOF_BUDGET.solver()
     solver.add(*hand.constraints)
     for slug, what, conditions in targets:
@@ -371,6 +376,7 @@ def check_engine(rules: CompiledRules, case_dir: Path | None = None) -> EngineRe
         formation_engine_cases,
         play_engine_cases,
         run_engine_cases,
+        foot_engine_cases,
     ):
         report.cases.extend(make(rm, rules))
     if case_dir is not None and report.disagreements:

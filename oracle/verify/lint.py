@@ -26,7 +26,8 @@ pile, threes, going out), lint_minimum (the initial-meld table) and
 lint_formation (sides formed during the hand, the end of the stock), lint_family
 (the Modern American Canasta fields: threes by count, rank rules, the rule of
 five, the initial meld's natural meld, bonus cards), lint_runs (the Samba fields: runs, combining, red threes
-that need canastas);
+that need canastas), lint_foot (the Hand and Foot fields: the foot, the minimum by hand, the book quotas, a held
+red three's value);
 lint_base holds the finding type, the rule ids and the shared solver.
 """
 
@@ -36,7 +37,7 @@ from collections.abc import Callable
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.ruleset.compiled import CompiledRules
-from oracle.verify import lint_family, lint_runs
+from oracle.verify import lint_family, lint_foot, lint_runs
 from oracle.verify.budget import LINT_BUDGET, Budget
 from oracle.verify.lint_base import ERROR, RULES, WARNING, LintBudgetExceeded, Linter, LintFinding
 from oracle.verify.lint_formation import merged_over_max_size, must_take_dead
@@ -75,6 +76,7 @@ def lint(rules_or_spec: CompiledRules | ruleset_pb2.RuleSet, budget: Budget = LI
     lint_family.bonus_cards(lt)
     lint_runs.runs(lt)
     lint_runs.combine_dead(lt)
+    lint_foot.foot_fields(lt)
     if possible:
         lint_runs.red_three_canastas(lt)
     return sorted(lt.findings, key=lambda f: f.severity != ERROR)

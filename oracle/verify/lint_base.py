@@ -52,6 +52,11 @@ RULES: dict[str, str] = {
     "run-canasta-over-cap": "runs.canasta_size",
     "run-canasta-cannot-fit": "runs.canasta_size",
     "combine-dead": "melds.combine_same_rank",
+    "foot-dead": "foot.size",
+    "minimum-table-dead": "initial_meld.thresholds",
+    "minimum-by-hand-dead": "initial_meld.minimum_by_hand",
+    "book-quotas-sum": "going_out.canastas_required",
+    "red-three-value-dead": "card_values.red_three",
     "red-threes-canastas-unreachable": "threes.canastas_for_red_threes",
 }
 

@@ -51,13 +51,18 @@ def threes(lt: Linter) -> None:
     """Warnings for red-three bonuses that fall and black-three melds that cannot be or reach canasta size."""
     rm, t = lt.rm, lt.rm.spec.threes
     r = z3.Int("red_threes")
-    found = lt.witness(
-        "red-three-bonus-falls",
-        [
-            r >= 0,
-            r + 1 <= rm.red_three_copies,
-            rm.red_three_score(r + 1, z3.BoolVal(True)) <= rm.red_three_score(r, z3.BoolVal(True)),
-        ],
+    # threes.red_three_held: no red three is laid, so the bonuses for laid red threes never score
+    found = (
+        None
+        if t.red_three_held
+        else lt.witness(
+            "red-three-bonus-falls",
+            [
+                r >= 0,
+                r + 1 <= rm.red_three_copies,
+                rm.red_three_score(r + 1, z3.BoolVal(True)) <= rm.red_three_score(r, z3.BoolVal(True)),
+            ],
+        )
     )
     if found is not None:
         count = found.eval(r).as_long()
@@ -70,8 +75,13 @@ def threes(lt: Linter) -> None:
             f" {rm.red_three_copies})",
         )
     b = meld_counts("black_meld")
-    core = lt.core(
-        "black-three-meld-impossible", rm.black_meld_clauses(b, z3.BoolVal(True)), [b.naturals >= 1, b.wilds >= 0]
+    # threes.black_three_meld_max 0 means "black threes are never melded" (a rule, not a contradiction)
+    core = (
+        None
+        if not t.black_three_meld_max
+        else lt.core(
+            "black-three-meld-impossible", rm.black_meld_clauses(b, z3.BoolVal(True)), [b.naturals >= 1, b.wilds >= 0]
+        )
     )
     if core is not None:
         lt.add(
