@@ -141,8 +141,8 @@ TestRandomSambaGame = RandomSambaGame.TestCase
 
 
 class RandomHandAndFootGame(RandomGame):
-    """The same properties over hand-and-foot-4p (feet, books closed at seven, several books of a rank, the required
-    question, four hands), with players who meld whenever they can, most often their biggest meld, so that hands
+    """The same properties over hand-and-foot-4p (feet, books closed at seven, several books of a rank, a hand's end
+    with feet not taken up), with players who meld whenever they can, most often their biggest meld, so that hands
     empty and feet are taken up within the bounded run. Each foot taken up becomes the whole hand, and no seat is
     ever left with an empty hand while its foot waits."""
 
