@@ -317,3 +317,17 @@ def test_adjudicate_the_four_hand_and_foot_books_where_every_foot_is_taken_up(tm
     judged = {line.split()[0]: line.split()[1] for line in out.splitlines()[2:] if line and not line.startswith(" ")}
     assert judged.pop("deciding") == "fields:"
     assert judged == dict.fromkeys(books.split(","), "ILLEGAL") | {"hand-and-foot-one-each-4p": "legal"}
+
+
+# minimum
+
+
+@pytest.mark.parametrize(("hand", "expected"), [("1", "50"), ("2", "90"), ("4", "150"), ("7", "150")])
+def test_minimum_goes_by_the_hand_number_where_the_rule_set_says_so(hand: str, expected: str) -> None:
+    assert run("minimum", "--rules", "hand-and-foot-4p", "--hand", hand, "3000") == (0, f"{expected}\n")
+
+
+def test_minimum_of_a_book_without_a_minimum_by_hand_goes_by_the_total_whatever_the_hand() -> None:
+    assert run("minimum", "--rules", "classic-4p", "--hand", "4", "1500") == (0, "90\n")
+    code, out = run("minimum", "--rules", "hand-and-foot-4p", "0", "--json")
+    assert code == 0 and json.loads(out) == {"minimum": 50}  # hand 1 by default, no table row

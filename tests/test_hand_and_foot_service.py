@@ -412,3 +412,17 @@ def test_the_service_accepts_the_hand_and_foot_sizes(stub: oracle_pb2_grpc.Oracl
     with pytest.raises(grpc.RpcError) as info:
         stub.DealHand(oracle_pb2.DealHandRequest(rule_set=_house("foot", "size", 31), seed=5), timeout=RPC_TIMEOUT)
     assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "foot.size" in (info.value.details() or "")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="GetMinimumInitialMeld answers by the running total only (initial_meld.thresholds, 15 below the table)"
+    " and has no hand number: a rule set with initial_meld.minimum_by_hand gets 15, not its first hand's 50",
+)
+def test_get_minimum_initial_meld_of_a_rule_set_with_a_minimum_by_hand(
+    stub: oracle_pb2_grpc.OracleServiceStub,
+) -> None:
+    answer = stub.GetMinimumInitialMeld(
+        oracle_pb2.GetMinimumInitialMeldRequest(rule_set=REF, running_total=0), timeout=RPC_TIMEOUT
+    )
+    assert answer.minimum == 50  # the first hand's minimum (the running total plays no part)

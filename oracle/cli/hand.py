@@ -23,7 +23,6 @@ from oracle.cli.support import (
 if TYPE_CHECKING:
     from oracle.model.actions import Action
     from oracle.model.events import Event
-    from oracle.model.score import SideScore
     from oracle.model.state import GameState
     from oracle.model.view import PlayerView
     from oracle.rules.referee import Verdict
@@ -43,6 +42,7 @@ def score(rule_set_id: str | None, table_file: Path, as_json: bool, specs: Path 
     """Score a finished hand (TABLE_FILE: a HandTableNotation, or a GameStateNotation as it stands, in .json or
     .textproto). A state's hands, and a foot not yet taken up where foot.unplayed_counts, count as cards held."""
     from oracle.api.v1 import notation_pb2
+    from oracle.cli.state_words import score_state
     from oracle.cli.words import item_words
     from oracle.rules.scoring import score_hand
     from oracle.service.convert_table import scores_to_proto, table_from_notation
@@ -58,7 +58,7 @@ def score(rule_set_id: str | None, table_file: Path, as_json: bool, specs: Path 
                 f"{table_error.format_message()} (the file is neither a HandTableNotation nor a GameStateNotation)"
             ) from None
         loaded, state = _load_state(table_file, rule_set_id, specs)
-        scores, names, formed = _score_state(loaded, state)
+        scores, names, formed = score_state(loaded, state)
     else:
         assert isinstance(table_msg, notation_pb2.HandTableNotation)
         chosen = rule_set_id or table_msg.rule_set_id
@@ -78,20 +78,6 @@ def score(rule_set_id: str | None, table_file: Path, as_json: bool, specs: Path 
             click.echo(f"  {line.points:>6}  {label:<28} {line.detail}")
         click.echo(f"  {side_score.total:>6}  total")
     click.echo("  ".join(f"{name}: {sc.total}" for name, sc in zip(names, scores, strict=True)))
-
-
-def _score_state(loaded: LoadedRuleSet, state: GameState) -> tuple[list[SideScore], list[str], tuple[int, ...]]:
-    """A state's table scored as it stands (rules.facts.end_table), its sides' names and GameState.side_of_seat;
-    an inconsistent state is refused with its problems."""
-    from oracle.rules.facts import end_table
-    from oracle.rules.scoring import score_hand
-    from oracle.rules.state_check import validate_state
-
-    problems = validate_state(loaded.rules, state)
-    if problems:
-        raise CliError("inconsistent state: " + "; ".join(f"{p.field}: {p.description}" for p in problems[:5]))
-    scores = list(score_hand(loaded.rules, end_table(loaded.rules, state)))
-    return scores, [f"side {i}" for i in range(len(scores))], tuple(state.side_of_seat)
 
 
 def seat_note(side_of_seat: tuple[int, ...], seat: int) -> str:
@@ -213,23 +199,11 @@ def check(
         response.notation = format_action(action)
         print_json(response)
     else:
+        from oracle.cli.state_words import feet_taken_up
+
         click.echo("\n".join([*describe_verdict(verdict, action_text), *feet_taken_up(state, verdict.next_state)]))
     if not verdict.legal:
         raise SystemExit(EXIT_FAILED)
-
-
-def feet_taken_up(before: GameState, after: GameState | None) -> list[str]:
-    """A line per seat whose foot (foot.size) the action took up: played on at once after melding the hand out, or
-    from the seat's next turn after discarding its last hand card (foot.continue_after_melding_out)."""
-    if after is None:
-        return []
-    lines = []
-    for seat, (old, new) in enumerate(zip(before.seats, after.seats, strict=True)):
-        if old.foot and not new.foot:
-            goes_on = after.seat_to_move == seat and after.phase.name == "PLAY"
-            when = "plays on from it this turn" if goes_on else "plays it from the next turn"
-            lines.append(f"  seat {seat} took up the foot ({len(old.foot)} cards): {when}")
-    return lines
 
 
 def _check_view(view_file: Path, rule_set_id: str | None, specs: Path | None, action_text: str, as_json: bool) -> None:
@@ -380,13 +354,16 @@ def validate(rule_set_id: str | None, state_file: Path, as_json: bool, specs: Pa
 @click.command()
 @click.option("--rules", "rule_set_id", required=True, help="Rule-set id, e.g. classic-4p.")
 @click.argument("running_total", type=int)
+@click.option("--hand", "hand_number", type=click.IntRange(min=1), default=1, help="The hand's number in the game.")
 @click.option("--json", "as_json", is_flag=True, help="Print the GetMinimumInitialMeldResponse as proto3 JSON.")
 @specs_option
 @clean_errors
-def minimum(rule_set_id: str, running_total: int, as_json: bool, specs: Path | None) -> None:
-    """Print the minimum initial meld for a side's RUNNING_TOTAL (negative totals: use -- -5)."""
+def minimum(rule_set_id: str, running_total: int, hand_number: int, as_json: bool, specs: Path | None) -> None:
+    """Print the minimum initial meld for a side's RUNNING_TOTAL (negative totals: use -- -5). Where the rule set
+    sets it by the hand's number (initial_meld.minimum_by_hand), --hand N gives it and the total is not read."""
     loaded = load_rule_set(specs, rule_set_id)
-    value, row = loaded.rules.minimum_initial_meld(running_total)
+    by_hand = loaded.rules.minimum_for_hand(hand_number)
+    value, row = (by_hand, None) if by_hand is not None else loaded.rules.minimum_initial_meld(running_total)
     if as_json:
         from oracle.api.v1 import oracle_pb2
 
