@@ -7,21 +7,23 @@ from oracle.verify.lint_base import ERROR, WARNING, Linter
 
 
 def foot_dead(lt: Linter) -> None:
-    """foot.continue_after_melding_out, foot.unplayed_counts or going_out.partner_foot_required with foot.size 0."""
+    """A foot setting changed with foot.size 0: foot.continue_after_melding_out or foot.unplayed_counts false (the
+    bases state both true, the usual rule, in every rule set; without a foot neither is read), or
+    going_out.partner_foot_required set."""
     spec = lt.rm.spec
     if spec.foot.size:
         return
-    set_fields = [
-        f"foot.{name}" for name in ("continue_after_melding_out", "unplayed_counts") if getattr(spec.foot, name)
+    changed = [
+        f"foot.{name}" for name in ("continue_after_melding_out", "unplayed_counts") if not getattr(spec.foot, name)
     ]
     if spec.going_out.partner_foot_required:
-        set_fields.append("going_out.partner_foot_required")
-    if set_fields:
+        changed.append("going_out.partner_foot_required")
+    if changed:
         lt.add(
             "foot-dead",
             WARNING,
-            set_fields[0],
-            f"{', '.join(set_fields)} never apply: foot.size is 0, so no player has a foot",
+            changed[0],
+            f"{', '.join(changed)} never apply: foot.size is 0, so no player has a foot",
         )
 
 
