@@ -7,6 +7,7 @@ oracle."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from browser_harness import Desk, ask, choose_books, page_state, running_desk
@@ -17,6 +18,7 @@ from oracle.api.v1 import oracle_pb2
 from oracle.ruleset.loader import default_rule_book
 from oracle.service.api import OracleApi
 
+ROOT = Path(__file__).resolve().parent.parent
 API = OracleApi(default_rule_book())
 BOOKS = ("hand-and-foot-4p", "hand-and-foot-13-4p", "hand-and-foot-red-threes-laid-4p", "hand-and-foot-one-each-4p")
 BOOKS_MELDED = "KC KC KD KD KH KH KS, JC JC JD JD JH JH JS, QC QC QD QD QH 2C 2D, TC TC TD TD TH JK 2H, 9C 9D 9H"
@@ -167,3 +169,13 @@ def test_one_book_of_each_kind_goes_out_only_under_the_one_each_book(page: Page)
     assert badge == "Illegal" and "GO_OUT_BOOKS_MISSING" in text
     assert page.locator("#answer .column[data-rule-set=hand-and-foot-one-each-4p] .badge").inner_text() == "Legal"
     assert "going_out.natural_canastas_required" in page.locator(".deciding tbody th").all_inner_texts()
+
+
+def test_a_hand_and_foot_game_record_of_four_hands_replays_on_the_page(page: Page) -> None:
+    record = ROOT / "conformance" / "records" / "hand-and-foot-4p" / "game-0.json"
+    page.click("#tab-record")
+    page.set_input_files("#record-file", str(record))
+    page.wait_for_selector("#step-list li")
+    assert "every claimed score matches" in page.locator("#record-result .msg.ok").inner_text()
+    hands = page.locator("#step-hand option").all_inner_texts()
+    assert [text.split(" (")[0] for text in hands] == ["Hand 1", "Hand 2", "Hand 3", "Hand 4"]  # game.hands

@@ -12,8 +12,14 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from google.protobuf import json_format
 
+from oracle.api.v1 import notation_pb2
 from oracle.cli.main import main
+from oracle.rules.view import view_of
+from oracle.ruleset.loader import default_rule_book
+from oracle.service.convert_game import state_from_notation
+from oracle.service.convert_view import view_to_proto
 
 FOOT = "4C 4D 5C 5D 6C 6D 8C 8D TC TD JC"  #: an 11-card foot not yet taken up (70 points)
 CLEAN = ["KC KC KD KD KH KH KS", "JC JC JD JD JH JH JS"]  #: two natural books
@@ -331,3 +337,26 @@ def test_minimum_of_a_book_without_a_minimum_by_hand_goes_by_the_total_whatever_
     assert run("minimum", "--rules", "classic-4p", "--hand", "4", "1500") == (0, "90\n")
     code, out = run("minimum", "--rules", "hand-and-foot-4p", "0", "--json")
     assert code == 0 and json.loads(out) == {"minimum": 50}  # hand 1 by default, no table row
+
+
+# check --view: the feet by their count only
+
+
+def test_check_from_the_players_view_counts_the_feet_and_cannot_show_the_foot_taken_up(
+    files: dict[str, str], tmp_path: Path
+) -> None:
+    message = json_format.Parse(Path(files["meld_out"]).read_text(), notation_pb2.GameStateNotation())
+    full = state_from_notation(message, default_rule_book().get("hand-and-foot-4p").rules)
+    view = view_to_proto(view_of(full, 0))
+    assert [seat.foot_count for seat in view.seats] == [11, 0, 0, 0]
+    path = tmp_path / "view.json"
+    path.write_text(json_format.MessageToJson(view), encoding="utf-8")
+    code, out = run("check", "--rules", "hand-and-foot-4p", "--view", str(path), "--action", "meld 9S 9S 2C")
+    assert code == 0, out
+    lines = out.splitlines()
+    assert lines[0] == "legal: meld 9S 9S 2C"
+    assert "  unknown next_state: the foot taken up is hidden" in lines
+    code, out = run("check", "--rules", "hand-and-foot-4p", "--view", str(path), "--action", "meld 9S 9S")
+    assert code == 0 and any(
+        line.startswith("  next (seat 0's view): seat 0 to move, phase PLAY") for line in out.splitlines()
+    )
