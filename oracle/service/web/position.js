@@ -368,13 +368,15 @@ function formation(pos, seats, set) {
 function footField(pos, seat, set) {
   const size = pos.footSize;
   const up = pos.feet[seat] === "up";
-  const options = [["down", `Not taken up: ${size} cards face down`], ["up", "Taken up: the player is in the foot"]];
+  const options = [["down", `Face down (${size} cards)`], ["up", "Taken up (in the foot)"]];
   const backs = h("span", { class: "foot-backs", "aria-hidden": "true" }, Array.from({ length: Math.min(size, 3) }, () => h("span", { class: "card back" })));
   const shown = up
     ? h("p", { class: "foot-state", id: `foot-${seat}-state` }, "In the foot: the hand above is the foot's cards.")
     : h("p", { class: "foot-state", id: `foot-${seat}-state` }, backs, h("span", { class: "foot-count" }, String(size)), " cards face down (unseen: the page deals them)");
-  return h("div", { class: "foot" }, select(`foot-${seat}`, `${seatName(seat, pos)}: foot`, options, up ? "up" : "down", set,
-    "The foot is taken up when the hand is used up: at once after melding the last hand card, or from the next turn after discarding it. To score a foot never taken up, type its cards into the hand."), shown);
+  const help = seat === pos.seatToMove
+    ? "A foot is taken up when the hand is used up: at once after melding the last hand card, or from the next turn after discarding it. To score a foot never taken up, type its cards into the hand."
+    : null;
+  return h("div", { class: "foot" }, select(`foot-${seat}`, `${seatName(seat, pos)}: foot`, options, up ? "up" : "down", set, help), shown);
 }
 
 /** Where a rule book numbers the hands (game.hands, or a minimum by hand): the hand's number in the game. */
