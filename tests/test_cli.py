@@ -117,7 +117,7 @@ def test_impossible_table_is_refused_with_the_field(tmp_path: Path) -> None:
     path.write_text(json.dumps(table))
     code, _, err = run("score", str(path))
     assert code == 2
-    assert "table.sides[1].melds[1]: a red three (3H) is a bonus card and never goes in a meld" in err
+    assert "table.sides[1].melds[1]: a red three (3H) never goes in a meld" in err
 
 
 def test_unknown_field_in_table_file_is_refused(tmp_path: Path) -> None:

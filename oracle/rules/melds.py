@@ -129,7 +129,7 @@ def _run_shape(cards: Sequence[int]) -> MeldShape:
     """The shape of cards with natural cards of several ranks (and no red three): a run's, judged by run_breaks."""
     for card in cards:
         if is_red_three(card):
-            raise MalformedMeld(f"a red three ({format_cards([card])}) is a bonus card and never goes in a meld")
+            raise MalformedMeld(f"a red three ({format_cards([card])}) never goes in a meld")
     naturals = [c for c in cards if not is_wild(c)]
     ranks = sorted(rank_of(c) for c in naturals)
     suits = {(c - 1) % 4 for c in naturals}
