@@ -44,7 +44,9 @@ def same(rules: CompiledRules, state: GameState) -> list[object]:
 
 
 def test_every_state_of_the_shipped_records() -> None:
-    found = positions(BOOK, shipped_records())
+    """Every record state of a rule set the direct generator models (rules.direct_movegen: for the others legal
+    moves are the referee's judgement already, so the two lists are one computation)."""
+    found = [p for p in positions(BOOK, shipped_records()) if BOOK.get(p.rule_set_id).rules.direct_movegen]
     assert len(found) > 5000
     for position in found:
         same(BOOK.get(position.rule_set_id).rules, position.state)
