@@ -414,11 +414,6 @@ def test_the_service_accepts_the_hand_and_foot_sizes(stub: oracle_pb2_grpc.Oracl
     assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "foot.size" in (info.value.details() or "")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="GetMinimumInitialMeld answers by the running total only (initial_meld.thresholds, 15 below the table)"
-    " and has no hand number: a rule set with initial_meld.minimum_by_hand gets 15, not its first hand's 50",
-)
 def test_get_minimum_initial_meld_of_a_rule_set_with_a_minimum_by_hand(
     stub: oracle_pb2_grpc.OracleServiceStub,
 ) -> None:
@@ -426,3 +421,19 @@ def test_get_minimum_initial_meld_of_a_rule_set_with_a_minimum_by_hand(
         oracle_pb2.GetMinimumInitialMeldRequest(rule_set=REF, running_total=0), timeout=RPC_TIMEOUT
     )
     assert answer.minimum == 50  # the first hand's minimum (the running total plays no part)
+    assert answer.by_hand == 1 and not answer.HasField("from_score")
+    fourth = stub.GetMinimumInitialMeld(
+        oracle_pb2.GetMinimumInitialMeldRequest(rule_set=REF, running_total=-300, hand_number=4), timeout=RPC_TIMEOUT
+    )
+    assert (fourth.minimum, fourth.by_hand) == (150, 4)
+    later = stub.GetMinimumInitialMeld(
+        oracle_pb2.GetMinimumInitialMeldRequest(rule_set=REF, hand_number=9), timeout=RPC_TIMEOUT
+    )
+    assert (later.minimum, later.by_hand) == (150, 4)  # the last entry holds for every later hand
+    classic = stub.GetMinimumInitialMeld(
+        oracle_pb2.GetMinimumInitialMeldRequest(
+            rule_set=oracle_pb2.RuleSetRef(id="classic-4p"), running_total=1500, hand_number=3
+        ),
+        timeout=RPC_TIMEOUT,
+    )
+    assert (classic.minimum, classic.from_score, classic.HasField("by_hand")) == (90, 1500, False)

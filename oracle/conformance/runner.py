@@ -61,7 +61,7 @@ def _request(case: conformance_pb2.ConformanceCase, book: RuleBook) -> tuple[str
         return "ScoreHand", oracle_pb2.ScoreHandRequest(rule_set=ref, table=table)
     if kind == "minimum":
         return "GetMinimumInitialMeld", oracle_pb2.GetMinimumInitialMeldRequest(
-            rule_set=ref, running_total=case.minimum.running_total
+            rule_set=ref, running_total=case.minimum.running_total, hand_number=case.minimum.hand_number
         )
     if kind == "deal":
         deal = oracle_pb2.DealHandRequest(rule_set=ref, dealer=case.deal.dealer)

@@ -27,7 +27,7 @@ from oracle.api.v1 import record_pb2 as oracle_dot_api_dot_v1_dot_record__pb2
 from oracle.api.v1 import ruleset_pb2 as oracle_dot_api_dot_v1_dot_ruleset__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1foracle/api/v1/conformance.proto\x12\roracle.api.v1\x1a\x1coracle/api/v1/notation.proto\x1a\x1aoracle/api/v1/record.proto\x1a\x1boracle/api/v1/ruleset.proto\"V\n\x10\x43onformanceSuite\x12\x13\n\x0b\x64\x65scription\x18\x01 \x01(\t\x12-\n\x05\x63\x61ses\x18\x02 \x03(\x0b\x32\x1e.oracle.api.v1.ConformanceCase\"\xf6\x03\n\x0f\x43onformanceCase\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12%\n\x04\x63ite\x18\x03 \x03(\x0b\x32\x17.oracle.api.v1.Citation\x12\x13\n\x0brule_set_id\x18\x04 \x01(\t\x12\x0e\n\x06\x66ields\x18\x05 \x03(\t\x12/\n\x0finline_rule_set\x18\x06 \x01(\x0b\x32\x16.oracle.api.v1.RuleSet\x12*\n\x05\x63heck\x18\n \x01(\x0b\x32\x19.oracle.api.v1.CheckInputH\x00\x12*\n\x05score\x18\x0b \x01(\x0b\x32\x19.oracle.api.v1.ScoreInputH\x00\x12.\n\x07minimum\x18\x0c \x01(\x0b\x32\x1b.oracle.api.v1.MinimumInputH\x00\x12\x30\n\x08validate\x18\r \x01(\x0b\x32\x1c.oracle.api.v1.ValidateInputH\x00\x12(\n\x04\x64\x65\x61l\x18\x0e \x01(\x0b\x32\x18.oracle.api.v1.DealInputH\x00\x12,\n\x06replay\x18\x0f \x01(\x0b\x32\x1a.oracle.api.v1.ReplayInputH\x00\x12*\n\x06\x65xpect\x18\x14 \x01(\x0b\x32\x1a.oracle.api.v1.ExpectationB\x07\n\x05input\"M\n\nCheckInput\x12/\n\x05state\x18\x01 \x01(\x0b\x32 .oracle.api.v1.GameStateNotation\x12\x0e\n\x06\x61\x63tion\x18\x02 \x01(\t\"=\n\nScoreInput\x12/\n\x05table\x18\x01 \x01(\x0b\x32 .oracle.api.v1.HandTableNotation\"%\n\x0cMinimumInput\x12\x15\n\rrunning_total\x18\x01 \x01(\x05\"@\n\rValidateInput\x12/\n\x05state\x18\x01 \x01(\x0b\x32 .oracle.api.v1.GameStateNotation\"\xd1\x03\n\x0b\x45xpectation\x12\x30\n\x05legal\x18\x01 \x01(\x0b\x32\x1f.oracle.api.v1.LegalExpectationH\x00\x12\x34\n\x07illegal\x18\x02 \x01(\x0b\x32!.oracle.api.v1.IllegalExpectationH\x00\x12\x30\n\x05score\x18\x03 \x01(\x0b\x32\x1f.oracle.api.v1.ScoreExpectationH\x00\x12\x11\n\x07minimum\x18\x04 \x01(\x05H\x00\x12\x30\n\x05valid\x18\x05 \x01(\x0b\x32\x1f.oracle.api.v1.ValidExpectationH\x00\x12?\n\rinvalid_state\x18\x06 \x01(\x0b\x32&.oracle.api.v1.InvalidStateExpectationH\x00\x12\x30\n\x05\x65rror\x18\x07 \x01(\x0b\x32\x1f.oracle.api.v1.ErrorExpectationH\x00\x12/\n\x05\x64\x65\x61lt\x18\x08 \x01(\x0b\x32\x1e.oracle.api.v1.DealExpectationH\x00\x12\x34\n\x08replayed\x18\t \x01(\x0b\x32 .oracle.api.v1.ReplayExpectationH\x00\x42\t\n\x07outcome\"=\n\tDealInput\x12\x12\n\ndeck_order\x18\x01 \x01(\t\x12\x0c\n\x04seed\x18\x02 \x01(\x04\x12\x0e\n\x06\x64\x65\x61ler\x18\x03 \x01(\x05\"\xb3\x01\n\x0f\x44\x65\x61lExpectation\x12\x12\n\nhand_sizes\x18\x01 \x03(\x05\x12\x14\n\x0cseat_to_move\x18\x02 \x01(\x05\x12\x14\n\x0c\x64iscard_pile\x18\x03 \x01(\t\x12\x12\n\nred_threes\x18\x04 \x03(\t\x12\x17\n\nstock_size\x18\x05 \x01(\x05H\x00\x88\x01\x01\x12\x16\n\tpile_size\x18\x06 \x01(\x05H\x01\x88\x01\x01\x42\r\n\x0b_stock_sizeB\x0c\n\n_pile_size\"8\n\x0bReplayInput\x12)\n\x06record\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.GameRecord\"R\n\x11ReplayExpectation\x12\n\n\x02ok\x18\x01 \x01(\x08\x12\x11\n\tgame_over\x18\x02 \x01(\x08\x12\x0e\n\x06winner\x18\x03 \x01(\x05\x12\x0e\n\x06totals\x18\x04 \x03(\x05\"\xa3\x02\n\x10LegalExpectation\x12\x10\n\x08hand_end\x18\x01 \x01(\t\x12\x13\n\x0bhand_scores\x18\x02 \x03(\x05\x12\x1c\n\x0fhand_size_after\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12@\n\x12side_of_seat_after\x18\x04 \x01(\x0b\x32$.oracle.api.v1.SideOfSeatExpectation\x12\x30\n\x0bsides_after\x18\x05 \x03(\x0b\x32\x1b.oracle.api.v1.SideNotation\x12\x0e\n\x06\x65vents\x18\x06 \x03(\t\x12\x1d\n\x10stock_size_after\x18\x07 \x01(\x05H\x01\x88\x01\x01\x42\x12\n\x10_hand_size_afterB\x13\n\x11_stock_size_after\"(\n\x15SideOfSeatExpectation\x12\x0f\n\x07\x65ntries\x18\x01 \x03(\x05\"#\n\x12IllegalExpectation\x12\r\n\x05\x63odes\x18\x01 \x03(\t\"Q\n\x10ScoreExpectation\x12\x0e\n\x06totals\x18\x01 \x03(\x05\x12-\n\x05items\x18\x02 \x03(\x0b\x32\x1e.oracle.api.v1.ItemExpectation\"=\n\x0fItemExpectation\x12\x0c\n\x04side\x18\x01 \x01(\x05\x12\x0c\n\x04item\x18\x02 \x01(\t\x12\x0e\n\x06points\x18\x03 \x01(\x05\"\x12\n\x10ValidExpectation\")\n\x17InvalidStateExpectation\x12\x0e\n\x06\x66ields\x18\x01 \x03(\t\"0\n\x10\x45rrorExpectation\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\x0e\n\x06\x66ields\x18\x02 \x03(\tB\xae\x01\n\x18org.canastaoracle.api.v1B\x10\x43onformanceProtoP\x01ZFgithub.com/canasta-oracle/canasta-oracle/gen/go/oracle/api/v1;oraclev1\xa2\x02\x03OAX\xaa\x02\rOracle.Api.V1\xca\x02\rOracle\\Api\\V1\xea\x02\x0fOracle::Api::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1foracle/api/v1/conformance.proto\x12\roracle.api.v1\x1a\x1coracle/api/v1/notation.proto\x1a\x1aoracle/api/v1/record.proto\x1a\x1boracle/api/v1/ruleset.proto\"V\n\x10\x43onformanceSuite\x12\x13\n\x0b\x64\x65scription\x18\x01 \x01(\t\x12-\n\x05\x63\x61ses\x18\x02 \x03(\x0b\x32\x1e.oracle.api.v1.ConformanceCase\"\xf6\x03\n\x0f\x43onformanceCase\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12%\n\x04\x63ite\x18\x03 \x03(\x0b\x32\x17.oracle.api.v1.Citation\x12\x13\n\x0brule_set_id\x18\x04 \x01(\t\x12\x0e\n\x06\x66ields\x18\x05 \x03(\t\x12/\n\x0finline_rule_set\x18\x06 \x01(\x0b\x32\x16.oracle.api.v1.RuleSet\x12*\n\x05\x63heck\x18\n \x01(\x0b\x32\x19.oracle.api.v1.CheckInputH\x00\x12*\n\x05score\x18\x0b \x01(\x0b\x32\x19.oracle.api.v1.ScoreInputH\x00\x12.\n\x07minimum\x18\x0c \x01(\x0b\x32\x1b.oracle.api.v1.MinimumInputH\x00\x12\x30\n\x08validate\x18\r \x01(\x0b\x32\x1c.oracle.api.v1.ValidateInputH\x00\x12(\n\x04\x64\x65\x61l\x18\x0e \x01(\x0b\x32\x18.oracle.api.v1.DealInputH\x00\x12,\n\x06replay\x18\x0f \x01(\x0b\x32\x1a.oracle.api.v1.ReplayInputH\x00\x12*\n\x06\x65xpect\x18\x14 \x01(\x0b\x32\x1a.oracle.api.v1.ExpectationB\x07\n\x05input\"M\n\nCheckInput\x12/\n\x05state\x18\x01 \x01(\x0b\x32 .oracle.api.v1.GameStateNotation\x12\x0e\n\x06\x61\x63tion\x18\x02 \x01(\t\"=\n\nScoreInput\x12/\n\x05table\x18\x01 \x01(\x0b\x32 .oracle.api.v1.HandTableNotation\":\n\x0cMinimumInput\x12\x15\n\rrunning_total\x18\x01 \x01(\x05\x12\x13\n\x0bhand_number\x18\x02 \x01(\r\"@\n\rValidateInput\x12/\n\x05state\x18\x01 \x01(\x0b\x32 .oracle.api.v1.GameStateNotation\"\xd1\x03\n\x0b\x45xpectation\x12\x30\n\x05legal\x18\x01 \x01(\x0b\x32\x1f.oracle.api.v1.LegalExpectationH\x00\x12\x34\n\x07illegal\x18\x02 \x01(\x0b\x32!.oracle.api.v1.IllegalExpectationH\x00\x12\x30\n\x05score\x18\x03 \x01(\x0b\x32\x1f.oracle.api.v1.ScoreExpectationH\x00\x12\x11\n\x07minimum\x18\x04 \x01(\x05H\x00\x12\x30\n\x05valid\x18\x05 \x01(\x0b\x32\x1f.oracle.api.v1.ValidExpectationH\x00\x12?\n\rinvalid_state\x18\x06 \x01(\x0b\x32&.oracle.api.v1.InvalidStateExpectationH\x00\x12\x30\n\x05\x65rror\x18\x07 \x01(\x0b\x32\x1f.oracle.api.v1.ErrorExpectationH\x00\x12/\n\x05\x64\x65\x61lt\x18\x08 \x01(\x0b\x32\x1e.oracle.api.v1.DealExpectationH\x00\x12\x34\n\x08replayed\x18\t \x01(\x0b\x32 .oracle.api.v1.ReplayExpectationH\x00\x42\t\n\x07outcome\"=\n\tDealInput\x12\x12\n\ndeck_order\x18\x01 \x01(\t\x12\x0c\n\x04seed\x18\x02 \x01(\x04\x12\x0e\n\x06\x64\x65\x61ler\x18\x03 \x01(\x05\"\xb3\x01\n\x0f\x44\x65\x61lExpectation\x12\x12\n\nhand_sizes\x18\x01 \x03(\x05\x12\x14\n\x0cseat_to_move\x18\x02 \x01(\x05\x12\x14\n\x0c\x64iscard_pile\x18\x03 \x01(\t\x12\x12\n\nred_threes\x18\x04 \x03(\t\x12\x17\n\nstock_size\x18\x05 \x01(\x05H\x00\x88\x01\x01\x12\x16\n\tpile_size\x18\x06 \x01(\x05H\x01\x88\x01\x01\x42\r\n\x0b_stock_sizeB\x0c\n\n_pile_size\"8\n\x0bReplayInput\x12)\n\x06record\x18\x01 \x01(\x0b\x32\x19.oracle.api.v1.GameRecord\"R\n\x11ReplayExpectation\x12\n\n\x02ok\x18\x01 \x01(\x08\x12\x11\n\tgame_over\x18\x02 \x01(\x08\x12\x0e\n\x06winner\x18\x03 \x01(\x05\x12\x0e\n\x06totals\x18\x04 \x03(\x05\"\xa3\x02\n\x10LegalExpectation\x12\x10\n\x08hand_end\x18\x01 \x01(\t\x12\x13\n\x0bhand_scores\x18\x02 \x03(\x05\x12\x1c\n\x0fhand_size_after\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12@\n\x12side_of_seat_after\x18\x04 \x01(\x0b\x32$.oracle.api.v1.SideOfSeatExpectation\x12\x30\n\x0bsides_after\x18\x05 \x03(\x0b\x32\x1b.oracle.api.v1.SideNotation\x12\x0e\n\x06\x65vents\x18\x06 \x03(\t\x12\x1d\n\x10stock_size_after\x18\x07 \x01(\x05H\x01\x88\x01\x01\x42\x12\n\x10_hand_size_afterB\x13\n\x11_stock_size_after\"(\n\x15SideOfSeatExpectation\x12\x0f\n\x07\x65ntries\x18\x01 \x03(\x05\"#\n\x12IllegalExpectation\x12\r\n\x05\x63odes\x18\x01 \x03(\t\"Q\n\x10ScoreExpectation\x12\x0e\n\x06totals\x18\x01 \x03(\x05\x12-\n\x05items\x18\x02 \x03(\x0b\x32\x1e.oracle.api.v1.ItemExpectation\"=\n\x0fItemExpectation\x12\x0c\n\x04side\x18\x01 \x01(\x05\x12\x0c\n\x04item\x18\x02 \x01(\t\x12\x0e\n\x06points\x18\x03 \x01(\x05\"\x12\n\x10ValidExpectation\")\n\x17InvalidStateExpectation\x12\x0e\n\x06\x66ields\x18\x01 \x03(\t\"0\n\x10\x45rrorExpectation\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\x0e\n\x06\x66ields\x18\x02 \x03(\tB\xae\x01\n\x18org.canastaoracle.api.v1B\x10\x43onformanceProtoP\x01ZFgithub.com/canasta-oracle/canasta-oracle/gen/go/oracle/api/v1;oraclev1\xa2\x02\x03OAX\xaa\x02\rOracle.Api.V1\xca\x02\rOracle\\Api\\V1\xea\x02\x0fOracle::Api::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -44,33 +44,33 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SCOREINPUT']._serialized_start=809
   _globals['_SCOREINPUT']._serialized_end=870
   _globals['_MINIMUMINPUT']._serialized_start=872
-  _globals['_MINIMUMINPUT']._serialized_end=909
-  _globals['_VALIDATEINPUT']._serialized_start=911
-  _globals['_VALIDATEINPUT']._serialized_end=975
-  _globals['_EXPECTATION']._serialized_start=978
-  _globals['_EXPECTATION']._serialized_end=1443
-  _globals['_DEALINPUT']._serialized_start=1445
-  _globals['_DEALINPUT']._serialized_end=1506
-  _globals['_DEALEXPECTATION']._serialized_start=1509
-  _globals['_DEALEXPECTATION']._serialized_end=1688
-  _globals['_REPLAYINPUT']._serialized_start=1690
-  _globals['_REPLAYINPUT']._serialized_end=1746
-  _globals['_REPLAYEXPECTATION']._serialized_start=1748
-  _globals['_REPLAYEXPECTATION']._serialized_end=1830
-  _globals['_LEGALEXPECTATION']._serialized_start=1833
-  _globals['_LEGALEXPECTATION']._serialized_end=2124
-  _globals['_SIDEOFSEATEXPECTATION']._serialized_start=2126
-  _globals['_SIDEOFSEATEXPECTATION']._serialized_end=2166
-  _globals['_ILLEGALEXPECTATION']._serialized_start=2168
-  _globals['_ILLEGALEXPECTATION']._serialized_end=2203
-  _globals['_SCOREEXPECTATION']._serialized_start=2205
-  _globals['_SCOREEXPECTATION']._serialized_end=2286
-  _globals['_ITEMEXPECTATION']._serialized_start=2288
-  _globals['_ITEMEXPECTATION']._serialized_end=2349
-  _globals['_VALIDEXPECTATION']._serialized_start=2351
-  _globals['_VALIDEXPECTATION']._serialized_end=2369
-  _globals['_INVALIDSTATEEXPECTATION']._serialized_start=2371
-  _globals['_INVALIDSTATEEXPECTATION']._serialized_end=2412
-  _globals['_ERROREXPECTATION']._serialized_start=2414
-  _globals['_ERROREXPECTATION']._serialized_end=2462
+  _globals['_MINIMUMINPUT']._serialized_end=930
+  _globals['_VALIDATEINPUT']._serialized_start=932
+  _globals['_VALIDATEINPUT']._serialized_end=996
+  _globals['_EXPECTATION']._serialized_start=999
+  _globals['_EXPECTATION']._serialized_end=1464
+  _globals['_DEALINPUT']._serialized_start=1466
+  _globals['_DEALINPUT']._serialized_end=1527
+  _globals['_DEALEXPECTATION']._serialized_start=1530
+  _globals['_DEALEXPECTATION']._serialized_end=1709
+  _globals['_REPLAYINPUT']._serialized_start=1711
+  _globals['_REPLAYINPUT']._serialized_end=1767
+  _globals['_REPLAYEXPECTATION']._serialized_start=1769
+  _globals['_REPLAYEXPECTATION']._serialized_end=1851
+  _globals['_LEGALEXPECTATION']._serialized_start=1854
+  _globals['_LEGALEXPECTATION']._serialized_end=2145
+  _globals['_SIDEOFSEATEXPECTATION']._serialized_start=2147
+  _globals['_SIDEOFSEATEXPECTATION']._serialized_end=2187
+  _globals['_ILLEGALEXPECTATION']._serialized_start=2189
+  _globals['_ILLEGALEXPECTATION']._serialized_end=2224
+  _globals['_SCOREEXPECTATION']._serialized_start=2226
+  _globals['_SCOREEXPECTATION']._serialized_end=2307
+  _globals['_ITEMEXPECTATION']._serialized_start=2309
+  _globals['_ITEMEXPECTATION']._serialized_end=2370
+  _globals['_VALIDEXPECTATION']._serialized_start=2372
+  _globals['_VALIDEXPECTATION']._serialized_end=2390
+  _globals['_INVALIDSTATEEXPECTATION']._serialized_start=2392
+  _globals['_INVALIDSTATEEXPECTATION']._serialized_end=2433
+  _globals['_ERROREXPECTATION']._serialized_start=2435
+  _globals['_ERROREXPECTATION']._serialized_end=2483
 # @@protoc_insertion_point(module_scope)

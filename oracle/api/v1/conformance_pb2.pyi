@@ -62,10 +62,12 @@ class ScoreInput(_message.Message):
     def __init__(self, table: _Optional[_Union[_notation_pb2.HandTableNotation, _Mapping]] = ...) -> None: ...
 
 class MinimumInput(_message.Message):
-    __slots__ = ("running_total",)
+    __slots__ = ("running_total", "hand_number")
     RUNNING_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
     running_total: int
-    def __init__(self, running_total: _Optional[int] = ...) -> None: ...
+    hand_number: int
+    def __init__(self, running_total: _Optional[int] = ..., hand_number: _Optional[int] = ...) -> None: ...
 
 class ValidateInput(_message.Message):
     __slots__ = ("state",)

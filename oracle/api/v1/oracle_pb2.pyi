@@ -76,20 +76,24 @@ class ScoreHandResponse(_message.Message):
     def __init__(self, sides: _Optional[_Iterable[_Union[_scoring_pb2.SideScore, _Mapping]]] = ..., unknowns: _Optional[_Iterable[_Union[Unknown, _Mapping]]] = ...) -> None: ...
 
 class GetMinimumInitialMeldRequest(_message.Message):
-    __slots__ = ("rule_set", "running_total")
+    __slots__ = ("rule_set", "running_total", "hand_number")
     RULE_SET_FIELD_NUMBER: _ClassVar[int]
     RUNNING_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
     rule_set: RuleSetRef
     running_total: int
-    def __init__(self, rule_set: _Optional[_Union[RuleSetRef, _Mapping]] = ..., running_total: _Optional[int] = ...) -> None: ...
+    hand_number: int
+    def __init__(self, rule_set: _Optional[_Union[RuleSetRef, _Mapping]] = ..., running_total: _Optional[int] = ..., hand_number: _Optional[int] = ...) -> None: ...
 
 class GetMinimumInitialMeldResponse(_message.Message):
-    __slots__ = ("minimum", "from_score")
+    __slots__ = ("minimum", "from_score", "by_hand")
     MINIMUM_FIELD_NUMBER: _ClassVar[int]
     FROM_SCORE_FIELD_NUMBER: _ClassVar[int]
+    BY_HAND_FIELD_NUMBER: _ClassVar[int]
     minimum: int
     from_score: int
-    def __init__(self, minimum: _Optional[int] = ..., from_score: _Optional[int] = ...) -> None: ...
+    by_hand: int
+    def __init__(self, minimum: _Optional[int] = ..., from_score: _Optional[int] = ..., by_hand: _Optional[int] = ...) -> None: ...
 
 class StateProblem(_message.Message):
     __slots__ = ("field", "description")
