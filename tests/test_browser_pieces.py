@@ -368,14 +368,16 @@ def test_the_page_names_the_foot_and_hand_number_fields_and_tells_a_foot_taken_u
     before = {"seats": [{"foot": ["CARD_4C"] * 11}, {"foot": ["CARD_5C"] * 11}, {}, {}]}
     melded_out = {"seatToMove": 0, "phase": "PHASE_PLAY", "seats": [{"foot": []}, {"foot": ["CARD_5C"] * 11}, {}, {}]}
     walked = {**melded_out, "seatToMove": 1, "phase": "PHASE_DRAW"}
+    ended = {**walked, "phase": "PHASE_HAND_OVER"}  # the discard of the last stock card ended the hand
     lines = in_page(
         page,
         "answers.js",
-        "[arg.a, arg.b, arg.c].map((after) => m.feetTakenUp(arg.before, after).map((l) => l.join('')))",
-        {"before": before, "a": melded_out, "b": walked, "c": before},
+        "[arg.a, arg.b, arg.c, arg.d].map((after) => m.feetTakenUp(arg.before, after).map((l) => l.join('')))",
+        {"before": before, "a": melded_out, "b": walked, "c": before, "d": ended},
     )
     assert lines == [
         ["Seat 0 took up the foot (11 cards): plays on from it this turn"],
         ["Seat 0 took up the foot (11 cards): plays it from the next turn"],
         [],
+        ["Seat 0 took up the foot (11 cards): the hand ended with that discard, so it counts as cards held"],
     ]

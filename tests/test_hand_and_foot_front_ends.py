@@ -360,3 +360,19 @@ def test_check_from_the_players_view_counts_the_feet_and_cannot_show_the_foot_ta
     assert code == 0 and any(
         line.startswith("  next (seat 0's view): seat 0 to move, phase PLAY") for line in out.splitlines()
     )
+
+
+def test_a_foot_taken_up_by_the_discard_that_ends_the_hand_is_not_played_next_turn() -> None:
+    from dataclasses import replace
+
+    from oracle.cli.state_words import feet_taken_up
+    from oracle.model.state import GameState, HandEnd, Phase, SeatState
+
+    foot = (5,) * 11
+    before = GameState((SeatState((9,), False, foot),), (), (), ())
+    after = replace(before, seats=(SeatState(foot),), phase=Phase.HAND_OVER, hand_end=HandEnd.STOCK_EXHAUSTED)
+    assert feet_taken_up(before, after) == [
+        "  seat 0 took up the foot (11 cards): the hand ended with that discard, so it counts as cards held"
+    ]
+    walked = replace(after, phase=Phase.DRAW, hand_end=HandEnd.NONE, seat_to_move=1)
+    assert feet_taken_up(before, walked) == ["  seat 0 took up the foot (11 cards): plays it from the next turn"]

@@ -22,6 +22,8 @@ def feet_taken_up(before: GameState, after: GameState | None) -> list[str]:
         if old.foot and not new.foot:
             goes_on = after.seat_to_move == seat and after.phase.name == "PLAY"
             when = "plays on from it this turn" if goes_on else "plays it from the next turn"
+            if after.phase.name == "HAND_OVER":
+                when = "the hand ended with that discard, so it counts as cards held"
             lines.append(f"  seat {seat} took up the foot ({len(old.foot)} cards): {when}")
     return lines
 

@@ -71,7 +71,10 @@ export function feetTakenUp(before, after) {
     const was = (seat.foot || []).length;
     if (!was || ((after.seats || [])[i]?.foot || []).length) return [];
     const goesOn = (after.seatToMove || 0) === i && after.phase === "PHASE_PLAY";
-    return [["Seat ", i, ` took up the foot (${was} cards): `, goesOn ? "plays on from it this turn" : "plays it from the next turn"]];
+    const when = after.phase === "PHASE_HAND_OVER"
+      ? "the hand ended with that discard, so it counts as cards held"
+      : goesOn ? "plays on from it this turn" : "plays it from the next turn";
+    return [["Seat ", i, ` took up the foot (${was} cards): `, when]];
   });
 }
 
