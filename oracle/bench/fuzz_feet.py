@@ -8,33 +8,17 @@ or discarding its last card) or asks to go out, some under a later hand's number
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Protocol
-
-from google.protobuf.message import Message
 
 from oracle.api.v1 import game_pb2, notation_pb2, oracle_pb2, ruleset_pb2
-from oracle.games.deal import deal
-from oracle.games.match import dealer_of_hand, deck_order
-from oracle.games.simulate import simulate_game
+from oracle.bench.fuzz_hand import CorpusSink, add_position, house_ref, walk_simulated_hand
 from oracle.model.actions import Action, AnswerPartner, AskPartner, Discard, Meld
-from oracle.model.events import HandEnded
 from oracle.model.state import GameState
 from oracle.rules.candidates import candidates
-from oracle.rules.referee import check_action
 from oracle.rules.view import view_of
 from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.loader import RuleBook
-from oracle.service.convert_game import action_to_proto, state_from_notation, state_to_proto
-from oracle.service.convert_table import table_to_proto
+from oracle.service.convert_game import state_from_notation, state_to_proto
 from oracle.service.convert_view import view_to_proto
-
-
-class Corpus(Protocol):
-    """Where the requests go (oracle.bench.fuzz_seeds.Corpus, which imports this module)."""
-
-    def add(self, rpc: str, request: Message) -> None:
-        """Add a request of `rpc`."""
-
 
 FEET_SEED = 2  #: the simulated game whose first hand gives the positions of rule sets with a foot
 LATER_HAND = 4  #: the hand number some positions are sent under (the last entry of a minimum by hand)
@@ -55,13 +39,7 @@ def going_out_question(action: Action) -> bool:
     return isinstance(action, AskPartner | AnswerPartner)
 
 
-def _feet_house(rule_set_id: str, section: str, field: str, value: int | bool) -> oracle_pb2.RuleSetRef:
-    """An inline rule set extending `rule_set_id` with one field of Hand and Foot's changed, with its rule note."""
-    house = ruleset_pb2.RuleSet(id=f"house-{rule_set_id}", extends=rule_set_id, title="House rule")
-    setattr(getattr(house, section), field, value)
-    note = house.rules.add(field=f"{section}.{field}", text="A house rule.")
-    note.cite.add(source="ROGERDEM-HF", section="Play of the Hand")
-    return oracle_pb2.RuleSetRef(inline=house)
+_CITE = ("ROGERDEM-HF", "Play of the Hand")
 
 
 def _interesting(state: GameState, action: Action) -> bool:
@@ -99,7 +77,7 @@ def going_out_states(rules: CompiledRules) -> list[GameState]:
     return out
 
 
-def _add_going_out(corpus: Corpus, book: RuleBook, rule_set_id: str, houses: list[oracle_pb2.RuleSetRef]) -> None:
+def _add_going_out(corpus: CorpusSink, book: RuleBook, rule_set_id: str, houses: list[oracle_pb2.RuleSetRef]) -> None:
     ref = oracle_pb2.RuleSetRef(id=rule_set_id)
     for n, state in enumerate(going_out_states(book.get(rule_set_id).rules)):
         state_msg = state_to_proto(state)
@@ -112,7 +90,7 @@ def _add_going_out(corpus: Corpus, book: RuleBook, rule_set_id: str, houses: lis
         corpus.add("ListLegalActions", oracle_pb2.ListLegalActionsRequest(rule_set=ref, state=state_msg))
 
 
-def add_feet_positions(corpus: Corpus, book: RuleBook, every: int, per_position: int = 2) -> None:
+def add_feet_positions(corpus: CorpusSink, book: RuleBook, every: int, per_position: int = 2) -> None:
     """For each rule set with a foot (foot.size set): the first hand of a simulated game (FEET_SEED); at every
     `every`-th position and wherever the action played empties the hand or asks to go out, that action and up to
     `per_position` candidates that empty the hand, as CheckAction from the state and from the mover's view,
@@ -126,45 +104,20 @@ def add_feet_positions(corpus: Corpus, book: RuleBook, every: int, per_position:
         ref = oracle_pb2.RuleSetRef(id=rule_set_id)
         corpus.add("DealHand", oracle_pb2.DealHandRequest(rule_set=ref, seed=FEET_SEED))
         houses = [
-            _feet_house(rule_set_id, "foot", "continue_after_melding_out", False),
-            _feet_house(rule_set_id, "going_out", "partner_foot_required", True),
-            _feet_house(rule_set_id, "going_out", "ask_partner", ruleset_pb2.ASK_PARTNER_OPTIONAL_BINDING),
+            house_ref(rule_set_id, "foot", "continue_after_melding_out", False, _CITE),
+            house_ref(rule_set_id, "going_out", "partner_foot_required", True, _CITE),
+            house_ref(rule_set_id, "going_out", "ask_partner", ruleset_pb2.ASK_PARTNER_OPTIONAL_BINDING, _CITE),
         ]
         _add_going_out(corpus, book, rule_set_id, houses)
-        game = simulate_game(rules, FEET_SEED, max_hands=1)
-        hand = game.record.hands[0]
-        dealer = dealer_of_hand(rules, game.record.first_dealer, 0)
-        state: GameState = deal(rules, deck_order(rules, hand.deck), dealer=dealer)
-        for n, action in enumerate(hand.actions):
+        for n, state, action, _ in walk_simulated_hand(corpus, rules, rule_set_id, FEET_SEED):
             if n % every == 0 or _interesting(state, action):
                 into_foot = [a for a in candidates(rules, state) if empties_the_hand(state, a)][:per_position]
                 later = replace(state, hand_number=LATER_HAND) if n % 3 == 0 else state
-                state_msg = state_to_proto(later)
-                view_msg = view_to_proto(view_of(later, later.seat_to_move))
-                for k, chosen in enumerate([action, *into_foot]):
-                    used = houses[(n + k) % len(houses)] if (n + k) % 3 == 0 else ref
-                    action_msg = action_to_proto(chosen)
-                    corpus.add(
-                        "CheckAction", oracle_pb2.CheckActionRequest(rule_set=used, state=state_msg, action=action_msg)
-                    )
-                    corpus.add(
-                        "CheckAction", oracle_pb2.CheckActionRequest(rule_set=ref, view=view_msg, action=action_msg)
-                    )
-                    corpus.add(
-                        "Adjudicate", oracle_pb2.AdjudicateRequest(state=state_msg, action=action_msg, rule_sets=refs)
-                    )
-                corpus.add("ValidateState", oracle_pb2.ValidateStateRequest(rule_set=ref, state=state_msg))
-                corpus.add("ListLegalActions", oracle_pb2.ListLegalActionsRequest(rule_set=ref, state=state_msg))
-                corpus.add("ListLegalActions", oracle_pb2.ListLegalActionsRequest(rule_set=ref, view=view_msg))
-            verdict = check_action(rules, state, action, validate=False)
-            if verdict.next_state is None:
-                raise RuntimeError(f"a simulated {rule_set_id} hand has an illegal action: {action}")
-            state = verdict.next_state
-            for event in verdict.events:
-                if isinstance(event, HandEnded):
-                    corpus.add(
-                        "ScoreHand", oracle_pb2.ScoreHandRequest(rule_set=ref, table=table_to_proto(event.table))
-                    )
+                plays = [
+                    (chosen, houses[(n + k) % len(houses)] if (n + k) % 3 == 0 else ref)
+                    for k, chosen in enumerate([action, *into_foot])
+                ]
+                add_position(corpus, ref, later, plays, against=refs)
 
 
 __all__ = [

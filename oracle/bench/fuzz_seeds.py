@@ -16,11 +16,11 @@ from google.protobuf.message import Message
 
 from oracle.api.v1 import conformance_pb2, oracle_pb2, record_pb2, ruleset_pb2
 from oracle.bench.fuzz_feet import add_feet_positions
+from oracle.bench.fuzz_hand import walk_simulated_hand
 from oracle.bench.fuzz_runs import add_runs_positions
 from oracle.bench.states import shipped_records
 from oracle.games.deal import deal
 from oracle.games.match import after_hand, dealer_of_hand, deck_order, start_standing
-from oracle.games.simulate import simulate_game
 from oracle.model.actions import AskPartner, parse_action
 from oracle.model.cards import NotationError, parse_cards
 from oracle.model.errors import InvalidInputError
@@ -328,13 +328,8 @@ def _add_forming_sides(corpus: Corpus, book: RuleBook, every: int) -> None:
         if rules.side_formation != SideFormation.LONE_HAND:
             continue
         ref = _ref(rule_set_id)
-        game = simulate_game(rules, FORMING_SEED, max_hands=1)
-        hand = game.record.hands[0]
-        dealer = dealer_of_hand(rules, game.record.first_dealer, 0)
-        state: GameState = deal(rules, deck_order(rules, hand.deck), dealer=dealer)
         formed = 0
-        for action in hand.actions:
-            verdict = check_action(rules, state, action, validate=False)
+        for _, state, action, verdict in walk_simulated_hand(corpus, rules, rule_set_id, FORMING_SEED):
             forming = any(isinstance(event, SidesFormed) for event in verdict.events)
             if forming or (state.side_of_seat and formed % every == 0):
                 state_msg, action_msg = state_to_proto(state), action_to_proto(action)
@@ -348,14 +343,6 @@ def _add_forming_sides(corpus: Corpus, book: RuleBook, every: int) -> None:
                 corpus.add("ListLegalActions", oracle_pb2.ListLegalActionsRequest(rule_set=ref, view=view_msg))
                 corpus.add("Adjudicate", oracle_pb2.AdjudicateRequest(view=view_msg, action=action_msg))
             formed += bool(state.side_of_seat)
-            if verdict.next_state is None:
-                raise RuntimeError(f"a simulated {rule_set_id} hand has an illegal action: {action}")
-            state = verdict.next_state
-            for event in verdict.events:
-                if isinstance(event, HandEnded):
-                    corpus.add(
-                        "ScoreHand", oracle_pb2.ScoreHandRequest(rule_set=ref, table=table_to_proto(event.table))
-                    )
 
 
 def build_corpus(book: RuleBook, records: int = 20, every: int = 1, short_actions: int = 40) -> Corpus:
