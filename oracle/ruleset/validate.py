@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
+from typing import TypeVar
 
 from google.protobuf.descriptor import FieldDescriptor
 
@@ -286,6 +287,37 @@ def _check_consistency(spec: ruleset_pb2.RuleSet, problems: list[Problem]) -> No
     )
 
 
+_Ranked = TypeVar("_Ranked", ruleset_pb2.RankRule, ruleset_pb2.RankValue)
+
+
+def _check_point_rows(path: str, values: Sequence[int], problems: list[Problem]) -> None:
+    """A list of points (at `path`): at most MAX_RULE_ROWS rows, each 0 to MAX_ROW_POINTS."""
+    if len(values) > MAX_RULE_ROWS:
+        problems.append((path, f"has {len(values)} rows; the limit is {MAX_RULE_ROWS}"))
+    for i, value in enumerate(values[:MAX_RULE_ROWS]):
+        if not 0 <= value <= MAX_ROW_POINTS:
+            problems.append((f"{path}[{i}]", f"is {value}; it must be 0 to {MAX_ROW_POINTS}"))
+
+
+def _ranked_rows(path: str, rows: Sequence[_Ranked], problems: list[Problem]) -> Iterator[tuple[str, _Ranked]]:
+    """A table of rows by rank (at `path`): at most MAX_RULE_ROWS rows, each naming a natural rank no earlier row
+    named; yields each row within the limit with its path (after its rank's check, before the next row's) for the
+    caller's checks of its other fields, so that a row's problems stand together."""
+    if len(rows) > MAX_RULE_ROWS:
+        problems.append((path, f"has {len(rows)} rows; the limit is {MAX_RULE_ROWS}"))
+    seen: dict[int, int] = {}
+    for i, row in enumerate(rows[:MAX_RULE_ROWS]):
+        at = f"{path}[{i}]"
+        if row.rank not in ruleset_pb2.NaturalRank.values() or row.rank == 0:
+            problems.append(
+                (f"{at}.rank", f"is {row.rank}: name a natural rank (NATURAL_RANK_FOUR to NATURAL_RANK_ACE)")
+            )
+        elif row.rank in seen:
+            problems.append((f"{at}.rank", f"repeats the rank of {path}[{seen[row.rank]}]"))
+        seen.setdefault(row.rank, i)
+        yield at, row
+
+
 def _check_hand_and_foot(spec: ruleset_pb2.RuleSet, problems: list[Problem]) -> None:
     """The Hand and Foot fields: kind quotas against canastas_required, the by-hand minimums, the per-rank card
     values, and the fields that need a foot or a partner."""
@@ -304,50 +336,16 @@ def _check_hand_and_foot(spec: ruleset_pb2.RuleSet, problems: list[Problem]) -> 
         problems.append(("going_out.partner_foot_required", "needs a foot (foot.size is 0)"))
     if g.ask_partner == ruleset_pb2.ASK_PARTNER_REQUIRED_BINDING and spec.players.side_size < 2:
         problems.append(("going_out.ask_partner", "asking a partner needs sides of two or more players"))
-    by_hand = spec.initial_meld.minimum_by_hand
-    if len(by_hand) > MAX_RULE_ROWS:
-        problems.append(("initial_meld.minimum_by_hand", f"has {len(by_hand)} rows; the limit is {MAX_RULE_ROWS}"))
-    for i, value in enumerate(by_hand[:MAX_RULE_ROWS]):
-        if not 0 <= value <= MAX_ROW_POINTS:
-            problems.append((f"initial_meld.minimum_by_hand[{i}]", f"is {value}; it must be 0 to {MAX_ROW_POINTS}"))
-    values = spec.card_values.rank_values
-    if len(values) > MAX_RULE_ROWS:
-        problems.append(("card_values.rank_values", f"has {len(values)} rows; the limit is {MAX_RULE_ROWS}"))
-    seen: dict[int, int] = {}
-    for i, row in enumerate(values[:MAX_RULE_ROWS]):
-        at = f"card_values.rank_values[{i}]"
-        if row.rank not in ruleset_pb2.NaturalRank.values() or row.rank == 0:
-            problems.append(
-                (f"{at}.rank", f"is {row.rank}: name a natural rank (NATURAL_RANK_FOUR to NATURAL_RANK_ACE)")
-            )
-        elif row.rank in seen:
-            problems.append((f"{at}.rank", f"repeats the rank of card_values.rank_values[{seen[row.rank]}]"))
-        seen.setdefault(row.rank, i)
+    _check_point_rows("initial_meld.minimum_by_hand", spec.initial_meld.minimum_by_hand, problems)
+    for at, row in _ranked_rows("card_values.rank_values", spec.card_values.rank_values, problems):
         if not 0 <= row.points <= 1_000:
             problems.append((f"{at}.points", f"is {row.points}; it must be 0 to 1000"))
 
 
 def _check_rule_rows(spec: ruleset_pb2.RuleSet, problems: list[Problem]) -> None:
     """threes.count_values and melds.rank_rules row by row: sizes, ranks, points."""
-    counts = spec.threes.count_values
-    if len(counts) > MAX_RULE_ROWS:
-        problems.append(("threes.count_values", f"has {len(counts)} rows; the limit is {MAX_RULE_ROWS}"))
-    for i, value in enumerate(counts[:MAX_RULE_ROWS]):
-        if not 0 <= value <= MAX_ROW_POINTS:
-            problems.append((f"threes.count_values[{i}]", f"is {value}; it must be 0 to {MAX_ROW_POINTS}"))
-    rows = spec.melds.rank_rules
-    if len(rows) > MAX_RULE_ROWS:
-        problems.append(("melds.rank_rules", f"has {len(rows)} rows; the limit is {MAX_RULE_ROWS}"))
-    seen: dict[int, int] = {}
-    for i, row in enumerate(rows[:MAX_RULE_ROWS]):
-        at = f"melds.rank_rules[{i}]"
-        if row.rank not in ruleset_pb2.NaturalRank.values() or row.rank == 0:
-            problems.append(
-                (f"{at}.rank", f"is {row.rank}: name a natural rank (NATURAL_RANK_FOUR to NATURAL_RANK_ACE)")
-            )
-        elif row.rank in seen:
-            problems.append((f"{at}.rank", f"repeats the rank of melds.rank_rules[{seen[row.rank]}]"))
-        seen.setdefault(row.rank, i)
+    _check_point_rows("threes.count_values", spec.threes.count_values, problems)
+    for at, row in _ranked_rows("melds.rank_rules", spec.melds.rank_rules, problems):
         for name in ("max_wilds", "held_min"):
             if not 0 <= getattr(row, name) <= MAX_RULE_ROWS:
                 problems.append((f"{at}.{name}", f"is {getattr(row, name)}; it must be 0 to {MAX_RULE_ROWS}"))
