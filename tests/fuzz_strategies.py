@@ -9,17 +9,18 @@ a small corpus built from the shipped records, conformance cases and specs.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Any
 
 import grpc
 from google.protobuf import text_format
 from google.protobuf.message import Message
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from server_harness import ServerThread
 
 from oracle.api.v1 import oracle_pb2
+from oracle.bench.fuzz_calls import call_unary
 from oracle.bench.fuzz_mutate import Mutator
 from oracle.bench.fuzz_seeds import Corpus, build_corpus, request_class
 from oracle.ruleset.loader import default_rule_book
@@ -79,6 +80,48 @@ def streams() -> st.SearchStrategy[list[oracle_pb2.RefereeGameRequest]]:
         st.integers(0, len(corpus().streams) - 1),
         st.randoms(use_true_random=False, note_method_calls=False),
     )
+
+
+def mutated_seeds(corpus: Callable[[], Corpus], mutator: Callable[[], Mutator], rpc: str) -> st.SearchStrategy[Message]:
+    """Mutations of the requests of `rpc` in a game's own seed corpus (both given as cached functions, built when a
+    request is first drawn)."""
+
+    def made(index: int, rnd: Any) -> Message:
+        seeds = corpus().unary[rpc]
+        return mutator().mutate(seeds[index % len(seeds)], rnd)
+
+    return st.builds(
+        made,
+        st.integers(0, len(corpus().unary[rpc]) - 1),
+        st.randoms(use_true_random=False, note_method_calls=False),
+    )
+
+
+def check_requests(corpus: Corpus) -> list[oracle_pb2.CheckActionRequest]:
+    """The corpus's CheckAction requests."""
+    return [r for r in corpus.unary["CheckAction"] if isinstance(r, oracle_pb2.CheckActionRequest)]
+
+
+def assert_answered(
+    channel: grpc.Channel, rpc: str, requests: Sequence[Message], accepted: Collection[grpc.StatusCode]
+) -> None:
+    """Each request of `rpc` is answered without a fault and with a status code of `accepted`."""
+    for request in requests:
+        answer = call_unary(channel, rpc, request.SerializeToString(), CALL_TIMEOUT)
+        assert not answer.faults and answer.code in accepted, (answer, shown(request))
+
+
+def assert_no_fault(channel: grpc.Channel, rpc: str, requests: st.SearchStrategy[Message], examples: int) -> None:
+    """`examples` requests of `rpc` drawn from `requests` (fuzz_settings) are each answered without a fault: no
+    INTERNAL or UNKNOWN status, no broken answer."""
+
+    @fuzz_settings(examples)
+    @given(request=requests)
+    def fuzzed(request: Message) -> None:
+        answer = call_unary(channel, rpc, request.SerializeToString(), CALL_TIMEOUT)
+        assert not answer.faults, f"{rpc}: {answer.faults}\n{shown(request)}"
+
+    fuzzed()
 
 
 def parse(rpc: str, text: str) -> Message:

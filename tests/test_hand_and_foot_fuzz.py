@@ -8,17 +8,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
-from typing import Any
 
 import grpc
 import pytest
-from fuzz_strategies import CALL_TIMEOUT, fuzz_channel, fuzz_settings, shown
-from google.protobuf.message import Message
-from hypothesis import given
-from hypothesis import strategies as st
+from fuzz_strategies import assert_answered, assert_no_fault, check_requests, fuzz_channel, mutated_seeds
 
 from oracle.api.v1 import oracle_pb2
-from oracle.bench.fuzz_calls import call_unary
 from oracle.bench.fuzz_feet import LATER_HAND, add_feet_positions
 from oracle.bench.fuzz_mutate import Mutator
 from oracle.bench.fuzz_seeds import Corpus, build_corpus
@@ -51,12 +46,8 @@ def channel() -> Iterator[grpc.Channel]:
     yield from fuzz_channel()
 
 
-def _checks(corpus: Corpus) -> list[oracle_pb2.CheckActionRequest]:
-    return [r for r in corpus.unary["CheckAction"] if isinstance(r, oracle_pb2.CheckActionRequest)]
-
-
 def test_the_seeds_hold_states_and_views_with_feet_and_actions_into_the_foot() -> None:
-    checks = _checks(feet_corpus())
+    checks = check_requests(feet_corpus())
     states = [r.state for r in checks if r.HasField("state")]
     views = [r.view for r in checks if r.HasField("view")]
     assert any(len(seat.foot) == 11 for state in states for seat in state.seats)
@@ -84,7 +75,7 @@ def test_the_seeds_hold_states_and_views_with_feet_and_actions_into_the_foot() -
 
 def test_the_whole_fuzz_corpus_holds_the_feet_seeds() -> None:
     corpus = build_corpus(default_rule_book(), records=4, every=40)
-    footed = [r for r in _checks(corpus) if r.rule_set.id == "hand-and-foot-4p" and r.HasField("state")]
+    footed = [r for r in check_requests(corpus) if r.rule_set.id == "hand-and-foot-4p" and r.HasField("state")]
     assert footed and any(seat.foot for r in footed for seat in r.state.seats)
     assert any(isinstance(r, oracle_pb2.DealHandRequest) for r in corpus.unary["DealHand"])
 
@@ -98,32 +89,11 @@ def test_the_feet_seeds_are_consistent_states() -> None:
         assert answer.valid, (request.rule_set.id, state.hand_number, answer.problems)
 
 
-def _made(rpc: str, index: int, rnd: Any) -> Message:
-    seeds = feet_corpus().unary[rpc]
-    return mutator().mutate(seeds[index % len(seeds)], rnd)
-
-
-def _requests(rpc: str) -> st.SearchStrategy[Message]:
-    return st.builds(
-        functools.partial(_made, rpc),
-        st.integers(0, len(feet_corpus().unary[rpc]) - 1),
-        st.randoms(use_true_random=False, note_method_calls=False),
-    )
-
-
 @pytest.mark.parametrize("rpc", RPCS)
 def test_the_feet_seeds_are_answered(channel: grpc.Channel, rpc: str) -> None:
-    for request in feet_corpus().unary[rpc][::3]:
-        answer = call_unary(channel, rpc, request.SerializeToString(), CALL_TIMEOUT)
-        assert not answer.faults and answer.code in ACCEPTED, (answer, shown(request))
+    assert_answered(channel, rpc, feet_corpus().unary[rpc][::3], ACCEPTED)
 
 
 @pytest.mark.parametrize("rpc", RPCS)
 def test_mutated_feet_requests_get_no_internal_error(channel: grpc.Channel, rpc: str) -> None:
-    @fuzz_settings(EXAMPLES)
-    @given(request=_requests(rpc))
-    def fuzzed(request: Message) -> None:
-        answer = call_unary(channel, rpc, request.SerializeToString(), CALL_TIMEOUT)
-        assert not answer.faults, f"{rpc}: {answer.faults}\n{shown(request)}"
-
-    fuzzed()
+    assert_no_fault(channel, rpc, mutated_seeds(feet_corpus, mutator, rpc), EXAMPLES)

@@ -7,17 +7,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
-from typing import Any
 
 import grpc
 import pytest
-from fuzz_strategies import CALL_TIMEOUT, fuzz_channel, fuzz_settings, shown
-from google.protobuf.message import Message
-from hypothesis import given
-from hypothesis import strategies as st
+from fuzz_strategies import assert_answered, assert_no_fault, check_requests, fuzz_channel, mutated_seeds
 
-from oracle.api.v1 import oracle_pb2
-from oracle.bench.fuzz_calls import call_unary
 from oracle.bench.fuzz_mutate import Mutator
 from oracle.bench.fuzz_runs import add_runs_positions, names_a_meld
 from oracle.bench.fuzz_seeds import Corpus, build_corpus
@@ -52,12 +46,8 @@ def channel() -> Iterator[grpc.Channel]:
     yield from fuzz_channel()
 
 
-def _checks(corpus: Corpus) -> list[oracle_pb2.CheckActionRequest]:
-    return [r for r in corpus.unary["CheckAction"] if isinstance(r, oracle_pb2.CheckActionRequest)]
-
-
 def test_the_seeds_hold_samba_actions_that_name_a_meld_or_combine() -> None:
-    checks = _checks(samba_corpus())
+    checks = check_requests(samba_corpus())
     actions = [action_from_proto(r.action) for r in checks]
     assert any(isinstance(a, Combine) for a in actions)
     groups = [r.action.meld.groups for r in checks] + [r.action.take_pile.melds for r in checks]
@@ -79,38 +69,14 @@ def test_the_seeds_hold_samba_actions_that_name_a_meld_or_combine() -> None:
 
 def test_the_whole_fuzz_corpus_holds_the_samba_seeds() -> None:
     corpus = build_corpus(default_rule_book(), records=4, every=40)
-    assert any(r.rule_set.id == "samba-4p" and r.action.HasField("combine") for r in _checks(corpus))
-
-
-def _made(rpc: str, index: int, rnd: Any) -> Message:
-    seeds = samba_corpus().unary[rpc]
-    return mutator().mutate(seeds[index % len(seeds)], rnd)
-
-
-def _requests(rpc: str) -> st.SearchStrategy[Message]:
-    return st.builds(
-        functools.partial(_made, rpc),
-        st.integers(0, len(samba_corpus().unary[rpc]) - 1),
-        st.randoms(use_true_random=False, note_method_calls=False),
-    )
+    assert any(r.rule_set.id == "samba-4p" and r.action.HasField("combine") for r in check_requests(corpus))
 
 
 @pytest.mark.parametrize("rpc", RPCS)
 def test_the_samba_seeds_are_answered(channel: grpc.Channel, rpc: str) -> None:
-    for request in samba_corpus().unary[rpc][::3]:
-        answer = call_unary(channel, rpc, request.SerializeToString(), CALL_TIMEOUT)
-        assert not answer.faults and answer.code in ACCEPTED, (
-            answer,
-            shown(request),
-        )
+    assert_answered(channel, rpc, samba_corpus().unary[rpc][::3], ACCEPTED)
 
 
 @pytest.mark.parametrize("rpc", RPCS)
 def test_mutated_samba_requests_get_no_internal_error(channel: grpc.Channel, rpc: str) -> None:
-    @fuzz_settings(EXAMPLES)
-    @given(request=_requests(rpc))
-    def fuzzed(request: Message) -> None:
-        answer = call_unary(channel, rpc, request.SerializeToString(), CALL_TIMEOUT)
-        assert not answer.faults, f"{rpc}: {answer.faults}\n{shown(request)}"
-
-    fuzzed()
+    assert_no_fault(channel, rpc, mutated_seeds(samba_corpus, mutator, rpc), EXAMPLES)
