@@ -75,7 +75,7 @@ class SideHand:
         return z3.Sum([z3.If(p, 1, 0) for p in [s.present for s in self.slots] + [self.black_present]])
 
 
-def _slots_per_rank(model: RuleModel) -> tuple[int, int]:
+def slots_per_rank(model: RuleModel) -> tuple[int, int]:
     """How many melds of one natural rank, and of wild cards only, a side can have (bounded)."""
     m = model.spec.melds
     if m.one_meld_per_rank:
@@ -117,7 +117,7 @@ def _build_side_hand(model: RuleModel, name: str, partnership: bool = False) -> 
     the same score.
     """
     spec = model.spec
-    per_rank, wild_slots = _slots_per_rank(model)
+    per_rank, wild_slots = slots_per_rank(model)
     went_out = z3.Int(f"{name}.went_out")
     going_out = went_out >= 1
     cons: list[Cond] = [went_out >= 0, went_out <= 2]

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 import z3
 
+from oracle.verify import hand_split
 from oracle.verify.budget import PROOF_BUDGET
 from oracle.verify.hand import SideHand, side_hand
 from oracle.verify.model import WILD_MELD, Expr, RuleModel, field_value
@@ -153,7 +154,12 @@ def score_extremes(model: RuleModel, *, partnership: bool = False) -> Extremes |
     key = repr([field_value(model.spec, path) for path in _SCORING_FIELDS] + [partnership])
     if key not in _extremes_cache:
         hand = side_hand(model, "partnership" if partnership else "side", partnership=partnership)
-        low, high = _extreme(hand, -1), _extreme(hand, 1)
+        low = _extreme(hand, -1)
+        # several books of a rank closed at melds.max_size (one open at a time): the highest proved rank by rank,
+        # which the direct search cannot finish within its budget (hand_split)
+        split = model.spec.melds.one_open_meld_per_rank and hand_split.splits(model.spec)
+        witness = hand_split.highest_table(model, hand) if split else None
+        high = read_side(hand, witness) if witness is not None else None if split else _extreme(hand, 1)
         _extremes_cache[key] = None if low is None or high is None else Extremes(low, high)
     return _extremes_cache[key]
 

@@ -168,8 +168,9 @@ PROPERTIES: list[Property] = [
         "Every side's (under players.side_formation LONE_HAND every player's) hand score lies between the lowest"
         " and highest totals that its tables within the deck's counts reach (the rank rules', wild-card canastas',"
         " unfinished melds', ranks held and threes by count included; not the penalty for a 'yes' that could not"
-        " be kept, going_out.cannot_go_out_after_yes_penalty, which the model does not count), each bound proved by"
-        " an unsatisfiable 'beyond it' check (reported).",
+        " be kept, going_out.cannot_go_out_after_yes_penalty, which the model does not count; red threes held and a"
+        " foot never taken up count as cards in hand), each bound proved by an unsatisfiable 'beyond it' check"
+        " (reported).",
         property_play.score_bounds,
     ),
     Property(

@@ -7,7 +7,9 @@ import z3
 from oracle.verify.budget import PROOF_BUDGET
 from oracle.verify.hand import ITEMS, side_hand
 from oracle.verify.hand_read import ConcreteSide, score_extremes
+from oracle.verify.hand_split import splits
 from oracle.verify.model import Expr, RuleModel, meld_counts
+from oracle.verify.model_foot import priced_ranks
 from oracle.verify.model_formation import lone_hand
 from oracle.verify.property_family import initial_makeup
 from oracle.verify.proving import Outcome, all_of, exists, point_values, prove
@@ -111,11 +113,14 @@ def going_out_pays(rm: RuleModel) -> Outcome:
     return prove(rm.going_out_bonus(a) <= rm.going_out_bonus(b), [a >= 0, a <= b, b <= 2], [a, b])
 
 
-def _side_text(side: ConcreteSide) -> str:
+def _side_text(side: ConcreteSide, priced: tuple[int, ...] = ()) -> str:
     parts = [f"{len(side.melds) + (1 if side.black_meld else 0)} meld(s)", f"{side.red_threes} red three(s)"]
     held = sum(side.hand.values()) + side.hand_twos + side.hand_jokers
     held += side.hand_black_threes + side.hand_red_threes
-    parts.append(f"{held} card(s) in hand")
+    held += sum(n for r, n in side.hand_ranked.items() if r in priced)  # card_values.rank_values' ranks
+    parts.append(
+        f"{held} card(s) in hand" + (f" ({side.hand_red_threes} red three(s) held)" if side.hand_red_threes else "")
+    )
     parts.append(["did not go out", "went out", "went out concealed"][side.went_out])
     return ", ".join(parts)
 
@@ -125,7 +130,10 @@ def score_bounds(rm: RuleModel) -> Outcome:
     if extremes is None:
         return Outcome(False, f"the solver gave up before proving the lowest and highest scores, within {PROOF_BUDGET}")
     low, high = extremes.low.total, extremes.high.total
-    text = f"lowest {low} ({_side_text(extremes.low)}), highest {high} ({_side_text(extremes.high)})"
+    priced = priced_ranks(rm.spec)
+    text = f"lowest {low} ({_side_text(extremes.low, priced)}), highest {high} ({_side_text(extremes.high, priced)})"
+    if rm.spec.melds.one_open_meld_per_rank and splits(rm.spec):
+        text += "; the highest proved rank by rank (hand_split)"
     if rm.spec.runs.min_size:  # the side hand has no run slots yet: say so rather than claim more
         text += "; tables of groups only: runs (runs.canasta_bonus and run cards) are not in these bounds"
     if not lone_hand(rm.spec):
