@@ -1,11 +1,18 @@
-"""Shared test helpers: build game states from card notation and judge actions written in action notation."""
+"""Shared test helpers: build game states from card notation or a simulated hand, and judge actions in notation."""
 
 from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
 
 from google.protobuf import json_format
 
 from oracle.api.v1 import notation_pb2
-from oracle.model.actions import parse_action
+from oracle.games.deal import deal
+from oracle.games.match import dealer_of_hand, deck_order, start_standing
+from oracle.games.simulate import simulate_game
+from oracle.model.actions import Action, parse_action
+from oracle.model.cards import parse_cards
 from oracle.model.state import GameState
 from oracle.rules.referee import Verdict, check_action
 from oracle.ruleset.compiled import CompiledRules
@@ -72,3 +79,43 @@ def judge(rule_set_id: str, state: GameState, action: str) -> Verdict:
 def codes(verdict: Verdict) -> list[str]:
     """The violation codes of a verdict, in order."""
     return [v.code for v in verdict.violations]
+
+
+def next_state(rule_set_id: str, state: GameState, action: str) -> GameState:
+    """The state after a legal action written in notation (asserts it is legal)."""
+    verdict = judge(rule_set_id, state, action)
+    assert verdict.next_state is not None, verdict.violations
+    return verdict.next_state
+
+
+def card_list(text: str) -> list[int]:
+    """Cards written in notation, as the wire's card numbers."""
+    return list(parse_cards(text))
+
+
+@dataclass(frozen=True)
+class Hand:
+    """The states of one simulated hand (before each action, then its end) and the actions between them."""
+
+    first_dealer: int
+    seed: int  #: the hand's deck seed (DeckSource.seed)
+    states: tuple[GameState, ...]
+    actions: tuple[Action, ...]
+
+
+@functools.cache
+def simulated_hand(rule_set_id: str, seed: int) -> Hand:
+    """The first hand of the game of the shipped rule set simulated from `seed`, every action judged on the way."""
+    r = rules(rule_set_id)
+    game = simulate_game(r, seed, max_hands=1)
+    hand = game.record.hands[0]
+    dealer = dealer_of_hand(r, game.record.first_dealer, 0)
+    state = deal(r, deck_order(r, hand.deck), dealer=dealer, running_totals=start_standing(r).totals)
+    states = [state]
+    for i, action in enumerate(hand.actions):
+        verdict = check_action(r, state, action)
+        assert verdict.next_state is not None, (rule_set_id, seed, i, verdict.violations)
+        state = verdict.next_state
+        states.append(state)
+    assert hand.deck.seed is not None
+    return Hand(game.record.first_dealer, hand.deck.seed, tuple(states), hand.actions)

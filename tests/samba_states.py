@@ -5,14 +5,10 @@ from __future__ import annotations
 
 import functools
 
-from american_states import Hand
+from helpers import Hand, simulated_hand
 
 from oracle.api.v1 import game_pb2, notation_pb2
-from oracle.games.deal import deal
-from oracle.games.match import dealer_of_hand, deck_order, start_standing
-from oracle.games.simulate import simulate_game
 from oracle.model.state import GameState
-from oracle.rules.referee import check_action
 from oracle.ruleset.loader import default_rule_book
 from oracle.service.convert_game import state_from_notation
 
@@ -25,22 +21,7 @@ OTHERS = ("4D 5D 6S", "8D 9D TS", "JD QS KC")
 @functools.cache
 def samba_hands() -> tuple[Hand, ...]:
     """The first hand of a simulated samba-4p game per seed of SEEDS."""
-    rules = default_rule_book().get(RULE_SET).rules
-    out = []
-    for seed in SEEDS:
-        game = simulate_game(rules, seed, max_hands=1)
-        hand = game.record.hands[0]
-        dealer = dealer_of_hand(rules, game.record.first_dealer, 0)
-        state = deal(rules, deck_order(rules, hand.deck), dealer=dealer, running_totals=start_standing(rules).totals)
-        states = [state]
-        for i, action in enumerate(hand.actions):
-            verdict = check_action(rules, state, action)
-            assert verdict.next_state is not None, (seed, i, verdict.violations)
-            state = verdict.next_state
-            states.append(state)
-        assert hand.deck.seed is not None
-        out.append(Hand(game.record.first_dealer, hand.deck.seed, tuple(states), hand.actions))
-    return tuple(out)
+    return tuple(simulated_hand(RULE_SET, seed) for seed in SEEDS)
 
 
 def samba_states(every: int = 1) -> list[tuple[str, GameState]]:

@@ -1,4 +1,4 @@
-"""A real OracleServer on its own asyncio loop in a thread, for tests that call it with synchronous stubs."""
+"""A real OracleServer on its own loop in a thread for tests calling it with synchronous stubs, and their fixtures."""
 
 from __future__ import annotations
 
@@ -9,14 +9,17 @@ import threading
 import urllib.error
 import urllib.request
 from collections.abc import Coroutine, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, cast
 
 import grpc
+import pytest
 
-from oracle.api.v1 import oracle_pb2_grpc
+from oracle.api.v1 import oracle_pb2, oracle_pb2_grpc
+from oracle.model.state import GameState
 from oracle.ruleset.loader import RuleBook, default_rule_book
 from oracle.service.config import ServeConfig
+from oracle.service.convert_game import state_to_proto
 from oracle.service.server import OracleServer, start_server
 
 RPC_TIMEOUT = 10.0
@@ -102,6 +105,38 @@ def stub_for(server: ServerThread) -> Iterator[oracle_pb2_grpc.OracleServiceStub
         yield oracle_pb2_grpc.OracleServiceStub(channel)
     finally:
         channel.close()
+
+
+@pytest.fixture(scope="module", name="server")
+def module_server() -> Iterator[ServerThread]:
+    """A test module's `server` fixture: grpc_and_http_server of the shipped rule sets (import it into the module)."""
+    with grpc_and_http_server() as running:
+        yield running
+
+
+@pytest.fixture(scope="module", name="stub")
+def module_stub(server: ServerThread) -> Iterator[oracle_pb2_grpc.OracleServiceStub]:
+    """A test module's `stub` fixture: stub_for the module's `server` (import it into the module with module_server)."""
+    with stub_for(server) as connected:
+        yield connected
+
+
+@dataclass(frozen=True)
+class CheckRequests:
+    """Builds CheckAction requests of a state and an action in notation, under `ref` unless another is given."""
+
+    ref: oracle_pb2.RuleSetRef
+
+    def __call__(
+        self, state: GameState, text: str, ref: oracle_pb2.RuleSetRef | None = None
+    ) -> oracle_pb2.CheckActionRequest:
+        rule_set = self.ref if ref is None else ref
+        return oracle_pb2.CheckActionRequest(rule_set=rule_set, state=state_to_proto(state), action_text=text)
+
+
+def violation_codes(response: oracle_pb2.CheckActionResponse) -> list[tuple[str, str]]:
+    """(code, field) of each violation of a CheckAction answer, in order."""
+    return [(v.code, v.field) for v in response.violations]
 
 
 def post_json(server: ServerThread, method: str, body: bytes) -> tuple[int, dict[str, Any]]:

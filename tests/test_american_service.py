@@ -8,13 +8,21 @@ seeds; tests/american_states.py). The server runs in-process (tests/server_harne
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import grpc
 import pytest
 from american_states import RULE_SET, american_hands, position
 from google.protobuf import json_format
-from server_harness import RPC_TIMEOUT, ServerThread, error_details, grpc_and_http_server, post_json, stub_for
+from server_harness import (  # module_server and module_stub: the `server` and `stub` fixtures
+    RPC_TIMEOUT,
+    CheckRequests,
+    ServerThread,
+    error_details,
+    module_server,  # noqa: F401
+    module_stub,  # noqa: F401
+    post_json,
+    violation_codes,
+)
 
 from oracle.api.v1 import game_pb2, notation_pb2, oracle_pb2, oracle_pb2_grpc, ruleset_pb2, scoring_pb2
 from oracle.bench.fuzz_seeds import build_corpus
@@ -39,24 +47,7 @@ from oracle.service.record_json import record_from_json
 REF = oracle_pb2.RuleSetRef(id=RULE_SET)
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[ServerThread]:
-    with grpc_and_http_server() as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def stub(server: ServerThread) -> Iterator[oracle_pb2_grpc.OracleServiceStub]:
-    with stub_for(server) as connected:
-        yield connected
-
-
-def _check(state: GameState, text: str, ref: oracle_pb2.RuleSetRef = REF) -> oracle_pb2.CheckActionRequest:
-    return oracle_pb2.CheckActionRequest(rule_set=ref, state=state_to_proto(state), action_text=text)
-
-
-def _codes(response: oracle_pb2.CheckActionResponse) -> list[tuple[str, str]]:
-    return [(v.code, v.field) for v in response.violations]
+_check = CheckRequests(REF)
 
 
 #: Seat 0's side has five natural sevens; seat 0 holds a two.
@@ -75,7 +66,7 @@ def test_a_wild_card_onto_sevens_is_too_many_wilds_under_the_rank_rules(
     state = position(SEVENS[0], SEVENS[1])
     response = stub.CheckAction(_check(state, "meld 7: 2C"), timeout=RPC_TIMEOUT)
     assert not response.legal and not response.HasField("next_state")
-    assert _codes(response) == [("MELD_TOO_MANY_WILDS", "melds.rank_rules")]
+    assert violation_codes(response) == [("MELD_TOO_MANY_WILDS", "melds.rank_rules")]
     assert "sevens" in response.violations[0].explanation
     # the same two onto jacks of five naturals is an ordinary wild card (the rule of five is met)
     jacks = position(SEVENS[0], ("JC JH JS JC JH",))
@@ -86,7 +77,7 @@ def test_a_seven_onto_an_empty_pile_is_a_restricted_discard(stub: oracle_pb2_grp
     state = position("7D 9S KH", ("QC QD QH",), pile="")
     assert not state.discard_pile
     response = stub.CheckAction(_check(state, "discard 7D"), timeout=RPC_TIMEOUT)
-    assert [code for code, _ in _codes(response)] == ["DISCARD_RESTRICTED"]
+    assert [code for code, _ in violation_codes(response)] == ["DISCARD_RESTRICTED"]
     assert "empty pile" in response.violations[0].explanation
     legal = stub.CheckAction(_check(state, "discard KH"), timeout=RPC_TIMEOUT)
     assert legal.legal and list(legal.next_state.discard_pile) == list(parse_cards("KH"))
@@ -149,7 +140,7 @@ def test_an_initial_meld_down_to_the_discard_with_unfinished_aces_is_not_going_o
     assert discard.legal and len(discard.next_state.seats[0].hand) == 4  # the bonus cards: not out
     aces = position("AC AD AH AS KC KD KH KS QC QD QH JH")
     response = stub.CheckAction(_check(aces, OPENING_MELD), timeout=RPC_TIMEOUT)
-    assert response.legal, _codes(response)
+    assert response.legal, violation_codes(response)
 
 
 def test_the_second_question_of_a_hand_is_over_the_ask_limit(stub: oracle_pb2_grpc.OracleServiceStub) -> None:
@@ -160,7 +151,7 @@ def test_the_second_question_of_a_hand_is_over_the_ask_limit(stub: oracle_pb2_gr
     assert asked.next_state.phase == game_pb2.PHASE_AWAIT_ANSWER
     again = position("9C 9D JH KD", ("QC QD QH",), pile="9H", asks=(1, 0))
     response = stub.CheckAction(_check(again, "ask"), timeout=RPC_TIMEOUT)
-    assert _codes(response) == [("ASK_LIMIT_REACHED", "going_out.ask_partner_max_per_hand")]
+    assert violation_codes(response) == [("ASK_LIMIT_REACHED", "going_out.ask_partner_max_per_hand")]
     assert "asked 1 time(s) this hand; the limit is 1" in response.violations[0].explanation
     # the other side's question does not count against this side
     assert stub.CheckAction(_check(position("9C 9D JH KD", ("QC QD QH",), asks=(0, 1)), "ask")).legal
@@ -193,7 +184,9 @@ def test_asks_round_trip_over_grpc_connect_and_a_players_view(
     limited = stub.CheckAction(
         oracle_pb2.CheckActionRequest(rule_set=REF, view=view_to_proto(view_of(state, 0)), action_text="ask")
     )
-    assert _codes(limited) == [("ASK_LIMIT_REACHED", "going_out.ask_partner_max_per_hand")]  # read from the view
+    assert violation_codes(limited) == [
+        ("ASK_LIMIT_REACHED", "going_out.ask_partner_max_per_hand")
+    ]  # read from the view
 
 
 def test_asks_in_notation_are_read() -> None:
@@ -335,7 +328,7 @@ def test_a_refereed_hand_counts_each_sides_questions(stub: oracle_pb2_grpc.Oracl
     asks = [[side.asks for side in answer.state.sides] for answer in answers[2:]]
     assert asks[1] == [1, 0] and asks[5] == [1, 1] and asks[-2] == [1, 1]
     assert all(answer.verdict.legal for answer in answers[:-1])
-    assert _codes(answers[-1].verdict) == [("ASK_LIMIT_REACHED", "going_out.ask_partner_max_per_hand")]
+    assert violation_codes(answers[-1].verdict) == [("ASK_LIMIT_REACHED", "going_out.ask_partner_max_per_hand")]
 
 
 def test_adjudicate_names_the_rank_rules_that_part_american_from_classic(
@@ -351,7 +344,7 @@ def test_adjudicate_names_the_rank_rules_that_part_american_from_classic(
     by_id = {v.rule_set_id: v for v in response.verdicts}
     assert by_id["classic-4p"].applicable and by_id["classic-4p"].verdict.legal
     assert by_id[RULE_SET].applicable and not by_id[RULE_SET].verdict.legal
-    assert _codes(by_id[RULE_SET].verdict) == [("MELD_TOO_MANY_WILDS", "melds.rank_rules")]
+    assert violation_codes(by_id[RULE_SET].verdict) == [("MELD_TOO_MANY_WILDS", "melds.rank_rules")]
     assert "melds.rank_rules" in [f.field for f in response.deciding_fields]
 
 
@@ -382,7 +375,7 @@ def test_an_inline_rule_set_that_lets_sevens_take_a_wild_card_judges_by_it(
     assert sorted(house.next_state.sides[0].melds[0].cards) == sorted(parse_cards("7C 7D 7H 7S 7C 2C"))
     assert not stub.CheckAction(_check(state, "meld 7: 2C", _inline_sevens(0)), timeout=RPC_TIMEOUT).legal
     refused = stub.CheckAction(_check(state, "meld 7: 2C"), timeout=RPC_TIMEOUT)  # the shipped rule set unchanged
-    assert _codes(refused) == [("MELD_TOO_MANY_WILDS", "melds.rank_rules")]
+    assert violation_codes(refused) == [("MELD_TOO_MANY_WILDS", "melds.rank_rules")]
 
 
 def test_a_refereed_hand_under_an_inline_rule_set_extending_american(stub: oracle_pb2_grpc.OracleServiceStub) -> None:
@@ -519,7 +512,10 @@ def test_the_fuzz_seeds_hold_american_positions_at_the_ask_limit_and_under_a_hou
     asked = [r for r in asked if any(side.asks for side in (r.state.sides or r.view.sides))]
     assert asked and any(r.HasField("view") for r in asked)
     for request in asked:
-        assert _codes(api.CheckAction(request))[0] == ("ASK_LIMIT_REACHED", "going_out.ask_partner_max_per_hand")
+        assert violation_codes(api.CheckAction(request))[0] == (
+            "ASK_LIMIT_REACHED",
+            "going_out.ask_partner_max_per_hand",
+        )
     house = [r for r in checks if r.rule_set.inline.extends == RULE_SET and r.rule_set.inline.melds.rank_rules]
     assert house
     for request in house:

@@ -9,26 +9,28 @@ seed). The server runs in-process (tests/server_harness.py) with its HTTP port o
 
 from __future__ import annotations
 
-import functools
 import json
-from collections.abc import Iterator
 
 import grpc
 import pytest
-from american_states import Hand
 from google.protobuf import json_format
-from server_harness import RPC_TIMEOUT, ServerThread, error_details, grpc_and_http_server, post_json, stub_for
+from helpers import card_list, next_state, simulated_hand
+from server_harness import (  # module_server and module_stub: the `server` and `stub` fixtures
+    RPC_TIMEOUT,
+    CheckRequests,
+    ServerThread,
+    error_details,
+    module_server,  # noqa: F401
+    module_stub,  # noqa: F401
+    post_json,
+    violation_codes,
+)
 
 from oracle.api.v1 import notation_pb2, oracle_pb2, oracle_pb2_grpc, ruleset_pb2, scoring_pb2
-from oracle.games.deal import deal
-from oracle.games.match import dealer_of_hand, deck_order, start_standing
 from oracle.games.movegen import legal_actions
-from oracle.games.simulate import simulate_game
 from oracle.model.actions import parse_action
-from oracle.model.cards import parse_cards
 from oracle.model.state import GameState
 from oracle.rules.facts import end_table
-from oracle.rules.referee import check_action
 from oracle.rules.view import view_of
 from oracle.ruleset.loader import default_rule_book
 from oracle.service.convert_game import action_to_proto, state_from_notation, state_to_proto
@@ -36,6 +38,7 @@ from oracle.service.convert_table import table_from_notation, table_to_proto
 from oracle.service.convert_view import view_to_proto
 
 RULE_SET = "hand-and-foot-4p"
+SEED = 2  #: the simulated hand-and-foot-4p game whose first hand gives states
 REF = oracle_pb2.RuleSetRef(id=RULE_SET)
 BOOKS = ("hand-and-foot-4p", "hand-and-foot-13-4p", "hand-and-foot-red-threes-laid-4p", "hand-and-foot-one-each-4p")
 FOOT = "4C 4D 5C 5D 6C 6D 8C 8D TC TD JC"  #: an 11-card foot not yet taken up (70 points)
@@ -78,52 +81,7 @@ def hf(
     return state_from_notation(msg, default_rule_book().get(rule_set).rules)
 
 
-@functools.cache
-def simulated_hand(seed: int = 2) -> Hand:
-    """The first hand of a simulated hand-and-foot-4p game, with every state on the way."""
-    rules = default_rule_book().get(RULE_SET).rules
-    game = simulate_game(rules, seed, max_hands=1)
-    hand = game.record.hands[0]
-    dealer = dealer_of_hand(rules, game.record.first_dealer, 0)
-    state = deal(rules, deck_order(rules, hand.deck), dealer=dealer, running_totals=start_standing(rules).totals)
-    states = [state]
-    for action in hand.actions:
-        verdict = check_action(rules, state, action)
-        assert verdict.next_state is not None, verdict.violations
-        state = verdict.next_state
-        states.append(state)
-    assert hand.deck.seed is not None
-    return Hand(game.record.first_dealer, hand.deck.seed, tuple(states), hand.actions)
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[ServerThread]:
-    with grpc_and_http_server() as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def stub(server: ServerThread) -> Iterator[oracle_pb2_grpc.OracleServiceStub]:
-    with stub_for(server) as connected:
-        yield connected
-
-
-def _check(state: GameState, text: str, ref: oracle_pb2.RuleSetRef = REF) -> oracle_pb2.CheckActionRequest:
-    return oracle_pb2.CheckActionRequest(rule_set=ref, state=state_to_proto(state), action_text=text)
-
-
-def _codes(response: oracle_pb2.CheckActionResponse) -> list[tuple[str, str]]:
-    return [(v.code, v.field) for v in response.violations]
-
-
-def _cards(text: str) -> list[int]:
-    return list(parse_cards(text))
-
-
-def _engine_next(state: GameState, text: str, rule_set: str = RULE_SET) -> GameState:
-    verdict = check_action(default_rule_book().get(rule_set).rules, state, parse_action(text))
-    assert verdict.next_state is not None, verdict.violations
-    return verdict.next_state
+_check = CheckRequests(REF)
 
 
 # --------------------------------------------------------------------------- CheckAction: into the foot
@@ -137,9 +95,9 @@ def test_melding_the_hand_out_takes_up_the_foot_and_plays_on(
     response = stub.CheckAction(request, timeout=RPC_TIMEOUT)
     assert response.legal, response.violations
     seat = response.next_state.seats[0]
-    assert sorted(seat.hand) == sorted(_cards(FOOT)) and not seat.foot  # the foot is now the hand
+    assert sorted(seat.hand) == sorted(card_list(FOOT)) and not seat.foot  # the foot is now the hand
     assert response.next_state.seat_to_move == 0 and response.next_state.phase == state_to_proto(state).phase
-    assert response.next_state == state_to_proto(_engine_next(state, "meld 9S 9S 2C"))
+    assert response.next_state == state_to_proto(next_state(RULE_SET, state, "meld 9S 9S 2C"))
     status, answer = post_json(server, "CheckAction", json_format.MessageToJson(request).encode())
     assert status == 200 and answer == json.loads(json_format.MessageToJson(response))
 
@@ -151,9 +109,9 @@ def test_discarding_the_last_hand_card_walks_into_the_foot_for_the_next_turn(
     response = stub.CheckAction(_check(state, "discard KS"), timeout=RPC_TIMEOUT)
     assert response.legal, response.violations
     nxt = response.next_state
-    assert nxt.seat_to_move == 1 and sorted(nxt.seats[0].hand) == sorted(_cards(FOOT)) and not nxt.seats[0].foot
+    assert nxt.seat_to_move == 1 and sorted(nxt.seats[0].hand) == sorted(card_list(FOOT)) and not nxt.seats[0].foot
     assert not any(e.HasField("hand_ended") for e in response.events)
-    assert nxt == state_to_proto(_engine_next(state, "discard KS"))
+    assert nxt == state_to_proto(next_state(RULE_SET, state, "discard KS"))
 
 
 def test_melding_out_is_foot_not_yet_where_the_foot_comes_only_by_the_discard(
@@ -162,7 +120,7 @@ def test_melding_out_is_foot_not_yet_where_the_foot_comes_only_by_the_discard(
     walking = _house("foot", "continue_after_melding_out", False)
     state = hf("9S 9S 2C", foot=FOOT)
     refused = stub.CheckAction(_check(state, "meld 9S 9S 2C", walking), timeout=RPC_TIMEOUT)
-    assert _codes(refused) == [("FOOT_NOT_YET", "foot.continue_after_melding_out")]
+    assert violation_codes(refused) == [("FOOT_NOT_YET", "foot.continue_after_melding_out")]
     assert stub.CheckAction(_check(state, "meld 9S 9S", walking), timeout=RPC_TIMEOUT).legal  # 2C kept to discard
 
 
@@ -188,7 +146,7 @@ def test_the_going_out_codes(
     stub: oracle_pb2_grpc.OracleServiceStub, name: str, state: GameState, codes: list[tuple[str, str]]
 ) -> None:
     response = stub.CheckAction(_check(state, "discard 9S"), timeout=RPC_TIMEOUT)
-    assert _codes(response) == codes, name
+    assert violation_codes(response) == codes, name
     if not codes:
         ended = [e.hand_ended for e in response.events if e.HasField("hand_ended")]
         assert len(ended) == 1 and ended[0].table.sides[0].went_out == scoring_pb2.WENT_OUT_NORMAL
@@ -200,7 +158,7 @@ def test_going_out_before_the_partner_took_up_the_foot_under_a_house_rule(
     both = _house("going_out", "partner_foot_required", True)
     state = hf("9S", (*CLEAN, *DIRTY, *OPEN), partner_foot=FOOT, turn=ASKED_YES)
     refused = stub.CheckAction(_check(state, "discard 9S", both), timeout=RPC_TIMEOUT)
-    assert _codes(refused) == [("GO_OUT_PARTNER_FOOT_NOT_TAKEN", "going_out.partner_foot_required")]
+    assert violation_codes(refused) == [("GO_OUT_PARTNER_FOOT_NOT_TAKEN", "going_out.partner_foot_required")]
     assert stub.CheckAction(_check(state, "discard 9S"), timeout=RPC_TIMEOUT).legal  # the rule book lets him out
 
 
@@ -211,7 +169,11 @@ def test_legal_actions_are_the_engines_from_the_state_and_the_movers_view(
     stub: oracle_pb2_grpc.OracleServiceStub,
 ) -> None:
     rules = default_rule_book().get(RULE_SET).rules
-    states = [*simulated_hand().states[1:200:25], hf("9S 9S 2C", foot=FOOT), hf("9S", (*CLEAN, *DIRTY, *OPEN))]
+    states = [
+        *simulated_hand(RULE_SET, SEED).states[1:200:25],
+        hf("9S 9S 2C", foot=FOOT),
+        hf("9S", (*CLEAN, *DIRTY, *OPEN)),
+    ]
     for state in states:
         request = oracle_pb2.ListLegalActionsRequest(rule_set=REF, state=state_to_proto(state))
         response = stub.ListLegalActions(request, timeout=RPC_TIMEOUT)
@@ -266,7 +228,7 @@ def test_a_foot_never_taken_up_and_a_held_red_three_count_against_the_side(
 
 
 def test_a_refereed_hand_and_foot_hand_answers_as_the_engine_does(stub: oracle_pb2_grpc.OracleServiceStub) -> None:
-    hand = simulated_hand()
+    hand = simulated_hand(RULE_SET, SEED)
     start = oracle_pb2.RefereeStart(rule_set=REF, first_dealer=hand.first_dealer, full_state=True)
     messages = [
         oracle_pb2.RefereeGameRequest(start=start),
@@ -291,7 +253,7 @@ def test_the_players_view_hides_every_foot_and_is_judged_as_the_state(
     state = hf("9S 9S 2C", foot=FOOT, partner_foot=FOOT.replace("JC", "JD"))
     view = view_to_proto(view_of(state, 0))
     assert [seat.foot_count for seat in view.seats] == [11, 0, 11, 0]
-    assert sorted(view.hand) == sorted(_cards("9S 9S 2C"))  # the own foot's cards are hidden from its owner too
+    assert sorted(view.hand) == sorted(card_list("9S 9S 2C"))  # the own foot's cards are hidden from its owner too
     written = json.loads(json_format.MessageToJson(view))
     assert all(set(seat) <= {"handCount", "meldedBefore", "footCount"} for seat in written["seats"])  # counts only
     # melding out is legal, but the foot taken up is cards the view does not show: what follows is unknown
@@ -335,7 +297,7 @@ def test_an_inline_rule_set_extending_hand_and_foot_is_judged_by_its_field(
 ) -> None:
     state = hf("9S", (*CLEAN, *DIRTY, *OPEN))
     unasked = _house("going_out", "ask_partner", ruleset_pb2.ASK_PARTNER_OPTIONAL_BINDING)
-    assert _codes(stub.CheckAction(_check(state, "discard 9S"), timeout=RPC_TIMEOUT)) == [
+    assert violation_codes(stub.CheckAction(_check(state, "discard 9S"), timeout=RPC_TIMEOUT)) == [
         ("GO_OUT_WITHOUT_ASKING", "going_out.ask_partner")
     ]
     assert stub.CheckAction(_check(state, "discard 9S", unasked), timeout=RPC_TIMEOUT).legal
@@ -408,7 +370,7 @@ def test_the_service_accepts_the_hand_and_foot_sizes(stub: oracle_pb2_grpc.Oracl
     assert taken.legal, taken.violations
     pile_taken = next(e.pile_taken for e in taken.events if e.HasField("pile_taken"))
     assert len(pile_taken.to_hand) == 6  # the top card melded, the six under it to the hand: seven in all
-    assert list(taken.next_state.discard_pile) == _cards("5H 6H 7H")  # the rest of the pile stays
+    assert list(taken.next_state.discard_pile) == card_list("5H 6H 7H")  # the rest of the pile stays
     with pytest.raises(grpc.RpcError) as info:
         stub.DealHand(oracle_pb2.DealHandRequest(rule_set=_house("foot", "size", 31), seed=5), timeout=RPC_TIMEOUT)
     assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "foot.size" in (info.value.details() or "")

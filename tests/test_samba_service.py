@@ -9,20 +9,27 @@ tests/samba_states.py). The server runs in-process (tests/server_harness.py) wit
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import grpc
 import pytest
 from google.protobuf import json_format
+from helpers import card_list, next_state
 from samba_states import RULE_SET, position, samba_hands
-from server_harness import RPC_TIMEOUT, ServerThread, error_details, grpc_and_http_server, post_json, stub_for
+from server_harness import (  # module_server and module_stub: the `server` and `stub` fixtures
+    RPC_TIMEOUT,
+    CheckRequests,
+    ServerThread,
+    error_details,
+    module_server,  # noqa: F401
+    module_stub,  # noqa: F401
+    post_json,
+    violation_codes,
+)
 
 from oracle.api.v1 import notation_pb2, oracle_pb2, oracle_pb2_grpc, ruleset_pb2, scoring_pb2
 from oracle.games.movegen import legal_actions
 from oracle.model.actions import Combine, parse_action
-from oracle.model.cards import parse_cards
-from oracle.model.state import GameState, is_run
-from oracle.rules.referee import check_action
+from oracle.model.state import is_run
 from oracle.rules.view import view_of
 from oracle.ruleset.loader import default_rule_book
 from oracle.service.convert_game import action_to_proto, state_from_proto, state_to_proto
@@ -33,34 +40,7 @@ REF = oracle_pb2.RuleSetRef(id=RULE_SET)
 CLASSIC = oracle_pb2.RuleSetRef(id="classic-4p")
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[ServerThread]:
-    with grpc_and_http_server() as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def stub(server: ServerThread) -> Iterator[oracle_pb2_grpc.OracleServiceStub]:
-    with stub_for(server) as connected:
-        yield connected
-
-
-def _check(state: GameState, text: str, ref: oracle_pb2.RuleSetRef = REF) -> oracle_pb2.CheckActionRequest:
-    return oracle_pb2.CheckActionRequest(rule_set=ref, state=state_to_proto(state), action_text=text)
-
-
-def _codes(response: oracle_pb2.CheckActionResponse) -> list[tuple[str, str]]:
-    return [(v.code, v.field) for v in response.violations]
-
-
-def _cards(text: str) -> list[int]:
-    return list(parse_cards(text))
-
-
-def _engine_next(state: GameState, text: str, rule_set: str = RULE_SET) -> GameState:
-    verdict = check_action(default_rule_book().get(rule_set).rules, state, parse_action(text))
-    assert verdict.next_state is not None, verdict.violations
-    return verdict.next_state
+_check = CheckRequests(REF)
 
 
 #: Seat 0 holds a run of hearts from five up; side 0 has a meld of jacks.
@@ -80,9 +60,9 @@ def test_a_run_is_laid_and_its_breaks_are_named(stub: oracle_pb2_grpc.OracleServ
     response = stub.CheckAction(_check(state, "meld 5H 6H 7H 8H"), timeout=RPC_TIMEOUT)
     assert response.legal, response.violations
     melds = [sorted(m.cards) for m in response.next_state.sides[0].melds]
-    assert melds == [sorted(_cards("JH JD JS")), sorted(_cards("5H 6H 7H 8H"))]
+    assert melds == [sorted(card_list("JH JD JS")), sorted(card_list("5H 6H 7H 8H"))]
     assert is_run(state_from_proto(response.next_state).sides[0].melds[1])
-    assert response.next_state == state_to_proto(_engine_next(state, "meld 5H 6H 7H 8H"))
+    assert response.next_state == state_to_proto(next_state(RULE_SET, state, "meld 5H 6H 7H 8H"))
     broken = {
         "meld 5H 6H 8H": [("RUN_NOT_CONSECUTIVE", "runs.min_size")],
         "meld 5H 6H 7H 8H 9C": [("RUN_MIXED_SUITS", "runs.min_size")],
@@ -90,9 +70,9 @@ def test_a_run_is_laid_and_its_breaks_are_named(stub: oracle_pb2_grpc.OracleServ
     for text, codes in broken.items():
         answer = stub.CheckAction(_check(state, text), timeout=RPC_TIMEOUT)
         assert not answer.legal and not answer.HasField("next_state")
-        assert _codes(answer) == codes, text
+        assert violation_codes(answer) == codes, text
     wild = stub.CheckAction(_check(position("5H 6H 2C 9C KH", ("JH JD JS",)), "meld 5H 6H 2C"), timeout=RPC_TIMEOUT)
-    assert _codes(wild) == [("RUN_WILD_CARD", "runs")]
+    assert violation_codes(wild) == [("RUN_WILD_CARD", "runs")]
     assert "1 wild card" in wild.violations[0].explanation
 
 
@@ -100,15 +80,15 @@ def test_cards_join_a_named_meld_or_start_a_new_one(stub: oracle_pb2_grpc.Oracle
     state = position("7H 8H JC QD QS KH KD KS 9C", ("JH JD JS", "9H TH JH"))
     onto_run = stub.CheckAction(_check(state, "meld 7H 8H to 2"), timeout=RPC_TIMEOUT)
     assert onto_run.legal, onto_run.violations
-    assert sorted(onto_run.next_state.sides[0].melds[1].cards) == sorted(_cards("7H 8H 9H TH JH"))
+    assert sorted(onto_run.next_state.sides[0].melds[1].cards) == sorted(card_list("7H 8H 9H TH JH"))
     new = stub.CheckAction(_check(state, "meld new KH KD KS"), timeout=RPC_TIMEOUT)
     assert new.legal and len(new.next_state.sides[0].melds) == 3
-    assert _codes(stub.CheckAction(_check(state, "meld JC to 2"), timeout=RPC_TIMEOUT)) == [
+    assert violation_codes(stub.CheckAction(_check(state, "meld JC to 2"), timeout=RPC_TIMEOUT)) == [
         ("RUN_MIXED_SUITS", "runs.min_size"),
         ("RUN_NOT_CONSECUTIVE", "runs.min_size"),
     ]
     missing = stub.CheckAction(_check(state, "meld JC to 5"), timeout=RPC_TIMEOUT)
-    assert _codes(missing) == [("MELD_NO_SUCH_MELD", "melds.one_meld_per_rank")]
+    assert violation_codes(missing) == [("MELD_NO_SUCH_MELD", "melds.one_meld_per_rank")]
     assert "the side has 2 meld(s)" in missing.violations[0].explanation
 
 
@@ -117,9 +97,9 @@ def test_the_top_card_goes_alone_onto_a_run_and_never_onto_a_canasta(stub: oracl
     taken = stub.CheckAction(_check(state, "take-pile to 2"), timeout=RPC_TIMEOUT)
     assert taken.legal, taken.violations
     assert [e.WhichOneof("kind") for e in taken.events] == ["pile_taken"]
-    assert sorted(taken.next_state.sides[0].melds[1].cards) == sorted(_cards("8H 9H TH JH"))
-    assert _cards("4C")[0] in taken.next_state.seats[0].hand  # the rest of the pile goes to the hand
-    assert taken.next_state == state_to_proto(_engine_next(state, "take-pile to 2"))
+    assert sorted(taken.next_state.sides[0].melds[1].cards) == sorted(card_list("8H 9H TH JH"))
+    assert card_list("4C")[0] in taken.next_state.seats[0].hand  # the rest of the pile goes to the hand
+    assert taken.next_state == state_to_proto(next_state(RULE_SET, state, "take-pile to 2"))
     refused = {
         "take-pile with 7H to 2": [("PILE_TOP_RUN_WITH_HAND_CARDS", "runs.pile_top_alone")],
         "take-pile to 1": [("MELD_TARGET_OTHER_RANK", "melds.one_meld_per_rank")],
@@ -129,12 +109,14 @@ def test_the_top_card_goes_alone_onto_a_run_and_never_onto_a_canasta(stub: oracl
         ],
     }
     for text, codes in refused.items():
-        assert _codes(stub.CheckAction(_check(state, text), timeout=RPC_TIMEOUT)) == codes, text
+        assert violation_codes(stub.CheckAction(_check(state, text), timeout=RPC_TIMEOUT)) == codes, text
     queens = position(PILE_HAND, PILE_MELDS, draw=True, pile="4C QH")
     onto_canasta = stub.CheckAction(_check(queens, "take-pile to 3"), timeout=RPC_TIMEOUT)
-    assert _codes(onto_canasta) == [("PILE_ONTO_CANASTA_NOT_ALLOWED", "discard_pile.onto_meld_below_canasta_only")]
+    assert violation_codes(onto_canasta) == [
+        ("PILE_ONTO_CANASTA_NOT_ALLOWED", "discard_pile.onto_meld_below_canasta_only")
+    ]
     pair = stub.CheckAction(_check(queens, "take-pile with new QD QS"), timeout=RPC_TIMEOUT)
-    assert pair.legal and sorted(pair.next_state.sides[0].melds[3].cards) == sorted(_cards("QH QD QS"))
+    assert pair.legal and sorted(pair.next_state.sides[0].melds[3].cards) == sorted(card_list("QH QD QS"))
 
 
 def test_two_melds_of_a_rank_are_combined_into_a_canasta(stub: oracle_pb2_grpc.OracleServiceStub) -> None:
@@ -143,16 +125,16 @@ def test_two_melds_of_a_rank_are_combined_into_a_canasta(stub: oracle_pb2_grpc.O
     assert combined.legal, combined.violations
     assert [e.WhichOneof("kind") for e in combined.events] == ["canasta_made"]
     melds = [sorted(m.cards) for m in combined.next_state.sides[0].melds]
-    assert melds[0] == sorted(_cards("QH QD QS QC QD QS 2C")) and len(melds) == 3
-    assert combined.next_state == state_to_proto(_engine_next(state, "combine 1 2"))
+    assert melds[0] == sorted(card_list("QH QD QS QC QD QS 2C")) and len(melds) == 3
+    assert combined.next_state == state_to_proto(next_state(RULE_SET, state, "combine 1 2"))
     for text, explained in [("combine 1 3", "meld 3 is a run"), ("combine 1 4", "meld 4 is of kings")]:
         answer = stub.CheckAction(_check(state, text), timeout=RPC_TIMEOUT)
-        assert _codes(answer) == [("COMBINE_DIFFERENT_RANKS", "melds.combine_same_rank")]
+        assert violation_codes(answer) == [("COMBINE_DIFFERENT_RANKS", "melds.combine_same_rank")]
         assert explained in answer.violations[0].explanation
     no_such = stub.CheckAction(_check(state, "combine 1 7"), timeout=RPC_TIMEOUT)
-    assert _codes(no_such) == [("MELD_NO_SUCH_MELD", "melds.one_meld_per_rank")]
+    assert violation_codes(no_such) == [("MELD_NO_SUCH_MELD", "melds.one_meld_per_rank")]
     too_wild = position("5H 6H 7H 9C", ("QH QD 2C", "QC QD 2S JK"))
-    assert _codes(stub.CheckAction(_check(too_wild, "combine 1 2"), timeout=RPC_TIMEOUT)) == [
+    assert violation_codes(stub.CheckAction(_check(too_wild, "combine 1 2"), timeout=RPC_TIMEOUT)) == [
         ("COMBINE_BREAKS_MELD", "melds.combine_same_rank")
     ]
     with pytest.raises(grpc.RpcError) as info:
@@ -333,16 +315,16 @@ def test_inline_rule_sets_extending_samba_judge_by_their_field(stub: oracle_pb2_
     four = position("5H 6H 7H 8H 9C KH KD KS", ("JH JD JS",))
     assert stub.CheckAction(_check(four, "meld 5H 6H 7H 8H"), timeout=RPC_TIMEOUT).legal
     short = stub.CheckAction(_check(four, "meld 5H 6H 7H 8H", _house("runs", "max_size", 3)), timeout=RPC_TIMEOUT)
-    assert _codes(short) == [("RUN_TOO_LARGE", "runs.max_size")]
+    assert violation_codes(short) == [("RUN_TOO_LARGE", "runs.max_size")]
     assert "at most 3 cards, not 4" in short.violations[0].explanation
     samba = position("4H 9C KH KD KS 8C", ("JH JD JS", "5H 6H 7H 8H 9H TH JH"))
     over = stub.CheckAction(_check(samba, "meld 4H to 2"), timeout=RPC_TIMEOUT)
-    assert _codes(over) == [("RUN_TOO_LARGE", "runs.max_size")]  # a samba takes no more cards
+    assert violation_codes(over) == [("RUN_TOO_LARGE", "runs.max_size")]  # a samba takes no more cards
     unlimited = stub.CheckAction(_check(samba, "meld 4H to 2", _house("runs", "max_size", 0)), timeout=RPC_TIMEOUT)
     assert unlimited.legal and len(unlimited.next_state.sides[0].melds[1].cards) == 8
     no_combine = _house("melds", "combine_same_rank", False)
     refused = stub.CheckAction(_check(position(*COMBINE), "combine 1 2", no_combine), timeout=RPC_TIMEOUT)
-    assert _codes(refused) == [("COMBINE_NOT_ALLOWED", "melds.combine_same_rank")]
+    assert violation_codes(refused) == [("COMBINE_NOT_ALLOWED", "melds.combine_same_rank")]
 
 
 def test_adjudicate_a_combine_between_samba_and_a_house_rule_names_the_field(
@@ -356,7 +338,7 @@ def test_adjudicate_a_combine_between_samba_and_a_house_rule_names_the_field(
     response = stub.Adjudicate(request, timeout=RPC_TIMEOUT)
     by_id = {v.rule_set_id: v for v in response.verdicts}
     assert by_id[RULE_SET].applicable and by_id[RULE_SET].verdict.legal
-    assert _codes(by_id["samba-house"].verdict) == [("COMBINE_NOT_ALLOWED", "melds.combine_same_rank")]
+    assert violation_codes(by_id["samba-house"].verdict) == [("COMBINE_NOT_ALLOWED", "melds.combine_same_rank")]
     assert [(f.field, list(f.values)) for f in response.deciding_fields] == [("melds.combine_same_rank", ["yes", "no"])]
 
 
@@ -389,7 +371,7 @@ def test_adjudicate_a_run_under_a_rule_set_without_runs_answers_runs_not_allowed
     )
     response = stub.Adjudicate(request, timeout=RPC_TIMEOUT)
     first, samba = response.verdicts
-    assert first.applicable and _codes(first.verdict) == [("RUNS_NOT_ALLOWED", "runs.min_size")]
+    assert first.applicable and violation_codes(first.verdict) == [("RUNS_NOT_ALLOWED", "runs.min_size")]
     assert "runs.min_size is 0" in first.verdict.violations[0].explanation
     if other == "classic-4p":
         assert not samba.applicable and samba.not_applicable.startswith("the state does not fit: ")
