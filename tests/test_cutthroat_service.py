@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Iterator
 from typing import Any, TypeVar
 
 import grpc
@@ -18,7 +17,14 @@ from cutthroat_states import Hand, cutthroat_hands
 from google.protobuf import json_format
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
-from server_harness import RPC_TIMEOUT, ServerThread, error_details, grpc_and_http_server, post_json, stub_for
+from server_harness import (  # module_server and module_stub: the `server` and `stub` fixtures
+    RPC_TIMEOUT,
+    ServerThread,
+    error_details,
+    module_server,  # noqa: F401
+    module_stub,  # noqa: F401
+    post_json,
+)
 
 from oracle.api.v1 import cards_pb2, game_pb2, notation_pb2, oracle_pb2, oracle_pb2_grpc, record_pb2, scoring_pb2
 from oracle.games.movegen import legal_actions
@@ -39,18 +45,6 @@ from oracle.service.record_json import record_from_json
 RULE_SET = "cutthroat-3p"
 REF = oracle_pb2.RuleSetRef(id=RULE_SET)
 M = TypeVar("M", bound=Message)
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[ServerThread]:
-    with grpc_and_http_server() as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def stub(server: ServerThread) -> Iterator[oracle_pb2_grpc.OracleServiceStub]:
-    with stub_for(server) as connected:
-        yield connected
 
 
 def _hand(lone: tuple[int, ...]) -> Hand:
