@@ -7,10 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from cli_harness import explained_code, explained_field, run
 from record_states import RECORDS, record_states
 
-from oracle.cli.main import main
 from oracle.rules.state_check import InvalidStateError
 from oracle.rules.view import complete, view_of
 from oracle.ruleset.loader import default_rule_book
@@ -26,12 +25,6 @@ GOING_OUT = DATA / "going-out-4p.json"  #: seat 0 holds one card; side 0 has a n
 BLOCKED = DATA / "going-out-blocked-4p.json"  #: as GOING_OUT, but side 0 also has sevens short of a canasta
 TABLE = DATA / "went-out-4p-table.json"  #: the hand GOING_OUT ends by discarding 6C
 FOUR_PLAYER = sorted(loaded.spec.id for loaded in default_rule_book() if loaded.spec.players.seats == 4)
-
-
-def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(main, list(args), prog_name="canasta-oracle")
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result.exit_code, result.stdout
 
 
 # explain: the new fields and codes
@@ -69,11 +62,7 @@ FIELDS = {
     [pytest.param(path, value) for path, value in FIELDS.items()],
 )
 def test_explain_a_new_field_gives_american_4p_its_own_value_and_names_it_as_the_changer(path: str, value: str) -> None:
-    code, out = run("explain", path)
-    assert code == 0
-    lines = out.splitlines()
-    assert lines[0].startswith(f"{path}: ") and len(lines[0]) > len(path) + 40  # the field's comment in the proto
-    values = next(line for line in lines if line.startswith(f"  {path} = "))
+    out, lines, values = explained_field(path, comment_longer_than=40)
     assert values.endswith(f"; {value} (american-4p)")  # every other rule set keeps the classic value
     assert lines[lines.index(values) + 1] == "    changed by: american-4p"
     assert "  [american-4p] " in out  # the rule as american-4p words it, with its citations
@@ -119,11 +108,7 @@ CODES = {
     [pytest.param(code, field) for code, field in CODES.items()],
 )
 def test_explain_a_new_code_says_the_rule_and_its_field(code_name: str, field: str) -> None:
-    code, out = run("explain", code_name)
-    assert code == 0
-    first, second = out.splitlines()[:2]
-    assert first.startswith(f"{code_name}: ") and len(first) > len(code_name) + 30  # a sentence, not a name
-    assert second == f"rule-set field: {field}"
+    out = explained_code(code_name, field, sentence_longer_than=30)
     assert "(american-4p)" in out and "  [american-4p] " in out
 
 

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cli_harness import run
 from click.testing import CliRunner
 from google.protobuf import json_format
 from server_harness import RPC_TIMEOUT, oracle_stub
@@ -27,12 +28,6 @@ STOCK_EMPTY = DATA / "stock-empty-3p.json"  #: as ONE_CANASTA with two cards lef
 TABLE = DATA / "partners-went-out-3p-table.json"  #: a finished hand: seat 2 went out for the partnership
 RECORD = ROOT / "conformance" / "records" / "cutthroat-3p" / "game-0.json"
 CUTTHROAT = ["cutthroat-3p", "cutthroat-one-canasta-3p", "cutthroat-play-on-3p"]
-
-
-def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(main, list(args), prog_name="canasta-oracle")
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result.exit_code, result.stdout
 
 
 # explain

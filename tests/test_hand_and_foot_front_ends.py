@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_harness import explained_code, explained_field, json_files, run
 from click.testing import CliRunner
 from google.protobuf import json_format
 
@@ -69,21 +70,10 @@ STATES: dict[str, dict[str, Any]] = {
 }
 
 
-def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(main, list(args), prog_name="canasta-oracle")
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result.exit_code, result.stdout
-
-
 @pytest.fixture
 def files(tmp_path: Path) -> dict[str, str]:
     """The positions above as GameStateNotation JSON files."""
-    out = {}
-    for name, content in STATES.items():
-        path = tmp_path / f"{name}.json"
-        path.write_text(json.dumps(content), encoding="utf-8")
-        out[name] = str(path)
-    return out
+    return json_files(tmp_path, STATES)
 
 
 # rules show and explain
@@ -160,11 +150,7 @@ def test_explain_a_new_field_gives_its_comment_and_the_hand_and_foot_value(
     path: str, expected: tuple[str, str]
 ) -> None:
     value, book = expected
-    code, out = run("explain", path)
-    assert code == 0
-    lines = out.splitlines()
-    assert lines[0].startswith(f"{path}: ") and len(lines[0]) > len(path) + 30  # the field's comment in the proto
-    values = next(line for line in lines if line.startswith(f"  {path} = "))
+    _, lines, values = explained_field(path, comment_longer_than=30)
     assert f"; {value} (" in values
     assert book in values.split(f"; {value} (", 1)[1].split(")", 1)[0]
     assert book in lines[lines.index(values) + 1]  # changed by: ...
@@ -181,11 +167,7 @@ CODES = {
 
 @pytest.mark.parametrize(("code_name", "field"), list(CODES.items()))
 def test_explain_a_new_code_says_the_rule_and_its_field(code_name: str, field: str) -> None:
-    code, out = run("explain", code_name)
-    assert code == 0
-    first, second = out.splitlines()[:2]
-    assert first.startswith(f"{code_name}: ") and len(first) > len(code_name) + 25  # a sentence, not a name
-    assert second == f"rule-set field: {field}"
+    out = explained_code(code_name, field, sentence_longer_than=25)
     assert "hand-and-foot-4p" in out  # the field's value in the Hand and Foot books is listed
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_harness import explained_code, explained_field, json_files, run
 from click.testing import CliRunner
 from google.protobuf import json_format
 
@@ -78,21 +79,10 @@ TABLE: dict[str, Any] = {
 }
 
 
-def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(main, list(args), prog_name="canasta-oracle")
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result.exit_code, result.stdout
-
-
 @pytest.fixture
 def files(tmp_path: Path) -> dict[str, str]:
     """The positions above as GameStateNotation / HandTableNotation JSON files."""
-    out = {}
-    for name, content in {"play": PLAY, "pile": PILE, "both": BOTH, "table": TABLE}.items():
-        path = tmp_path / f"{name}.json"
-        path.write_text(json.dumps(content), encoding="utf-8")
-        out[name] = str(path)
-    return out
+    return json_files(tmp_path, {"play": PLAY, "pile": PILE, "both": BOTH, "table": TABLE})
 
 
 # rules show and explain
@@ -146,11 +136,7 @@ FIELDS = {
 
 @pytest.mark.parametrize(("path", "value"), list(FIELDS.items()))
 def test_explain_a_new_field_gives_samba_4p_its_value_and_the_rule_as_it_words_it(path: str, value: str) -> None:
-    code, out = run("explain", path)
-    assert code == 0
-    lines = out.splitlines()
-    assert lines[0].startswith(f"{path}: ") and len(lines[0]) > len(path) + 30  # the field's comment in the proto
-    values = next(line for line in lines if line.startswith(f"  {path} = "))
+    out, lines, values = explained_field(path, comment_longer_than=30)
     assert f"; {value} (" in values and "samba-4p" in values.rsplit(";", 1)[1]
     assert "samba-4p" in lines[lines.index(values) + 1]  # changed by: samba-4p
     assert "  [samba-4p] " in out
@@ -178,11 +164,7 @@ CODES = {
 
 @pytest.mark.parametrize(("code_name", "field"), list(CODES.items()))
 def test_explain_a_new_code_says_the_rule_and_its_field(code_name: str, field: str) -> None:
-    code, out = run("explain", code_name)
-    assert code == 0
-    first, second = out.splitlines()[:2]
-    assert first.startswith(f"{code_name}: ") and len(first) > len(code_name) + 25  # a sentence, not a name
-    assert second == f"rule-set field: {field}"
+    out = explained_code(code_name, field, sentence_longer_than=25)
     assert "samba-4p" in out  # the field's value in samba-4p is listed
 
 
