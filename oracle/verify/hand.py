@@ -48,7 +48,7 @@ class SideHand:
     black_laid: Expr  #: black threes laid as bonus cards (threes.black_three_role BONUS; else 0)
     wild_jokers: tuple[Expr, ...]  #: jokers in each wild-only slot (in slot order)
     holders: dict[int, Expr]  #: rank with a held penalty -> players of the side holding held_min or more
-    hand_red_threes: Expr  #: red threes left in the side's hands (threes.red_three_held; else 0)
+    hand_red_threes: Expr  #: red threes left in the side's hands (threes.red_three_held; else the constant 0)
 
     @property
     def total(self) -> Expr:
@@ -65,7 +65,7 @@ class SideHand:
                 self.hand_twos,
                 self.hand_jokers,
                 self.hand_black_threes,
-                self.hand_red_threes,
+                *([] if z3.is_int_value(self.hand_red_threes) else [self.hand_red_threes]),
             ]
         )
 
@@ -161,11 +161,14 @@ def _build_side_hand(model: RuleModel, name: str, partnership: bool = False) -> 
     hand_black = z3.Int(f"{name}.hand_black_threes")
     red = z3.Int(f"{name}.red_threes")
     black_laid = z3.Int(f"{name}.black_threes_laid")
-    hand_red = z3.Int(f"{name}.hand_red_threes")
     counted = [*hand_naturals.values(), *hand_ranked.values(), hand_twos, hand_jokers, hand_black, red, black_laid]
-    counted.append(hand_red)
-    # threes.red_three_held: red threes are never laid, only held (each costs card_values.red_three)
-    cons += [red == 0] if foot.red_threes_held(spec) else [hand_red == 0]
+    # threes.red_three_held: red threes are never laid, only held (each costs card_values.red_three); elsewhere no
+    # term of them is added, so that the other rule sets' queries stay as they were
+    held_red = foot.red_threes_held(spec)
+    hand_red = z3.Int(f"{name}.hand_red_threes") if held_red else z3.IntVal(0)
+    if held_red:
+        counted.append(hand_red)
+        cons.append(red == 0)
     cons += [c >= 0 for c in [*counted, melded_twos, melded_jokers]]
     if fam.black_threes_bonus(spec):  # laid at once like red threes: never melded, never held
         cons += [black.naturals == 0, hand_black == 0]
@@ -194,7 +197,7 @@ def _build_side_hand(model: RuleModel, name: str, partnership: bool = False) -> 
         melded_twos + hand_twos <= model.two_copies,
         melded_jokers + hand_jokers <= model.joker_copies,
         black.naturals + hand_black + black_laid <= model.black_three_copies,
-        red + hand_red <= model.red_three_copies,
+        (red + hand_red if held_red else red) <= model.red_three_copies,
     ]
     for rank in NATURAL_RANKS:  # melds.one_open_meld_per_rank: one open book of a rank at most
         cons += foot.open_books(spec, [(s.present, s.counts) for s in slots if s.rank == rank])
@@ -247,9 +250,11 @@ def _build_side_hand(model: RuleModel, name: str, partnership: bool = False) -> 
     in_hand = z3.Sum(
         [n * model.class_value(c) for c, n in hand_naturals.items()]
         + [n * model.rank_value(r) for r, n in hand_ranked.items()]
-        + [hand_twos * v.two, hand_jokers * v.joker, hand_black * v.black_three, hand_red * v.red_three]
+        + [hand_twos * v.two, hand_jokers * v.joker, hand_black * v.black_three]
+        + ([hand_red * v.red_three] if held_red else [])
     )
-    all_held = [*hand_naturals.values(), *hand_ranked.values(), hand_twos, hand_jokers, hand_black, hand_red]
+    all_held = [*hand_naturals.values(), *hand_ranked.values(), hand_twos, hand_jokers, hand_black]
+    all_held += [hand_red] if held_red else []
     if spec.players.side_size == 1 and not partnership:  # a player alone who went out holds no card
         cons.append(z3.Implies(going_out, z3.Sum(all_held) == 0))
     # the players who may hold cards: one of a side that went out holds none (a partnership formed during the
