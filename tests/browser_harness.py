@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 from server_harness import ServerThread
 
@@ -108,6 +109,24 @@ def running_desk() -> Iterator[Desk]:
             yield Desk(url, browser)
         finally:
             browser.close()
+
+
+@pytest.fixture(scope="module", name="desk")
+def module_desk() -> Iterator[Desk]:
+    """A test module's `desk` fixture: running_desk (import it into the module)."""
+    with running_desk() as running:
+        yield running
+
+
+@pytest.fixture(name="page")
+def checked_page(desk: Desk) -> Iterator[Page]:
+    """A test's `page` fixture: a fresh page of the module's desk whose scripts must not fail (import it into the
+    module with module_desk)."""
+    page = desk.page()
+    yield page
+    errors = desk.script_errors(page)
+    page.close()
+    assert not errors, f"the page's scripts failed: {errors}"
 
 
 def ask(page: Page) -> None:

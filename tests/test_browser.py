@@ -5,13 +5,19 @@ from __future__ import annotations
 import base64
 import json
 import re
-from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import pytest
-from browser_harness import PHONE, Desk, ask, choose_books, running_desk, serving_with_token
+from browser_harness import (  # module_desk and checked_page: the `desk` and `page` fixtures
+    PHONE,
+    Desk,
+    ask,
+    checked_page,  # noqa: F401
+    choose_books,
+    module_desk,  # noqa: F401
+    serving_with_token,
+)
 from google.protobuf import json_format
 from playwright.sync_api import Page
 
@@ -34,21 +40,6 @@ rules {
   cite { source: "2P-RULES" section: "Melds" }
 }
 """
-
-
-@pytest.fixture(scope="module")
-def desk() -> Iterator[Desk]:
-    with running_desk() as running:
-        yield running
-
-
-@pytest.fixture
-def page(desk: Desk) -> Iterator[Page]:
-    page = desk.page()
-    yield page
-    errors = desk.script_errors(page)
-    page.close()
-    assert not errors, f"the page's scripts failed: {errors}"
 
 
 def card_labels(page: Page, selector: str) -> list[str]:

@@ -4,11 +4,15 @@ the position, the new score items in words, and an american-4p game record."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from browser_harness import Desk, ask, choose_books, page_state, running_desk
+from browser_harness import (  # module_desk and checked_page: the `desk` and `page` fixtures
+    ask,
+    checked_page,  # noqa: F401
+    choose_books,
+    module_desk,  # noqa: F401
+    page_state,
+)
 from google.protobuf import json_format
 from playwright.sync_api import Page
 
@@ -19,21 +23,6 @@ from oracle.service.api import OracleApi
 ROOT = Path(__file__).resolve().parent.parent
 API = OracleApi(default_rule_book())
 BLACK_THREES = (cards_pb2.CARD_3C, cards_pb2.CARD_3S)
-
-
-@pytest.fixture(scope="module")
-def desk() -> Iterator[Desk]:
-    with running_desk() as running:
-        yield running
-
-
-@pytest.fixture
-def page(desk: Desk) -> Iterator[Page]:
-    page = desk.page()
-    yield page
-    errors = desk.script_errors(page)
-    page.close()
-    assert not errors, f"the page's scripts failed: {errors}"
 
 
 def test_the_picker_offers_american_4p_with_four_seats(page: Page) -> None:

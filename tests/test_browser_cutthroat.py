@@ -3,11 +3,15 @@ three score columns and a cutthroat game record, as a player uses them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from browser_harness import Desk, ask, choose_books, page_state, running_desk
+from browser_harness import (  # module_desk and checked_page: the `desk` and `page` fixtures
+    ask,
+    checked_page,  # noqa: F401
+    choose_books,
+    module_desk,  # noqa: F401
+    page_state,
+)
 from google.protobuf import json_format
 from playwright.sync_api import Page
 
@@ -19,21 +23,6 @@ ROOT = Path(__file__).resolve().parent.parent
 RECORD = ROOT / "conformance" / "records" / "cutthroat-3p" / "game-0.json"
 CUTTHROAT = ["cutthroat-3p", "cutthroat-one-canasta-3p", "cutthroat-play-on-3p"]
 API = OracleApi(default_rule_book())
-
-
-@pytest.fixture(scope="module")
-def desk() -> Iterator[Desk]:
-    with running_desk() as running:
-        yield running
-
-
-@pytest.fixture
-def page(desk: Desk) -> Iterator[Page]:
-    page = desk.page()
-    yield page
-    errors = desk.script_errors(page)
-    page.close()
-    assert not errors, f"the page's scripts failed: {errors}"
 
 
 def lay_out_partners_formed(page: Page) -> None:

@@ -6,11 +6,15 @@ oracle."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from browser_harness import Desk, ask, choose_books, page_state, running_desk
+from browser_harness import (  # module_desk and checked_page: the `desk` and `page` fixtures
+    ask,
+    checked_page,  # noqa: F401
+    choose_books,
+    module_desk,  # noqa: F401
+    page_state,
+)
 from google.protobuf import json_format
 from playwright.sync_api import Page
 
@@ -22,21 +26,6 @@ ROOT = Path(__file__).resolve().parent.parent
 API = OracleApi(default_rule_book())
 BOOKS = ("hand-and-foot-4p", "hand-and-foot-13-4p", "hand-and-foot-red-threes-laid-4p", "hand-and-foot-one-each-4p")
 BOOKS_MELDED = "KC KC KD KD KH KH KS, JC JC JD JD JH JH JS, QC QC QD QD QH 2C 2D, TC TC TD TD TH JK 2H, 9C 9D 9H"
-
-
-@pytest.fixture(scope="module")
-def desk() -> Iterator[Desk]:
-    with running_desk() as running:
-        yield running
-
-
-@pytest.fixture
-def page(desk: Desk) -> Iterator[Page]:
-    page = desk.page()
-    yield page
-    errors = desk.script_errors(page)
-    page.close()
-    assert not errors, f"the page's scripts failed: {errors}"
 
 
 def position(

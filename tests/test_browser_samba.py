@@ -4,11 +4,15 @@ run judged, the position the page builds accepted by the oracle, and a samba-4p 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from browser_harness import Desk, ask, choose_books, page_state, running_desk
+from browser_harness import (  # module_desk and checked_page: the `desk` and `page` fixtures
+    ask,
+    checked_page,  # noqa: F401
+    choose_books,
+    module_desk,  # noqa: F401
+    page_state,
+)
 from google.protobuf import json_format
 from playwright.sync_api import Page
 
@@ -23,21 +27,6 @@ API = OracleApi(default_rule_book())
 HAND = "5H 6H 7H 8H 4S 5S 3S JC 2C JK 9C KH KD KS"
 #: side 0's melds: 1 jacks, 2 the run 9H TH JH, 3 queens with a two, 4 natural queens
 MELDS = "JH JD JS, 9H TH JH, QC QD QS 2D, QH QD QS"
-
-
-@pytest.fixture(scope="module")
-def desk() -> Iterator[Desk]:
-    with running_desk() as running:
-        yield running
-
-
-@pytest.fixture
-def page(desk: Desk) -> Iterator[Page]:
-    page = desk.page()
-    yield page
-    errors = desk.script_errors(page)
-    page.close()
-    assert not errors, f"the page's scripts failed: {errors}"
 
 
 def samba_position(page: Page, phase: str, hand: str, pile: str) -> None:
