@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from google.protobuf import json_format
 
@@ -119,3 +121,42 @@ def simulated_hand(rule_set_id: str, seed: int) -> Hand:
         states.append(state)
     assert hand.deck.seed is not None
     return Hand(game.record.first_dealer, hand.deck.seed, tuple(states), hand.actions)
+
+
+def foot_position(
+    hand: str,
+    melds: Sequence[str],
+    *,
+    foot: str = "",
+    partner_foot: str = "",
+    partner_hand: str = "6D 8C",
+    turn: dict[str, str] | None = None,
+    phase: str = "PHASE_PLAY",
+    hand_number: int = 0,
+    pile: str = "5S",
+) -> dict[str, Any]:
+    """A four-seat Hand and Foot position as GameStateNotation JSON: seat 0 to move (seat 2 its partner) holding
+    `hand`, with `foot` not yet taken up; side 0 has `melds`, all there when the turn began (a turn begun by drawing
+    unless `turn` says otherwise; none in the draw phase); every card not placed is in the stock."""
+    return {
+        "seats": [
+            {"hand": hand, "foot": foot, "meldedBefore": bool(melds)},
+            {"hand": "6C 8D"},
+            {"hand": partner_hand, "foot": partner_foot},
+            {"hand": "6H 8H"},
+        ],
+        "sides": [{"melds": list(melds)}, {}],
+        "discardPile": pile,
+        "seatToMove": 0,
+        "phase": phase,
+        "turn": {}
+        if phase == "PHASE_DRAW"
+        else {**({"start": "TURN_START_DREW"} if turn is None else turn), "meldsBeforeTurn": len(melds)},
+        "fillStock": True,
+        "handNumber": hand_number,
+    }
+
+
+def state_from_json(doc: dict[str, Any], compiled: CompiledRules) -> GameState:
+    """The state a GameStateNotation JSON document writes, under `compiled`."""
+    return state_from_notation(json_format.ParseDict(doc, notation_pb2.GameStateNotation()), compiled)

@@ -14,6 +14,7 @@ import pytest
 from cli_harness import explained_code, explained_field, json_files, run
 from click.testing import CliRunner
 from google.protobuf import json_format
+from helpers import foot_position
 
 from oracle.api.v1 import notation_pb2
 from oracle.cli.main import main
@@ -40,23 +41,9 @@ def hf(
     rule_set: str = "hand-and-foot-4p",
 ) -> dict[str, Any]:
     """Seat 0 to move in its play phase holding `hand` (seat 2 its partner), `foot` not yet taken up; side 0 has
-    `melds`, all there when the turn began; the stock holds every card not placed."""
-    return {
-        "ruleSetId": rule_set,
-        "seats": [
-            {"hand": hand, "foot": foot, "meldedBefore": bool(melds)},
-            {"hand": "6C 8D"},
-            {"hand": "6D 8C", "foot": partner_foot},
-            {"hand": "6H 8H"},
-        ],
-        "sides": [{"melds": melds}, {}],
-        "discardPile": "5S",
-        "seatToMove": 0,
-        "phase": "PHASE_PLAY",
-        "turn": {**(turn or {"start": "TURN_START_DREW"}), "meldsBeforeTurn": len(melds)},
-        "fillStock": True,
-        "handNumber": hand_number,
-    }
+    `melds`, all there when the turn began; the stock holds every card not placed (helpers.foot_position)."""
+    position = foot_position(hand, melds, foot=foot, partner_foot=partner_foot, turn=turn, hand_number=hand_number)
+    return {"ruleSetId": rule_set, **position}
 
 
 STATES: dict[str, dict[str, Any]] = {

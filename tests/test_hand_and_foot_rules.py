@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from google.protobuf import json_format
+from helpers import foot_position, state_from_json
 
-from oracle.api.v1 import notation_pb2, ruleset_pb2
+from oracle.api.v1 import ruleset_pb2
 from oracle.games.deal import deal
 from oracle.games.match import DeckSource, after_hand, deck_order, start_standing
 from oracle.model.actions import parse_action
@@ -28,7 +28,6 @@ from oracle.rules.upcards import turn_upcard
 from oracle.ruleset.compiled import CompiledRules, compile_rules
 from oracle.ruleset.loader import default_rule_book
 from oracle.ruleset.validate import check_rule_set
-from oracle.service.convert_game import state_from_notation
 
 BOOK = default_rule_book()
 RULES = BOOK.get("hand-and-foot-4p").rules
@@ -54,24 +53,19 @@ def hf(
     rules: CompiledRules = RULES,
 ) -> GameState:
     """Seat 0 to move (seat 2 its partner) holding `hand`, with `foot` not yet taken up; side 0 has `melds`, all there
-    when the turn began (none in the draw phase); every card not placed is in the stock."""
-    doc = {
-        "seats": [
-            {"hand": hand, "foot": foot, "meldedBefore": bool(melds)},
-            {"hand": "6C 8D"},
-            {"hand": partner_hand, "foot": partner_foot},
-            {"hand": "6H 8H"},
-        ],
-        "sides": [{"melds": list(melds)}, {}],
-        "discardPile": pile,
-        "seatToMove": 0,
-        "phase": phase,
-        "turn": {} if phase == "PHASE_DRAW" else {**(PLAY if turn is None else turn), "meldsBeforeTurn": len(melds)},
-        "fillStock": True,
-        "handNumber": hand_number,
-    }
-    msg = json_format.ParseDict(doc, notation_pb2.GameStateNotation())
-    return state_from_notation(msg, rules)
+    when the turn began (none in the draw phase); every card not placed is in the stock (helpers.foot_position)."""
+    doc = foot_position(
+        hand,
+        melds,
+        foot=foot,
+        partner_foot=partner_foot,
+        partner_hand=partner_hand,
+        turn=PLAY if turn is None else turn,
+        phase=phase,
+        hand_number=hand_number,
+        pile=pile,
+    )
+    return state_from_json(doc, rules)
 
 
 def judge(state: GameState, action: str, rules: CompiledRules = RULES) -> Verdict:

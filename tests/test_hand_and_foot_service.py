@@ -14,7 +14,7 @@ import json
 import grpc
 import pytest
 from google.protobuf import json_format
-from helpers import card_list, next_state, simulated_hand
+from helpers import card_list, foot_position, next_state, simulated_hand, state_from_json
 from server_harness import (  # module_server and module_stub: the `server` and `stub` fixtures
     RPC_TIMEOUT,
     CheckRequests,
@@ -33,7 +33,7 @@ from oracle.model.state import GameState
 from oracle.rules.facts import end_table
 from oracle.rules.view import view_of
 from oracle.ruleset.loader import default_rule_book
-from oracle.service.convert_game import action_to_proto, state_from_notation, state_to_proto
+from oracle.service.convert_game import action_to_proto, state_to_proto
 from oracle.service.convert_table import table_from_notation, table_to_proto
 from oracle.service.convert_view import view_to_proto
 
@@ -60,25 +60,9 @@ def hf(
     rule_set: str = RULE_SET,
 ) -> GameState:
     """Seat 0 to move (seat 2 its partner) holding `hand`, `foot` not yet taken up; side 0 has `melds`, all there when
-    the turn began; the stock holds every card not placed."""
-    doc = {
-        "seats": [
-            {"hand": hand, "foot": foot, "meldedBefore": bool(melds)},
-            {"hand": "6C 8D"},
-            {"hand": "6D 8C", "foot": partner_foot},
-            {"hand": "6H 8H"},
-        ],
-        "sides": [{"melds": list(melds)}, {}],
-        "discardPile": pile,
-        "seatToMove": 0,
-        "phase": phase,
-        "turn": {}
-        if phase == "PHASE_DRAW"
-        else {**(turn or {"start": "TURN_START_DREW"}), "meldsBeforeTurn": len(melds)},
-        "fillStock": True,
-    }
-    msg = json_format.ParseDict(doc, notation_pb2.GameStateNotation())
-    return state_from_notation(msg, default_rule_book().get(rule_set).rules)
+    the turn began; the stock holds every card not placed (helpers.foot_position)."""
+    doc = foot_position(hand, melds, foot=foot, partner_foot=partner_foot, turn=turn, phase=phase, pile=pile)
+    return state_from_json(doc, default_rule_book().get(rule_set).rules)
 
 
 _check = CheckRequests(REF)
