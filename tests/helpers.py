@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from google.protobuf import json_format
 
-from oracle.api.v1 import notation_pb2
+from oracle.api.v1 import notation_pb2, ruleset_pb2
 from oracle.games.deal import deal
 from oracle.games.match import dealer_of_hand, deck_order, start_standing
 from oracle.games.simulate import simulate_game
 from oracle.model.actions import Action, parse_action
 from oracle.model.cards import parse_cards
+from oracle.model.score import ScoreItem, SideScore
 from oracle.model.state import GameState
+from oracle.model.table import SideTable, WentOut
 from oracle.rules.referee import Verdict, check_action
-from oracle.ruleset.compiled import CompiledRules
+from oracle.rules.state_check import validate_state
+from oracle.ruleset.compiled import CompiledRules, compile_rules
 from oracle.ruleset.loader import default_rule_book
 from oracle.service.convert_game import state_from_notation
 
@@ -160,3 +163,39 @@ def foot_position(
 def state_from_json(doc: dict[str, Any], compiled: CompiledRules) -> GameState:
     """The state a GameStateNotation JSON document writes, under `compiled`."""
     return state_from_notation(json_format.ParseDict(doc, notation_pb2.GameStateNotation()), compiled)
+
+
+def changed_rules(rule_set_id: str, edit: Callable[[ruleset_pb2.RuleSet], None]) -> CompiledRules:
+    """A shipped rule set with its spec copied, changed by `edit` and compiled."""
+    spec = ruleset_pb2.RuleSet()
+    spec.CopyFrom(default_rule_book().get(rule_set_id).spec)
+    edit(spec)
+    return compile_rules(spec)
+
+
+def judge_valid(compiled: CompiledRules, state: GameState, action: str) -> Verdict:
+    """Judge an action written in notation on a state that must be valid under `compiled`."""
+    assert validate_state(compiled, state) == []
+    return check_action(compiled, state, parse_action(action))
+
+
+def code_fields(verdict: Verdict) -> list[tuple[str, str]]:
+    """(code, field) of each violation of a verdict, in order."""
+    return [(v.code, v.field) for v in verdict.violations]
+
+
+def side_table(
+    melds: tuple[str, ...] = (), threes: str = "", hands: tuple[str, str] = ("", ""), out: bool = False
+) -> SideTable:
+    """A side at a hand's end: its melds, red threes, two players' hands, and whether it went out."""
+    return SideTable(
+        melds=tuple(tuple(parse_cards(m)) for m in melds),
+        red_threes=tuple(parse_cards(threes)),
+        hands=tuple(tuple(parse_cards(h)) for h in hands),
+        went_out=WentOut.NORMAL if out else WentOut.NO,
+    )
+
+
+def score_points(score: SideScore, item: ScoreItem) -> list[int]:
+    """The points of a side's score lines of `item`."""
+    return [line.points for line in score.lines if line.item == item]

@@ -13,22 +13,25 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
-from helpers import make_state
+from helpers import changed_rules, judge_valid, make_state
+from helpers import code_fields as found
+from helpers import score_points as points
+from helpers import side_table as side
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.games.deal import deal
 from oracle.games.match import DeckSource, deck_order
 from oracle.games.movegen import legal_actions, legal_actions_by_referee
-from oracle.model.actions import Action, parse_action
+from oracle.model.actions import Action
 from oracle.model.cards import format_cards, is_black_three, is_red_three, parse_cards
 from oracle.model.events import CardsDrawn, HandEnded, RedThreeLaid
-from oracle.model.score import ScoreItem, SideScore
+from oracle.model.score import ScoreItem
 from oracle.model.state import GameState, HandEnd, Phase, TurnStart, TurnState
-from oracle.model.table import HandTable, SideTable, WentOut
+from oracle.model.table import HandTable, SideTable
 from oracle.rules.referee import Verdict, check_action
 from oracle.rules.scoring import score_hand
 from oracle.rules.state_check import validate_state
-from oracle.ruleset.compiled import CompiledRules, compile_rules
+from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.loader import default_rule_book
 
 RULES = default_rule_book().get("american-4p").rules
@@ -57,38 +60,15 @@ def american(hand: str, melds: tuple[str, ...] = (), opp: tuple[str, ...] = (), 
 
 def changed(edit: Callable[[ruleset_pb2.RuleSet], None]) -> CompiledRules:
     """american-4p with one field changed by `edit`."""
-    spec = ruleset_pb2.RuleSet()
-    spec.CopyFrom(default_rule_book().get("american-4p").spec)
-    edit(spec)
-    return compile_rules(spec)
+    return changed_rules("american-4p", edit)
 
 
 def judge(state: GameState, action: str, rules: CompiledRules = RULES) -> Verdict:
-    assert validate_state(rules, state) == []
-    return check_action(rules, state, parse_action(action))
-
-
-def found(verdict: Verdict) -> list[tuple[str, str]]:
-    return [(v.code, v.field) for v in verdict.violations]
+    return judge_valid(rules, state, action)
 
 
 def table(side0: SideTable, side1: SideTable) -> HandTable:
     return HandTable((side0, side1))
-
-
-def side(
-    melds: tuple[str, ...] = (), threes: str = "", hands: tuple[str, str] = ("", ""), out: bool = False
-) -> SideTable:
-    return SideTable(
-        melds=tuple(tuple(parse_cards(m)) for m in melds),
-        red_threes=tuple(parse_cards(threes)),
-        hands=tuple(tuple(parse_cards(h)) for h in hands),
-        went_out=WentOut.NORMAL if out else WentOut.NO,
-    )
-
-
-def points(score: SideScore, item: ScoreItem) -> list[int]:
-    return [line.points for line in score.lines if line.item == item]
 
 
 OUT_SIDE = side((K7, Q7), hands=("", "4C"), out=True)  # went out: 1,140 on the table, 100, the partner's 4C

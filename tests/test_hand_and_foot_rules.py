@@ -10,22 +10,22 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from helpers import foot_position, state_from_json
+from helpers import changed_rules, foot_position, judge_valid, state_from_json
+from helpers import code_fields as codes
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.games.deal import deal
 from oracle.games.match import DeckSource, after_hand, deck_order, start_standing
-from oracle.model.actions import parse_action
 from oracle.model.cards import JOKER, format_cards, is_red_three, is_wild, parse_cards
 from oracle.model.events import HandEnded
 from oracle.model.score import ScoreItem
 from oracle.model.state import GameState, HandEnd, Phase
 from oracle.rules.facts import end_table
-from oracle.rules.referee import Verdict, check_action
+from oracle.rules.referee import Verdict
 from oracle.rules.scoring import score_hand
 from oracle.rules.state_check import validate_state
 from oracle.rules.upcards import turn_upcard
-from oracle.ruleset.compiled import CompiledRules, compile_rules
+from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.loader import default_rule_book
 from oracle.ruleset.validate import check_rule_set
 
@@ -69,20 +69,12 @@ def hf(
 
 
 def judge(state: GameState, action: str, rules: CompiledRules = RULES) -> Verdict:
-    assert validate_state(rules, state) == []
-    return check_action(rules, state, parse_action(action))
-
-
-def codes(verdict: Verdict) -> list[tuple[str, str]]:
-    return [(v.code, v.field) for v in verdict.violations]
+    return judge_valid(rules, state, action)
 
 
 def changed(edit: Callable[[ruleset_pb2.RuleSet], None], rule_set: str = "hand-and-foot-4p") -> CompiledRules:
     """A shipped Hand and Foot rule set with one field changed by `edit`."""
-    spec = ruleset_pb2.RuleSet()
-    spec.CopyFrom(BOOK.get(rule_set).spec)
-    edit(spec)
-    return compile_rules(spec)
+    return changed_rules(rule_set, edit)
 
 
 # --- the deal --------------------------------------------------------------------------------------------------------

@@ -13,7 +13,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from helpers import make_state
+from helpers import changed_rules, judge_valid, make_state
+from helpers import code_fields as found
+from helpers import score_points as points
+from helpers import side_table as side
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.games.deal import deal
@@ -24,13 +27,12 @@ from oracle.model.actions import Action, Combine, Meld, MeldGroup, parse_action
 from oracle.model.cards import make_card, parse_cards, rank_of, suit_of
 from oracle.model.errors import InvalidInputError
 from oracle.model.events import CanastaMade
-from oracle.model.score import ScoreItem, SideScore
+from oracle.model.score import ScoreItem
 from oracle.model.state import GameState, Phase, is_run
-from oracle.model.table import HandTable, SideTable, WentOut
+from oracle.model.table import HandTable
 from oracle.rules.referee import Verdict, check_action
 from oracle.rules.scoring import score_hand
-from oracle.rules.state_check import validate_state
-from oracle.ruleset.compiled import CompiledRules, compile_rules
+from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.loader import default_rule_book
 
 RULES = default_rule_book().get("samba-4p").rules
@@ -57,19 +59,11 @@ def samba(hand: str, melds: tuple[str, ...] = (), opp: tuple[str, ...] = (), **k
 
 def changed(edit: Callable[[ruleset_pb2.RuleSet], None], base: str = "samba-4p") -> CompiledRules:
     """A shipped rule set (samba-4p by default) with one field changed by `edit`."""
-    spec = ruleset_pb2.RuleSet()
-    spec.CopyFrom(default_rule_book().get(base).spec)
-    edit(spec)
-    return compile_rules(spec)
+    return changed_rules(base, edit)
 
 
 def judge(state: GameState, action: str, rules: CompiledRules = RULES) -> Verdict:
-    assert validate_state(rules, state) == []
-    return check_action(rules, state, parse_action(action))
-
-
-def found(verdict: Verdict) -> list[tuple[str, str]]:
-    return [(v.code, v.field) for v in verdict.violations]
+    return judge_valid(rules, state, action)
 
 
 def melds_after(verdict: Verdict, side: int = 0) -> list[list[int]]:
@@ -324,21 +318,6 @@ def test_combine_of_two_short_melds_makes_no_canasta() -> None:
 
 
 # --- scoring ----------------------------------------------------------------------------------------------------
-
-
-def side(
-    melds: tuple[str, ...] = (), threes: str = "", hands: tuple[str, str] = ("", ""), out: bool = False
-) -> SideTable:
-    return SideTable(
-        melds=tuple(tuple(parse_cards(m)) for m in melds),
-        red_threes=tuple(parse_cards(threes)),
-        hands=tuple(tuple(parse_cards(h)) for h in hands),
-        went_out=WentOut.NORMAL if out else WentOut.NO,
-    )
-
-
-def points(score: SideScore, item: ScoreItem) -> list[int]:
-    return [line.points for line in score.lines if line.item == item]
 
 
 def test_a_samba_scores_its_run_canasta_line() -> None:
