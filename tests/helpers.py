@@ -1,4 +1,4 @@
-"""Shared test helpers: build game states from card notation or a simulated hand, and judge actions in notation."""
+"""Shared test helpers: game states (card notation, JSON, simulated hands), changed rule sets, verdicts and scores."""
 
 from __future__ import annotations
 
