@@ -16,8 +16,11 @@ from oracle.model.table import HandTable, SideTable, WentOut
 from oracle.rules import scoring
 from oracle.ruleset.compiled import compile_rules
 from oracle.ruleset.loader import RuleBook, SpecError, default_rule_book
+from oracle.verify import hand_split
+from oracle.verify.boundary import check_engine
 from oracle.verify.boundary_foot import foot_engine_cases
 from oracle.verify.gate import contradictions
+from oracle.verify.hand import side_hand
 from oracle.verify.lint import ERROR, WARNING, lint
 from oracle.verify.model import RuleModel
 from oracle.verify.properties import PROPERTIES, PropertyResult, check_properties
@@ -232,3 +235,32 @@ def test_a_laid_red_three_under_held_red_threes_is_refused_with_a_clear_reason()
     with pytest.raises(InvalidInputError) as refused:
         scoring.score_hand(rules, HandTable((side, other), ()))
     assert "red_three_held" in str(refused.value)
+
+
+# ----- the highest score, proved rank by rank ------------------------------------------------------------------
+
+
+def test_the_highest_hand_and_foot_score_is_proved_rank_by_rank_and_the_engine_scores_it() -> None:
+    rules = default_rule_book().get("hand-and-foot-4p").rules
+    model = RuleModel(rules.spec)
+    split = hand_split.highest_split(model)
+    assert split is not None
+    bound, books = split
+    # 11 ranks of 20 cards in books closed at seven, all 30 wild cards melded, going out concealed for 100
+    assert bound == 17290
+    assert all(sum(n for n, _ in b) <= 20 for b in books.values())
+    assert hand_split.highest_table(model, side_hand(model)) is not None
+    found = results(rules.spec, ("score-bounds",))["score-bounds"]
+    assert found.holds and "highest 17290 (" in found.detail and "proved rank by rank" in found.detail
+    assert "(10 red three(s) held)" in found.detail  # the lowest table holds every red three
+    cases = {c.id: c for c in check_engine(rules).cases}
+    assert cases["hand-and-foot-4p-score-highest"].engine["total"] == 17290
+    assert cases["hand-and-foot-4p-score-held-red3-meld"].agrees
+
+
+def test_a_bound_the_table_passes_is_never_reported_as_the_highest(monkeypatch: pytest.MonkeyPatch) -> None:
+    model = RuleModel(default_rule_book().get("hand-and-foot-4p").spec)
+    monkeypatch.setattr(hand_split, "_most_threes_and_out", lambda m: 0)  # forgets the 100 for going out
+    split = hand_split.highest_split(model)
+    assert split is not None and split[0] == 17190
+    assert hand_split.highest_table(model, side_hand(model)) is None

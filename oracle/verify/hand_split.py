@@ -13,9 +13,10 @@ over ranks that share only the wild cards, so this proof splits it:
    knapsack over the ranks of the proved U_r; plus the wild cards' points
    (jokers first, being worth no less than twos), the most the threes and
    going out can add, and no card left in hand: an upper bound of the whole;
-3. the full side table model (hand.side_hand) is asked for a table that
-   reaches that bound: satisfiable means the bound is the highest score, and
-   the model is its witness.
+3. the full side table model (hand.side_hand), with each rank's books fixed
+   to those that reach its part, is asked for a table that reaches that bound
+   (and none beyond it, a check that the bound is one): satisfiable means the
+   bound is the highest score, and the model is its witness.
 
 It applies only where the score has no other item (no rank rules, no wild-only
 melds, no black-three meld, no threes by count, no table minus); elsewhere it
@@ -173,7 +174,9 @@ def highest_table(model: RuleModel, hand: SideHand) -> z3.ModelRef | None:
     solver.add(*hand.constraints, *fixed)
     if solver.check(hand.total >= bound) != z3.sat:
         return None
-    return solver.model()
+    found = solver.model()
+    # a table of these books beyond the bound would mean the bound is wrong: never report it as the highest
+    return found if solver.check(hand.total >= bound + 1) == z3.unsat else None
 
 
 __all__ = ["highest_split", "highest_table", "splits"]
