@@ -28,6 +28,15 @@ def json_files(folder: Path, contents: Mapping[str, object]) -> dict[str, str]:
     return out
 
 
+def check_refused(state_path: str, action: str, expected: str) -> None:
+    """`check --state STATE_PATH --action ACTION` exits 1, says the action is illegal and lists a violation line
+    starting with `expected` (CODE (field): words)."""
+    code, out = run("check", "--state", state_path, "--action", action)
+    assert code == 1, out
+    assert out.splitlines()[0] == f"illegal: {action}"
+    assert any(line.startswith(f"  {expected}") for line in out.splitlines()), out
+
+
 def explained_field(path: str, comment_longer_than: int) -> tuple[str, list[str], str]:
     """`explain PATH` succeeds and opens with the field's comment in the proto (more than `comment_longer_than`
     characters past the path): its output, its lines and the line of the field's values by rule set."""
@@ -50,4 +59,4 @@ def explained_code(code_name: str, field: str, sentence_longer_than: int) -> str
     return out
 
 
-__all__ = ["explained_code", "explained_field", "json_files", "run"]
+__all__ = ["check_refused", "explained_code", "explained_field", "json_files", "run"]

@@ -8,7 +8,7 @@ import json
 import threading
 import urllib.error
 import urllib.request
-from collections.abc import Coroutine, Iterator
+from collections.abc import Coroutine, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
@@ -16,10 +16,11 @@ import grpc
 import pytest
 
 from oracle.api.v1 import oracle_pb2, oracle_pb2_grpc
+from oracle.model.actions import Action
 from oracle.model.state import GameState
 from oracle.ruleset.loader import RuleBook, default_rule_book
 from oracle.service.config import ServeConfig
-from oracle.service.convert_game import state_to_proto
+from oracle.service.convert_game import action_to_proto, state_to_proto
 from oracle.service.server import OracleServer, start_server
 
 RPC_TIMEOUT = 10.0
@@ -132,6 +133,23 @@ class CheckRequests:
     ) -> oracle_pb2.CheckActionRequest:
         rule_set = self.ref if ref is None else ref
         return oracle_pb2.CheckActionRequest(rule_set=rule_set, state=state_to_proto(state), action_text=text)
+
+
+def refereed_hand(
+    stub: oracle_pb2_grpc.OracleServiceStub,
+    rule_set: oracle_pb2.RuleSetRef,
+    first_dealer: int,
+    seed: int,
+    actions: Iterable[Action],
+) -> list[oracle_pb2.RefereeGameResponse]:
+    """The answers of a RefereeGame stream of one hand: the start (full states), the deal by `seed`, `actions`."""
+    start = oracle_pb2.RefereeStart(rule_set=rule_set, first_dealer=first_dealer, full_state=True)
+    messages = [
+        oracle_pb2.RefereeGameRequest(start=start),
+        oracle_pb2.RefereeGameRequest(deal=oracle_pb2.RefereeDeal(seed=seed)),
+        *(oracle_pb2.RefereeGameRequest(action=action_to_proto(a)) for a in actions),
+    ]
+    return list(stub.RefereeGame(iter(messages), timeout=RPC_TIMEOUT))
 
 
 def violation_codes(response: oracle_pb2.CheckActionResponse) -> list[tuple[str, str]]:

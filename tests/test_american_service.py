@@ -21,6 +21,7 @@ from server_harness import (  # module_server and module_stub: the `server` and 
     module_server,  # noqa: F401
     module_stub,  # noqa: F401
     post_json,
+    refereed_hand,
     violation_codes,
 )
 
@@ -278,13 +279,7 @@ def test_an_american_deal_has_no_upcard(stub: oracle_pb2_grpc.OracleServiceStub)
 
 def test_a_refereed_american_hand_answers_as_the_engine_does(stub: oracle_pb2_grpc.OracleServiceStub) -> None:
     hand = american_hands()[1]
-    start = oracle_pb2.RefereeStart(rule_set=REF, first_dealer=hand.first_dealer, full_state=True)
-    messages = [
-        oracle_pb2.RefereeGameRequest(start=start),
-        oracle_pb2.RefereeGameRequest(deal=oracle_pb2.RefereeDeal(seed=hand.seed)),
-        *(oracle_pb2.RefereeGameRequest(action=action_to_proto(a)) for a in hand.actions),
-    ]
-    answers = list(stub.RefereeGame(iter(messages), timeout=RPC_TIMEOUT))
+    answers = refereed_hand(stub, REF, hand.first_dealer, hand.seed, hand.actions)
     assert all(answer.verdict.legal and not answer.error for answer in answers), answers[-1]
     assert not answers[1].state.discard_pile  # the deal: no upcard
     assert answers[-1].state == state_to_proto(hand.states[-1])
@@ -318,13 +313,7 @@ def test_a_refereed_hand_counts_each_sides_questions(stub: oracle_pb2_grpc.Oracl
     """RefereeGame keeps SideState.asks from turn to turn: each side asks once; the first side's second question,
     a turn later by the partner, is over going_out.ask_partner_max_per_hand."""
     actions = _questions(first_dealer=3, seed=11)
-    start = oracle_pb2.RefereeStart(rule_set=REF, first_dealer=3, full_state=True)
-    messages = [
-        oracle_pb2.RefereeGameRequest(start=start),
-        oracle_pb2.RefereeGameRequest(deal=oracle_pb2.RefereeDeal(seed=11)),
-        *(oracle_pb2.RefereeGameRequest(action=action_to_proto(a)) for a in actions),
-    ]
-    answers = list(stub.RefereeGame(iter(messages), timeout=RPC_TIMEOUT))
+    answers = refereed_hand(stub, REF, 3, 11, actions)
     asks = [[side.asks for side in answer.state.sides] for answer in answers[2:]]
     assert asks[1] == [1, 0] and asks[5] == [1, 1] and asks[-2] == [1, 1]
     assert all(answer.verdict.legal for answer in answers[:-1])
@@ -383,13 +372,7 @@ def test_a_refereed_hand_under_an_inline_rule_set_extending_american(stub: oracl
     played under the shipped rules is still legal (the house rule only allows more), and the states are the
     engine's under the house rules."""
     hand = american_hands()[2]
-    start = oracle_pb2.RefereeStart(rule_set=_inline_sevens(2), first_dealer=hand.first_dealer, full_state=True)
-    messages = [
-        oracle_pb2.RefereeGameRequest(start=start),
-        oracle_pb2.RefereeGameRequest(deal=oracle_pb2.RefereeDeal(seed=hand.seed)),
-        *(oracle_pb2.RefereeGameRequest(action=action_to_proto(a)) for a in hand.actions),
-    ]
-    answers = list(stub.RefereeGame(iter(messages), timeout=RPC_TIMEOUT))
+    answers = refereed_hand(stub, _inline_sevens(2), hand.first_dealer, hand.seed, hand.actions)
     assert all(answer.verdict.legal and not answer.error for answer in answers), answers[-1]
     assert answers[-1].state == state_to_proto(hand.states[-1])
 

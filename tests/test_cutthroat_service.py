@@ -24,6 +24,7 @@ from server_harness import (  # module_server and module_stub: the `server` and 
     module_server,  # noqa: F401
     module_stub,  # noqa: F401
     post_json,
+    refereed_hand,
 )
 
 from oracle.api.v1 import cards_pb2, game_pb2, notation_pb2, oracle_pb2, oracle_pb2_grpc, record_pb2, scoring_pb2
@@ -372,13 +373,7 @@ def test_a_refereed_cutthroat_game_reports_sides_forming_and_the_formed_state(
     stub: oracle_pb2_grpc.OracleServiceStub,
 ) -> None:
     hand = _hand((0, 1, 1))
-    start = oracle_pb2.RefereeStart(rule_set=REF, first_dealer=hand.first_dealer, full_state=True)
-    messages = [
-        oracle_pb2.RefereeGameRequest(start=start),
-        oracle_pb2.RefereeGameRequest(deal=oracle_pb2.RefereeDeal(seed=hand.seed)),
-        *(oracle_pb2.RefereeGameRequest(action=action_to_proto(a)) for a in hand.actions[: hand.formed_at + 2]),
-    ]
-    answers = list(stub.RefereeGame(iter(messages), timeout=RPC_TIMEOUT))
+    answers = refereed_hand(stub, REF, hand.first_dealer, hand.seed, hand.actions[: hand.formed_at + 2])
     assert all(answer.verdict.legal and not answer.error for answer in answers), answers[-1]
     forming = answers[2 + hand.formed_at]
     assert [e.sides_formed.lone_seat for e in forming.verdict.events if e.HasField("sides_formed")] == [0]

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_harness import explained_code, explained_field, json_files, run
+from cli_harness import check_refused, explained_code, explained_field, json_files, run
 from click.testing import CliRunner
 from google.protobuf import json_format
 from helpers import foot_position
@@ -198,10 +198,7 @@ CHECKS = [
 def test_check_names_each_going_out_and_minimum_rule_it_breaks(
     files: dict[str, str], state: str, action: str, expected: str
 ) -> None:
-    code, out = run("check", "--state", files[state], "--action", action)
-    assert code == 1, out
-    assert out.splitlines()[0] == f"illegal: {action}"
-    assert any(line.startswith(f"  {expected}") for line in out.splitlines()), out
+    check_refused(files[state], action, expected)
 
 
 def test_the_hand_number_in_the_notation_sets_the_minimum(files: dict[str, str], tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ from server_harness import (  # module_server and module_stub: the `server` and 
     module_server,  # noqa: F401
     module_stub,  # noqa: F401
     post_json,
+    refereed_hand,
     violation_codes,
 )
 
@@ -213,13 +214,7 @@ def test_a_foot_never_taken_up_and_a_held_red_three_count_against_the_side(
 
 def test_a_refereed_hand_and_foot_hand_answers_as_the_engine_does(stub: oracle_pb2_grpc.OracleServiceStub) -> None:
     hand = simulated_hand(RULE_SET, SEED)
-    start = oracle_pb2.RefereeStart(rule_set=REF, first_dealer=hand.first_dealer, full_state=True)
-    messages = [
-        oracle_pb2.RefereeGameRequest(start=start),
-        oracle_pb2.RefereeGameRequest(deal=oracle_pb2.RefereeDeal(seed=hand.seed)),
-        *(oracle_pb2.RefereeGameRequest(action=action_to_proto(a)) for a in hand.actions),
-    ]
-    answers = list(stub.RefereeGame(iter(messages), timeout=RPC_TIMEOUT))
+    answers = refereed_hand(stub, REF, hand.first_dealer, hand.seed, hand.actions)
     assert all(answer.verdict.legal and not answer.error for answer in answers), answers[-1]
     dealt = answers[1].state
     assert [len(seat.hand) for seat in dealt.seats] == [11] * 4 and [len(seat.foot) for seat in dealt.seats] == [11] * 4

@@ -23,6 +23,7 @@ from server_harness import (  # module_server and module_stub: the `server` and 
     module_server,  # noqa: F401
     module_stub,  # noqa: F401
     post_json,
+    refereed_hand,
     violation_codes,
 )
 
@@ -280,13 +281,7 @@ def test_a_samba_scores_its_bonus_and_red_threes_count_against_one_canasta(
 
 def test_a_refereed_samba_hand_answers_as_the_engine_does(stub: oracle_pb2_grpc.OracleServiceStub) -> None:
     hand = samba_hands()[0]
-    start = oracle_pb2.RefereeStart(rule_set=REF, first_dealer=hand.first_dealer, full_state=True)
-    messages = [
-        oracle_pb2.RefereeGameRequest(start=start),
-        oracle_pb2.RefereeGameRequest(deal=oracle_pb2.RefereeDeal(seed=hand.seed)),
-        *(oracle_pb2.RefereeGameRequest(action=action_to_proto(a)) for a in hand.actions),
-    ]
-    answers = list(stub.RefereeGame(iter(messages), timeout=RPC_TIMEOUT))
+    answers = refereed_hand(stub, REF, hand.first_dealer, hand.seed, hand.actions)
     assert all(answer.verdict.legal and not answer.error for answer in answers), answers[-1]
     assert [len(seat.hand) for seat in answers[1].state.seats] == [15] * 4
     for answer, state in zip(answers[2:], hand.states[1:], strict=True):
