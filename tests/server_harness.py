@@ -15,7 +15,7 @@ from typing import Any, cast
 import grpc
 import pytest
 
-from oracle.api.v1 import oracle_pb2, oracle_pb2_grpc
+from oracle.api.v1 import oracle_pb2, oracle_pb2_grpc, ruleset_pb2
 from oracle.model.actions import Action
 from oracle.model.state import GameState
 from oracle.ruleset.loader import RuleBook, default_rule_book
@@ -133,6 +133,27 @@ class CheckRequests:
     ) -> oracle_pb2.CheckActionRequest:
         rule_set = self.ref if ref is None else ref
         return oracle_pb2.CheckActionRequest(rule_set=rule_set, state=state_to_proto(state), action_text=text)
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """Inline rule sets extending `base` with one field changed, named `house_id` and `title`, each with the rule
+    note "A house rule." citing `cite` (source id, section)."""
+
+    base: str
+    house_id: str
+    title: str
+    cite: tuple[str, str]
+
+    def __call__(self, section: str, field: str, value: int | bool) -> oracle_pb2.RuleSetRef:
+        spec = ruleset_pb2.RuleSet(id=self.house_id, extends=self.base, title=self.title)
+        setattr(getattr(spec, section), field, value)
+        spec.rules.add(
+            field=f"{section}.{field}",
+            text="A house rule.",
+            cite=[ruleset_pb2.Citation(source=self.cite[0], section=self.cite[1])],
+        )
+        return oracle_pb2.RuleSetRef(inline=spec)
 
 
 def refereed_hand(

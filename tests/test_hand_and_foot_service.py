@@ -18,6 +18,7 @@ from helpers import card_list, foot_position, next_state, simulated_hand, state_
 from server_harness import (  # module_server and module_stub: the `server` and `stub` fixtures
     RPC_TIMEOUT,
     CheckRequests,
+    HouseRules,
     ServerThread,
     error_details,
     module_server,  # noqa: F401
@@ -259,16 +260,9 @@ def test_the_players_view_hides_every_foot_and_is_judged_as_the_state(
 # --------------------------------------------------------------------------- inline rule sets, Adjudicate
 
 
-def _house(section: str, field: str, value: int | bool) -> oracle_pb2.RuleSetRef:
-    """hand-and-foot-4p with one field changed."""
-    spec = ruleset_pb2.RuleSet(id="hf-house", extends=RULE_SET, title="Hand and Foot, a house rule")
-    setattr(getattr(spec, section), field, value)
-    spec.rules.add(
-        field=f"{section}.{field}",
-        text="A house rule.",
-        cite=[ruleset_pb2.Citation(source="THERMOPIR-HF", section="Going out")],
-    )
-    return oracle_pb2.RuleSetRef(inline=spec)
+_house = HouseRules(
+    RULE_SET, "hf-house", "Hand and Foot, a house rule", ("THERMOPIR-HF", "Going out")
+)  #: one field changed
 
 
 def test_an_inline_rule_set_extending_hand_and_foot_is_judged_by_its_field(

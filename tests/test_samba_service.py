@@ -18,6 +18,7 @@ from samba_states import RULE_SET, position, samba_hands
 from server_harness import (  # module_server and module_stub: the `server` and `stub` fixtures
     RPC_TIMEOUT,
     CheckRequests,
+    HouseRules,
     ServerThread,
     error_details,
     module_server,  # noqa: F401
@@ -27,7 +28,7 @@ from server_harness import (  # module_server and module_stub: the `server` and 
     violation_codes,
 )
 
-from oracle.api.v1 import notation_pb2, oracle_pb2, oracle_pb2_grpc, ruleset_pb2, scoring_pb2
+from oracle.api.v1 import notation_pb2, oracle_pb2, oracle_pb2_grpc, scoring_pb2
 from oracle.games.movegen import legal_actions
 from oracle.model.actions import Combine, parse_action
 from oracle.model.state import is_run
@@ -294,16 +295,9 @@ def test_a_refereed_samba_hand_answers_as_the_engine_does(stub: oracle_pb2_grpc.
 # --------------------------------------------------------------------------- inline rule sets, Adjudicate
 
 
-def _house(section: str, field: str, value: int | bool) -> oracle_pb2.RuleSetRef:
-    """samba-4p with one field changed."""
-    spec = ruleset_pb2.RuleSet(id="samba-house", extends=RULE_SET, title="Samba, a house rule")
-    setattr(getattr(spec, section), field, value)
-    spec.rules.add(
-        field=f"{section}.{field}",
-        text="A house rule.",
-        cite=[ruleset_pb2.Citation(source="4P-CLASSIC", section="Other versions, and where the rule books differ")],
-    )
-    return oracle_pb2.RuleSetRef(inline=spec)
+_house = HouseRules(
+    RULE_SET, "samba-house", "Samba, a house rule", ("4P-CLASSIC", "Other versions, and where the rule books differ")
+)
 
 
 def test_inline_rule_sets_extending_samba_judge_by_their_field(stub: oracle_pb2_grpc.OracleServiceStub) -> None:
