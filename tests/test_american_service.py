@@ -13,17 +13,17 @@ import grpc
 import pytest
 from american_states import RULE_SET, american_hands, position
 from google.protobuf import json_format
-from server_harness import (  # module_server and module_stub: the `server` and `stub` fixtures
+from server_harness import (
     RPC_TIMEOUT,
     CheckRequests,
     ServerThread,
     error_details,
-    module_server,  # noqa: F401
-    module_stub,  # noqa: F401
     post_json,
     refereed_hand,
     violation_codes,
 )
+from server_harness import module_server as module_server  # the `server` fixture
+from server_harness import module_stub as module_stub  # the `stub` fixture
 
 from oracle.api.v1 import game_pb2, notation_pb2, oracle_pb2, oracle_pb2_grpc, ruleset_pb2, scoring_pb2
 from oracle.bench.fuzz_seeds import build_corpus

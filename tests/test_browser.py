@@ -9,15 +9,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from browser_harness import (  # module_desk and checked_page: the `desk` and `page` fixtures
-    PHONE,
-    Desk,
-    ask,
-    checked_page,  # noqa: F401
-    choose_books,
-    module_desk,  # noqa: F401
-    serving_with_token,
-)
+from browser_harness import PHONE, Desk, ask, choose_books, serving_with_token
+from browser_harness import checked_page as checked_page  # the `page` fixture
+from browser_harness import module_desk as module_desk  # the `desk` fixture
 from google.protobuf import json_format
 from playwright.sync_api import Page
 

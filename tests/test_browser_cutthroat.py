@@ -5,13 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from browser_harness import (  # module_desk and checked_page: the `desk` and `page` fixtures
-    ask,
-    checked_page,  # noqa: F401
-    choose_books,
-    module_desk,  # noqa: F401
-    page_state,
-)
+from browser_harness import ask, choose_books, page_state
+from browser_harness import checked_page as checked_page  # the `page` fixture
+from browser_harness import module_desk as module_desk  # the `desk` fixture
 from google.protobuf import json_format
 from playwright.sync_api import Page
 

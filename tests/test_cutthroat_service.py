@@ -17,15 +17,9 @@ from cutthroat_states import Hand, cutthroat_hands
 from google.protobuf import json_format
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
-from server_harness import (  # module_server and module_stub: the `server` and `stub` fixtures
-    RPC_TIMEOUT,
-    ServerThread,
-    error_details,
-    module_server,  # noqa: F401
-    module_stub,  # noqa: F401
-    post_json,
-    refereed_hand,
-)
+from server_harness import RPC_TIMEOUT, ServerThread, error_details, post_json, refereed_hand
+from server_harness import module_server as module_server  # the `server` fixture
+from server_harness import module_stub as module_stub  # the `stub` fixture
 
 from oracle.api.v1 import cards_pb2, game_pb2, notation_pb2, oracle_pb2, oracle_pb2_grpc, record_pb2, scoring_pb2
 from oracle.games.movegen import legal_actions

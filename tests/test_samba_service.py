@@ -15,18 +15,18 @@ import pytest
 from google.protobuf import json_format
 from helpers import card_list, next_state
 from samba_states import RULE_SET, position, samba_hands
-from server_harness import (  # module_server and module_stub: the `server` and `stub` fixtures
+from server_harness import (
     RPC_TIMEOUT,
     CheckRequests,
     HouseRules,
     ServerThread,
     error_details,
-    module_server,  # noqa: F401
-    module_stub,  # noqa: F401
     post_json,
     refereed_hand,
     violation_codes,
 )
+from server_harness import module_server as module_server  # the `server` fixture
+from server_harness import module_stub as module_stub  # the `stub` fixture
 
 from oracle.api.v1 import notation_pb2, oracle_pb2, oracle_pb2_grpc, scoring_pb2
 from oracle.games.movegen import legal_actions
