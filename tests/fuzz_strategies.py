@@ -82,13 +82,19 @@ def streams() -> st.SearchStrategy[list[oracle_pb2.RefereeGameRequest]]:
     )
 
 
-def mutated_seeds(corpus: Callable[[], Corpus], mutator: Callable[[], Mutator], rpc: str) -> st.SearchStrategy[Message]:
-    """Mutations of the requests of `rpc` in a game's own seed corpus (both given as cached functions, built when a
-    request is first drawn)."""
+@functools.cache
+def mutator_of(corpus: Callable[[], Corpus]) -> Mutator:
+    """The mutator over the sub-messages and known words of a game's own seed corpus (a cached function)."""
+    return Mutator(corpus().donors(), corpus().words)
+
+
+def mutated_seeds(corpus: Callable[[], Corpus], rpc: str) -> st.SearchStrategy[Message]:
+    """Mutations of the requests of `rpc` in a game's own seed corpus (a cached function, built when a request is
+    first drawn)."""
 
     def made(index: int, rnd: Any) -> Message:
         seeds = corpus().unary[rpc]
-        return mutator().mutate(seeds[index % len(seeds)], rnd)
+        return mutator_of(corpus).mutate(seeds[index % len(seeds)], rnd)
 
     return st.builds(
         made,

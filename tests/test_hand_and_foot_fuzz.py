@@ -15,7 +15,6 @@ from fuzz_strategies import assert_answered, assert_no_fault, check_requests, fu
 
 from oracle.api.v1 import oracle_pb2
 from oracle.bench.fuzz_feet import LATER_HAND, add_feet_positions
-from oracle.bench.fuzz_mutate import Mutator
 from oracle.bench.fuzz_seeds import Corpus, build_corpus
 from oracle.ruleset.loader import default_rule_book
 from oracle.service.api import OracleApi
@@ -34,11 +33,6 @@ def feet_corpus() -> Corpus:
     corpus = Corpus(words=sorted(default_rule_book().ids()))
     add_feet_positions(corpus, default_rule_book(), every=8)
     return corpus
-
-
-@functools.cache
-def mutator() -> Mutator:
-    return Mutator(feet_corpus().donors(), feet_corpus().words)
 
 
 @pytest.fixture(scope="module")
@@ -96,4 +90,4 @@ def test_the_feet_seeds_are_answered(channel: grpc.Channel, rpc: str) -> None:
 
 @pytest.mark.parametrize("rpc", RPCS)
 def test_mutated_feet_requests_get_no_internal_error(channel: grpc.Channel, rpc: str) -> None:
-    assert_no_fault(channel, rpc, mutated_seeds(feet_corpus, mutator, rpc), EXAMPLES)
+    assert_no_fault(channel, rpc, mutated_seeds(feet_corpus, rpc), EXAMPLES)

@@ -12,7 +12,6 @@ import grpc
 import pytest
 from fuzz_strategies import assert_answered, assert_no_fault, check_requests, fuzz_channel, mutated_seeds
 
-from oracle.bench.fuzz_mutate import Mutator
 from oracle.bench.fuzz_runs import add_runs_positions, names_a_meld
 from oracle.bench.fuzz_seeds import Corpus, build_corpus
 from oracle.model.actions import Combine
@@ -34,11 +33,6 @@ def samba_corpus() -> Corpus:
     corpus = Corpus(words=sorted(default_rule_book().ids()))
     add_runs_positions(corpus, default_rule_book(), every=8)
     return corpus
-
-
-@functools.cache
-def mutator() -> Mutator:
-    return Mutator(samba_corpus().donors(), samba_corpus().words)
 
 
 @pytest.fixture(scope="module")
@@ -79,4 +73,4 @@ def test_the_samba_seeds_are_answered(channel: grpc.Channel, rpc: str) -> None:
 
 @pytest.mark.parametrize("rpc", RPCS)
 def test_mutated_samba_requests_get_no_internal_error(channel: grpc.Channel, rpc: str) -> None:
-    assert_no_fault(channel, rpc, mutated_seeds(samba_corpus, mutator, rpc), EXAMPLES)
+    assert_no_fault(channel, rpc, mutated_seeds(samba_corpus, rpc), EXAMPLES)
