@@ -129,6 +129,17 @@ def checked_page(desk: Desk) -> Iterator[Page]:
     assert not errors, f"the page's scripts failed: {errors}"
 
 
+def offered_books(page: Page) -> list[str]:
+    """The rule-set ids the page's book picker offers."""
+    listed: list[str] = page.locator("#books input[type=checkbox]").evaluate_all("(boxes) => boxes.map((b) => b.value)")
+    return listed
+
+
+def book_label(page: Page, rule_set_id: str) -> str:
+    """The text of the book picker's label of `rule_set_id`."""
+    return page.locator(f"label[for=book-{rule_set_id}]").inner_text()
+
+
 def ask(page: Page) -> None:
     """Ask the question on the page and wait for the answer (or an error) to replace the 'asking' message."""
     page.click("#ask")

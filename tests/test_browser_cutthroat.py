@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from browser_harness import ask, choose_books, page_state
+from browser_harness import ask, book_label, choose_books, offered_books, page_state
 from browser_harness import checked_page as checked_page  # the `page` fixture
 from browser_harness import module_desk as module_desk  # the `desk` fixture
 from google.protobuf import json_format
@@ -36,9 +36,9 @@ def lay_out_partners_formed(page: Page) -> None:
 
 
 def test_the_picker_offers_the_cutthroat_rule_books_and_lays_out_three_seats(page: Page) -> None:
-    listed = page.locator("#books input[type=checkbox]").evaluate_all("(boxes) => boxes.map((b) => b.value)")
+    listed = offered_books(page)
     assert set(CUTTHROAT) <= set(listed)
-    assert "(3 seats; from classic-4p)" in page.locator("label[for=book-cutthroat-3p]").inner_text()
+    assert "(3 seats; from classic-4p)" in book_label(page, "cutthroat-3p")
     choose_books(page, "cutthroat-3p")
     assert "3 seats in 3 sides" in page.inner_text("#table-of")
     assert "plays alone" in page.inner_text("#table-of")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from browser_harness import ask, choose_books, page_state
+from browser_harness import ask, book_label, choose_books, offered_books, page_state
 from browser_harness import checked_page as checked_page  # the `page` fixture
 from browser_harness import module_desk as module_desk  # the `desk` fixture
 from google.protobuf import json_format
@@ -57,9 +57,9 @@ def valid_on_the_server(page: Page, book: str = "hand-and-foot-4p") -> dict[str,
 
 
 def test_the_four_hand_and_foot_books_are_offered_like_any_other(page: Page) -> None:
-    listed = page.locator("#books input[type=checkbox]").evaluate_all("(boxes) => boxes.map((b) => b.value)")
+    listed = offered_books(page)
     assert set(BOOKS) <= set(listed)
-    assert "(4 seats; from hand-and-foot-4p)" in page.locator("label[for=book-hand-and-foot-one-each-4p]").inner_text()
+    assert "(4 seats; from hand-and-foot-4p)" in book_label(page, "hand-and-foot-one-each-4p")
     choose_books(page, "hand-and-foot-4p")
     table = page.inner_text("#table-of")
     assert "a foot of 11 cards, face down until taken up" in table and "A game is 4 hands." in table

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from browser_harness import ask, choose_books, page_state
+from browser_harness import ask, book_label, choose_books, offered_books, page_state
 from browser_harness import checked_page as checked_page  # the `page` fixture
 from browser_harness import module_desk as module_desk  # the `desk` fixture
 from google.protobuf import json_format
@@ -44,9 +44,9 @@ def verdict(page: Page, action: str) -> tuple[str, str]:
 
 
 def test_the_picker_offers_samba_4p_with_four_seats(page: Page) -> None:
-    listed = page.locator("#books input[type=checkbox]").evaluate_all("(boxes) => boxes.map((b) => b.value)")
+    listed = offered_books(page)
     assert "samba-4p" in listed
-    assert "(4 seats; from classic-4p)" in page.locator("label[for=book-samba-4p]").inner_text()
+    assert "(4 seats; from classic-4p)" in book_label(page, "samba-4p")
     choose_books(page, "samba-4p")
     assert page.locator(".hands .cards-input").count() == 4
     assert page.locator("fieldset.side").count() == 2
