@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from importlib import resources
+from pathlib import Path
 
 import pytest
 from google.protobuf import text_format
 
 from oracle.api.v1 import ruleset_pb2
+from oracle.conformance.runner import InProcessTarget, RunOptions, load_cases, run_cases
 from oracle.model.cards import parse_cards
 from oracle.model.errors import InvalidInputError
 from oracle.model.table import HandTable, SideTable, WentOut
@@ -208,22 +211,23 @@ def test_an_engine_that_does_not_take_up_the_foot_is_caught() -> None:
     assert wrong["hand-and-foot-4p-foot-meld-out"].engine["codes"] == ["FOOT_NOT_YET"]
 
 
-# ----- engine bugs found (oracle/rules and oracle/ruleset belong to the lead) ---------------------------------
+# ----- conformance cases, and an engine bug found (oracle/rules belongs to the lead) ---------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True, reason="minimum_initial_meld answers the unread minimum_below_table under minimum_by_hand"
-)
-def test_the_running_total_minimum_under_minimum_by_hand_is_not_the_unread_table() -> None:
-    # GetMinimumInitialMeld (CompiledRules.minimum_initial_meld) under hand-and-foot-4p answers 15, the
-    # minimum_below_table inherited from classic-4p that no Hand and Foot turn ever reads: a club asking the oracle
-    # for its minimum is told 15 where the first hand asks 50. It should answer by the hand's number or refuse.
+def test_a_minimum_by_hand_disagreement_is_written_as_a_conformance_case(tmp_path: Path) -> None:
+    # an engine whose compiled second hand asks 80 where the rule set says 90: the lookup case is written as a
+    # GetMinimumInitialMeld case (the meld laid for 85 is a disagreement too, but not a conformance case)
     rules = default_rule_book().get("hand-and-foot-4p").rules
-    try:
-        minimum, _ = rules.minimum_initial_meld(0)
-    except ValueError:
-        return
-    assert minimum == rules.minimum_for_hand(1)
+    lower = replace(rules, initial_meld=replace(rules.initial_meld, minimum_by_hand=(50, 80, 120, 150)))
+    report = check_engine(lower, tmp_path)
+    assert {c.id for c in report.disagreements} == {
+        "hand-and-foot-4p-minimum-hand2",
+        "hand-and-foot-4p-minimum-hand2-p85",
+    }
+    cases = load_cases(tmp_path / "conformance")
+    assert {c.case.id for c in cases} == {"verify.hand-and-foot-4p-minimum-hand2"}
+    # the case asks the shipped rule set (hand-and-foot-4p: 90 in hand 2), which passes it
+    assert [r.status for r in run_cases(cases, InProcessTarget(), RunOptions())] == ["pass"]
 
 
 @pytest.mark.xfail(strict=True, reason="a laid red three under threes.red_three_held is refused as 'not a three'")

@@ -18,7 +18,8 @@ def _spare_ranks(used: set[int]) -> list[int]:
 
 
 def conformance_case(case: Case, rules: CompiledRules) -> dict[str, object] | None:
-    """The ConformanceCase (proto3 JSON) for a minimum or meld boundary case; None for kinds it cannot express.
+    """The ConformanceCase (proto3 JSON) for a minimum (by running total or by hand number) or meld boundary case;
+    None for kinds it cannot express.
 
     A meld case becomes a CheckAction: seat 0 has drawn, holds the meld's cards
     and two more, and its side already has a meld of another rank (so the
@@ -37,6 +38,14 @@ def conformance_case(case: Case, rules: CompiledRules) -> dict[str, object] | No
             "cite": _cite(rules, "initial_meld.thresholds"),
             "fields": ["initial_meld.thresholds", "initial_meld.minimum_below_table"],
             "minimum": {"runningTotal": total},
+            "expect": {"minimum": case.expected["minimum"]},
+        }
+    if case.kind == "minimum-by-hand" and "melds" not in case.input:  # the lookup by the hand's number
+        return {
+            **base,
+            "cite": _cite(rules, "initial_meld.minimum_by_hand"),
+            "fields": ["initial_meld.minimum_by_hand"],
+            "minimum": {"handNumber": int(case.input["handNumber"])},  # type: ignore[call-overload]
             "expect": {"minimum": case.expected["minimum"]},
         }
     if case.kind != "meld" or case.input.get("goingOut"):
