@@ -3,7 +3,7 @@ to score."""
 
 from __future__ import annotations
 
-from oracle.model.cards import ALL_CARDS, is_black_three, is_red_three, is_wild
+from oracle.model.cards import ALL_CARDS, format_card, is_black_three, is_red_three, is_wild
 from oracle.model.state import GameState, HandEnd
 from oracle.model.table import HandTable, SideTable, WentOut
 from oracle.ruleset.compiled import CompiledRules
@@ -89,3 +89,16 @@ def end_table(rules: CompiledRules, state: GameState) -> HandTable:
         )
         sides.append(SideTable(side.melds, side.red_threes, hands, went, side.unable_after_yes))
     return HandTable(tuple(sides), state.side_of_seat)
+
+
+def not_laid_reason(rules: CompiledRules, card: int) -> str:
+    """Why `card` cannot be among the cards a side has laid in front of it (SideState.red_threes): not a red three
+    (or, where black threes are bonus cards too, not a three), or nothing is laid there because red threes are
+    held in the hand (threes.red_three_held)."""
+    if not rules.bonus_threes:
+        return (
+            f"{format_card(card)} cannot be laid in front of a side: under rule set '{rules.id}' red threes are held"
+            " in the hand and nothing is laid (threes.red_three_held)"
+        )
+    kind = "a red three" if len(rules.bonus_threes) == 2 else "a three"
+    return f"{format_card(card)} is not {kind}"

@@ -9,7 +9,7 @@ from oracle.model.cards import ALL_CARDS, format_card, is_red_three, is_valid
 from oracle.model.errors import FieldProblem
 from oracle.model.state import GameState, HandEnd, PartnerAnswer, Phase, TurnStart, TurnState
 from oracle.rules import rules_memo
-from oracle.rules.facts import playing_side
+from oracle.rules.facts import not_laid_reason, playing_side
 from oracle.rules.foot import report_feet
 from oracle.rules.formation import report_formation
 from oracle.rules.melds import (
@@ -64,7 +64,7 @@ def validate_state(rules: CompiledRules, state: GameState, prefix: str = "state"
                 continue
             for k, card in enumerate(side.red_threes):
                 if card not in reds:
-                    add(f"sides[{i}].red_threes[{k}]", f"{format_card(card)} is not {_laid_kind(rules)}")
+                    add(f"sides[{i}].red_threes[{k}]", not_laid_reason(rules, card))
         pile, first = state.discard_pile, max(state.pile_upcards, 0)
         if not reds.isdisjoint(pile[first:]):
             for k in range(first, len(pile)):
@@ -88,11 +88,6 @@ def validate_state(rules: CompiledRules, state: GameState, prefix: str = "state"
 def _bonus_three(card: int) -> str:
     """'a red three', or for a black three laid as a bonus card (threes.black_three_role BONUS) 'a black three'."""
     return "a red three" if is_red_three(card) else "a black three"
-
-
-def _laid_kind(rules: CompiledRules) -> str:
-    """What SideState.red_threes may hold: red threes, or threes where black ones are bonus cards too."""
-    return "a red three" if len(rules.bonus_threes) == 2 else "a three"
 
 
 _EMPTY_TURN = TurnState()
@@ -140,7 +135,7 @@ def _locate_card_problems(rules: CompiledRules, state: GameState, add: Add) -> N
         cards_at(f"sides[{i}].red_threes", side.red_threes)
         for k, card in enumerate(side.red_threes):
             if is_valid(card) and card not in rules.bonus_threes:
-                add(f"sides[{i}].red_threes[{k}]", f"{format_card(card)} is not {_laid_kind(rules)}")
+                add(f"sides[{i}].red_threes[{k}]", not_laid_reason(rules, card))
     cards_at("stock", state.stock)
     cards_at("discard_pile", state.discard_pile)
     for k, card in enumerate(state.discard_pile):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from oracle.model.cards import ALL_CARDS, copies_allowed, count_copies, format_card, is_red_three, is_valid
 from oracle.model.errors import Problems
 from oracle.model.table import HandTable, SideTable, WentOut
+from oracle.rules.facts import not_laid_reason
 from oracle.rules.formation import formation_problem
 from oracle.rules.melds import (
     MalformedMeld,
@@ -117,8 +118,7 @@ def _check_side(
     if _cards_valid(side.red_threes, f"{path}.red_threes", problems, all_cards):
         for k, card in enumerate(side.red_threes):
             if card not in rules.bonus_threes:
-                what = "a red three" if len(rules.bonus_threes) == 2 else "a three"
-                problems.add(f"{path}.red_threes[{k}]", f"{format_card(card)} is not {what}")
+                problems.add(f"{path}.red_threes[{k}]", not_laid_reason(rules, card))
     if side.unable_after_yes and rules.going_out.ask_partner == AskPartner.NONE:
         problems.add(
             f"{path}.unable_after_yes",
