@@ -1,5 +1,6 @@
 """Prints the in-process cost of CheckAction and ListLegalActions (request bytes -> response bytes, thread CPU) on
-american-4p positions beside classic-4p ones.
+american-4p positions (or those of the rule sets named with --rules: samba-4p, hand-and-foot-4p, ...) beside
+classic-4p ones.
 
 american-4p's legal moves are the canonical candidate space judged by the referee (rules.direct_movegen is false),
 classic-4p's come from the direct move generator; this shows what that costs. Positions are every decision of the
@@ -8,7 +9,7 @@ from the stock (the player to move having drawn). Each request is timed once on 
 (oracle.bench.measure.time_each: warm-up, garbage collector off, the clock's own cost removed); the median and
 p10/p90 in µs are printed, and the median number of legal actions listed. Never asserts a time.
 
-    .venv/bin/python scripts/bench_american.py [--games 6] [--repeat 3]
+    .venv/bin/python scripts/bench_american.py [--games 6] [--repeat 3] [--rules samba-4p,hand-and-foot-4p]
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ def large_hands(rule_set_id: str, sizes: tuple[int, ...], deals: int) -> Wires:
                 card = stock.pop()
                 (kept if rank_of(card) == RANK_THREE else hand).append(card)
             seats = list(state.seats)
-            seats[seat] = SeatState(tuple(hand), False)
+            seats[seat] = SeatState(tuple(hand), False, state.seats[seat].foot)
             grown = replace(
                 state,
                 seats=tuple(seats),
@@ -113,10 +114,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=6, help="simulated games per rule set (one hand each)")
     parser.add_argument("--repeat", type=int, default=3, help="timed passes over the requests (best median shown)")
+    parser.add_argument("--rules", default=RULE_SETS[0], help="rule sets to time beside classic-4p (comma-separated)")
     args = parser.parse_args()
     book = default_rule_book()
     medians: dict[tuple[str, str, str], float] = {}
-    for rule_set_id in RULE_SETS:
+    asked = [r for r in args.rules.split(",") if r and r != "classic-4p"]
+    for rule_set_id in (*asked, "classic-4p"):
         checks, lists = requests(rule_set_id, args.games)
         grown = large_hands(rule_set_id, (20, 30, 40), args.games)
         for rpc, groups, parse in (
@@ -133,11 +136,12 @@ def main() -> None:
                     counts = [len(oracle_pb2.ListLegalActionsResponse.FromString(a).actions) for a in answers]
                     extra = f"  actions median {statistics.median(counts):.0f} max {max(counts)}"
                 print(f"{rule_set_id:12} {rpc:16} {phase:8} {_spread(best)}{extra}")
-    for rpc in ("CheckAction", "ListLegalActions"):
-        for phase in ("draw", "play", "20 cards", "30 cards", "40 cards"):
-            american, classic = medians.get(("american-4p", rpc, phase)), medians.get(("classic-4p", rpc, phase))
-            if american and classic:
-                print(f"american-4p / classic-4p  {rpc:16} {phase:8} median x{american / classic:.1f}")
+    for rule_set_id in asked:
+        for rpc in ("CheckAction", "ListLegalActions"):
+            for phase in ("draw", "play", "20 cards", "30 cards", "40 cards"):
+                theirs, classic = medians.get((rule_set_id, rpc, phase)), medians.get(("classic-4p", rpc, phase))
+                if theirs and classic:
+                    print(f"{rule_set_id} / classic-4p  {rpc:16} {phase:8} median x{theirs / classic:.1f}")
 
 
 if __name__ == "__main__":
