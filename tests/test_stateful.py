@@ -140,6 +140,26 @@ RandomSambaGame.TestCase.settings = settings(
 TestRandomSambaGame = RandomSambaGame.TestCase
 
 
+class RandomAmericanGame(RandomGame):
+    """The same properties over american-4p: no upcard, bonus cards drawn after the initial meld's discard, threes
+    laid as bonus cards, sevens and aces by their rank rules, melds of wild cards (legal moves are the referee's
+    judgement of the candidate space, rules.direct_movegen false)."""
+
+    @initialize(seed=st.integers(0, 2**64 - 1), dealer=st.integers(0, 3))
+    def start(self, seed: int, dealer: int) -> None:  # type: ignore[override]
+        self.begin("american-4p", seed, dealer)
+
+
+RandomAmericanGame.TestCase.settings = settings(
+    max_examples=8,
+    stateful_step_count=120,
+    derandomize=True,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+TestRandomAmericanGame = RandomAmericanGame.TestCase
+
+
 class RandomHandAndFootGame(RandomGame):
     """The same properties over hand-and-foot-4p (feet, books closed at seven, several books of a rank, a hand's end
     with feet not taken up), with players who meld whenever they can, most often their biggest meld, so that hands
