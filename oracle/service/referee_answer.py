@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from oracle.api.v1 import game_pb2, oracle_pb2
-from oracle.model.events import CanastaMade, CardsDrawn, Event, PileTaken, RedThreeLaid, SidesFormed
+from oracle.model.events import CanastaMade, CardsDrawn, Event, PileTaken, RedThreeLaid
 from oracle.rules.violations import Violation
 from oracle.service.bounded import bounded_violations
 from oracle.service.convert_game import event_to_proto
@@ -43,21 +43,11 @@ def _canasta_made(out: game_pb2.Event, event: CanastaMade) -> None:
     msg.natural = event.natural
 
 
-def _sides_formed(out: game_pb2.Event, event: SidesFormed) -> None:
-    msg = out.sides_formed
-    msg.SetInParent()
-    msg.lone_seat = event.lone_seat
-    msg.partners.extend(event.partners)
-    for meld in event.melds:
-        msg.melds.add(cards=meld)
-
-
 _FILL: dict[type, Callable[[game_pb2.Event, object], None]] = {
     CardsDrawn: _cards_drawn,  # type: ignore[dict-item]
     RedThreeLaid: _red_three_laid,  # type: ignore[dict-item]
     PileTaken: _pile_taken,  # type: ignore[dict-item]
     CanastaMade: _canasta_made,  # type: ignore[dict-item]
-    SidesFormed: _sides_formed,  # type: ignore[dict-item]
 }
 """The frequent events, written into the answer's own Event (event_to_proto's fields); others are converted by
 event_to_proto and copied in."""
