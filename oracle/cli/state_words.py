@@ -15,15 +15,19 @@ if TYPE_CHECKING:
 def feet_taken_up(before: GameState, after: GameState | None) -> list[str]:
     """A line per seat whose foot (foot.size) the action took up: played on at once after melding the hand out, or
     from the seat's next turn after discarding its last hand card (foot.continue_after_melding_out)."""
+    from oracle.model.state import Phase
+
     if after is None:
         return []
     lines = []
     for seat, (old, new) in enumerate(zip(before.seats, after.seats, strict=True)):
         if old.foot and not new.foot:
-            goes_on = after.seat_to_move == seat and after.phase.name == "PLAY"
-            when = "plays on from it this turn" if goes_on else "plays it from the next turn"
-            if after.phase.name == "HAND_OVER":
+            if after.phase == Phase.HAND_OVER:
                 when = "the hand ended with that discard, so it counts as cards held"
+            elif after.seat_to_move == seat and after.phase == Phase.PLAY:
+                when = "plays on from it this turn"
+            else:
+                when = "plays it from the next turn"
             lines.append(f"  seat {seat} took up the foot ({len(old.foot)} cards): {when}")
     return lines
 
