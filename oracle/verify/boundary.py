@@ -67,7 +67,7 @@ from oracle.verify.boundary_formation import formation_engine_cases
 from oracle.verify.boundary_play import play_engine_cases
 from oracle.verify.boundary_runs import run_engine_cases
 from oracle.verify.budget import PROOF_BUDGET, check_within, fresh_z3_context
-from oracle.verify.cases import Case
+from oracle.verify.cases import Case, table_doc
 from oracle.verify.hand import ITEMS, side_hand
 from oracle.verify.hand_read import ConcreteSide, read_side, score_extremes
 from oracle.verify.model import NATURAL_RANKS, WILD_MELD, Cond, MeldCounts, RuleModel
@@ -336,26 +336,13 @@ def _score_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
             for line in score.lines:
                 points[_ITEM_KEYS[_ITEM_OF_LINE[line.item]]] += line.points
             engine = {**points, "total": score.total}
-        doc: dict[str, object] = {
-            "sides": [
-                {
-                    "melds": [format_cards(m) for m in s.melds],
-                    "redThrees": format_cards(s.red_threes),
-                    "hands": [format_cards(h) for h in s.hands],
-                    "wentOut": s.went_out.name,
-                }
-                for s in table.sides
-            ]
-        }
-        if formed:
-            doc["sideOfSeat"] = list(formed)
         cases.append(
             Case(
                 f"{rm.id}-score-{slug}",
                 f"side 0's score items: {what}",
                 rm.id,
                 "score",
-                {"table": doc},
+                {"table": table_doc(table)},
                 expected,
                 engine,
             )

@@ -40,7 +40,7 @@ from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.sections import SideFormation
 from oracle.verify.boundary_stock import stock_end_cases
 from oracle.verify.budget import PROOF_BUDGET, check_within
-from oracle.verify.cases import Case
+from oracle.verify.cases import Case, table_doc
 from oracle.verify.deck_cards import Cards, whole_state
 from oracle.verify.hand_read import ConcreteSide, read_side
 from oracle.verify.model import NATURAL_RANKS, RANK_CLASSES, WILD_MELD, MeldCounts, RuleModel, meld_counts
@@ -282,27 +282,12 @@ def formed_score_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
                 f"each seat's score once sides formed (seat {lone_seat} alone): {what}",
                 rm.id,
                 "formed-score",
-                {"table": _table_doc(hand_table)},
+                {"table": table_doc(hand_table)},
                 expected,
                 _formed_answer(rules, hand_table, alone, lone_seat, low_seat, high_seat),
             )
         )
     return cases
-
-
-def _table_doc(table: HandTable) -> dict[str, object]:
-    return {
-        "sideOfSeat": list(table.side_of_seat),
-        "sides": [
-            {
-                "melds": [format_cards(m) for m in s.melds],
-                "redThrees": format_cards(s.red_threes),
-                "hands": [format_cards(h) for h in s.hands],
-                "wentOut": s.went_out.name,
-            }
-            for s in table.sides
-        ],
-    }
 
 
 def _formed_answer(

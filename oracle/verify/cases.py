@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from oracle.model.cards import format_cards
+from oracle.model.table import HandTable
+
 
 @dataclass(frozen=True)
 class Case:
@@ -33,3 +36,21 @@ class Case:
             "expected": self.expected,
             "engine": self.engine,
         }
+
+
+def table_doc(table: HandTable) -> dict[str, object]:
+    """A hand's table as a case input: each side's melds, red threes, hands and going out, and the formed sides."""
+    doc: dict[str, object] = {
+        "sides": [
+            {
+                "melds": [format_cards(m) for m in s.melds],
+                "redThrees": format_cards(s.red_threes),
+                "hands": [format_cards(h) for h in s.hands],
+                "wentOut": s.went_out.name,
+            }
+            for s in table.sides
+        ]
+    }
+    if table.side_of_seat:
+        doc["sideOfSeat"] = list(table.side_of_seat)
+    return doc
