@@ -22,6 +22,17 @@ from oracle.rules.state_check import validate_state
 from oracle.ruleset.loader import default_rule_book
 
 
+def bounded(examples: int, *, steps: int = 120) -> settings:
+    """Settings for a bounded, deterministic run: `examples` games of up to `steps` steps, derandomized."""
+    return settings(
+        max_examples=examples,
+        stateful_step_count=steps,
+        derandomize=True,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+
+
 class RandomGame(RuleBasedStateMachine):
     """Deals hands from a drawn seed as a live refereed game does, and plays legal actions chosen by hypothesis."""
 
@@ -111,13 +122,7 @@ class RandomGame(RuleBasedStateMachine):
             assert validate_state(self.rules, self.state) == []
 
 
-RandomGame.TestCase.settings = settings(
-    max_examples=25,
-    stateful_step_count=120,
-    derandomize=True,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+RandomGame.TestCase.settings = bounded(25)
 TestRandomGame = RandomGame.TestCase
 
 
@@ -130,13 +135,7 @@ class RandomSambaGame(RandomGame):
         self.begin("samba-4p", seed, dealer)
 
 
-RandomSambaGame.TestCase.settings = settings(
-    max_examples=10,
-    stateful_step_count=120,
-    derandomize=True,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+RandomSambaGame.TestCase.settings = bounded(10)
 TestRandomSambaGame = RandomSambaGame.TestCase
 
 
@@ -150,13 +149,7 @@ class RandomAmericanGame(RandomGame):
         self.begin("american-4p", seed, dealer)
 
 
-RandomAmericanGame.TestCase.settings = settings(
-    max_examples=8,
-    stateful_step_count=120,
-    derandomize=True,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+RandomAmericanGame.TestCase.settings = bounded(8)
 TestRandomAmericanGame = RandomAmericanGame.TestCase
 
 
@@ -204,13 +197,7 @@ def test_random_hand_and_foot_games_take_up_feet() -> None:
     RandomHandAndFootGame.feet_taken = RandomHandAndFootGame.hands_over = 0
     run_state_machine_as_test(
         RandomHandAndFootGame,
-        settings=settings(
-            max_examples=10,
-            stateful_step_count=300,
-            derandomize=True,
-            deadline=None,
-            suppress_health_check=[HealthCheck.too_slow],
-        ),
+        settings=bounded(10, steps=300),
     )
     assert RandomHandAndFootGame.feet_taken >= 10
     assert RandomHandAndFootGame.hands_over >= 5
