@@ -49,12 +49,12 @@ class Placement:
 
     group: MeldGroup
     shape: MeldShape  #: the group's own shape
-    #: index of the meld it made or joined (None: no meld of its onto_rank; NO_SUCH_MELD: how many melds there were)
-    target: int | None
+    target: int | None  #: index of the meld it made or joined; None when there was no meld to join
     before: MeldShape | None = None  #: the joined meld's shape before (None for a new meld)
     after: MeldShape | None = None  #: the meld's shape after (the group's own for a new meld)
     cards: Cards = ()  #: the meld's cards after
     problem: str = ""  #: why the group could not be laid (NO_SUCH_MELD, NO_MELD_OF_RANK, ...); then after is None
+    melds_then: int = 0  #: the side's melds when the group was laid (those laid before it in the action included)
 
 
 @dataclass
@@ -130,7 +130,7 @@ def lay_groups(
         target: int | None = None
         if group.onto:
             if group.onto > len(laid.melds):
-                laid.placements.append(Placement(group, shape, len(laid.melds), problem=NO_SUCH_MELD))
+                laid.placements.append(Placement(group, shape, None, problem=NO_SUCH_MELD, melds_then=len(laid.melds)))
                 continue
             target = group.onto - 1
         elif group.new or shape.black_threes or shape.run:
@@ -238,7 +238,7 @@ def _placement_violation(rules: CompiledRules, laid: Laid, placed: Placement) ->
     """Why a group could not be laid where it was sent (its Placement.problem)."""
     group, cards = placed.group, format_cards(placed.group.cards)
     if placed.problem == NO_SUCH_MELD:
-        count = placed.target  # the melds there were when it was laid (for NO_SUCH_MELD)
+        count = placed.melds_then
         return violation(rules, Code.MELD_NO_SUCH_MELD, variant="number", cards=cards, number=group.onto, count=count)
     if placed.problem == NO_MELD_OF_RANK:
         rank = describe_rank(placed.shape.rank if group.onto_rank is None else group.onto_rank)
