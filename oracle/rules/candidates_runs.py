@@ -108,12 +108,8 @@ def extra_melds(gen: GroupBuilder) -> Iterator[Meld]:
         if gen.target_shape(spec.rank) is not None:
             yield Meld((MeldGroup(group.cards, None, 0, True),))
         for index, meld in enumerate(melds):
-            if _is_canasta_of(gen, meld, spec.rank) and index != _default(gen, spec.rank):
+            if _is_canasta_of(gen, meld, spec.rank) and index != default_target(gen.rules, gen.side.melds, spec.rank):
                 yield Meld((MeldGroup(group.cards, None, index + 1),))
-
-
-def _default(gen: GroupBuilder, rank: int) -> int | None:
-    return default_target(gen.rules, gen.side.melds, rank)
 
 
 def _is_canasta_of(gen: GroupBuilder, meld: tuple[int, ...], rank: int) -> bool:

@@ -89,6 +89,7 @@ def _runs_first(rules: CompiledRules, side: SideState, cards: Cards) -> tuple[li
     """Every run the cards extend (each of the side's runs, at both ends) or make (per suit, the longest blocks of
     consecutive ranks, up to runs.max_size), taken greedily; and the cards left."""
     r, left, groups = rules.runs, list(cards), []
+    longest = r.max_size or r.highest_rank - r.lowest_rank + 1  # no limit: the whole range of ranks
     for index, meld in enumerate(side.melds):
         if not is_run(meld):
             continue
@@ -108,7 +109,7 @@ def _runs_first(rules: CompiledRules, side: SideState, cards: Cards) -> tuple[li
         rank = r.lowest_rank
         while rank <= r.highest_rank:
             block: list[int] = []
-            while rank <= r.highest_rank and make_card(rank, suit) in left and len(block) < (r.max_size or 99):
+            while rank <= r.highest_rank and make_card(rank, suit) in left and len(block) < longest:
                 block.append(make_card(rank, suit))
                 rank += 1
             if len(block) >= r.min_size:

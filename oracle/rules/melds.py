@@ -307,7 +307,8 @@ def canasta_count(rules: CompiledRules, shapes: Iterable[MeldShape]) -> int:
 def count_canastas(rules: CompiledRules, melds: Iterable[Sequence[int]]) -> int:
     """How many of these melds are canastas: canasta_count of their shapes, shaping only the melds long enough to
     be one (malformed ones are skipped, as shapes_of does)."""
-    size, count = min(rules.canastas.min_size, rules.runs.canasta_size or 99), 0
+    size = min(rules.canastas.min_size, rules.runs.canasta_size) if rules.runs.min_size else rules.canastas.min_size
+    count = 0
     for meld in melds:
         if len(meld) >= size:
             try:
