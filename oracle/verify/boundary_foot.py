@@ -63,7 +63,7 @@ def _state(
     foot_cards = cards.plain(rules.foot.size, set()) if foot else ()
     others = [cards.plain(3, set()) for _ in range(rules.seats - 1)]
     side_melds: list[list[tuple[int, ...]]] = [list(melds)] + [[] for _ in range(rules.sides - 1)]
-    state = whole_state(rules, cards, [hand, *others], side_melds, STOCK)
+    state = whole_state(cards, [hand, *others], side_melds, STOCK)
     seats = (SeatState(hand, bool(melds), foot_cards), *state.seats[1:])
     turn = TurnState(TurnStart.DREW, melds_before_turn=len(melds))
     state = state.evolve(seats=seats, phase=Phase.PLAY, turn=turn, seat_to_move=0)

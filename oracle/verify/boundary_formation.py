@@ -104,7 +104,7 @@ def formation_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
         low_meld, high_meld = (cards.take(rank, n) + cards.wilds(w - j, j) for n, w, j in counts)
         natural, two = cards.take(rank, 1), cards.wilds(1, 0)
         hands = [cards.plain(3, {rank}), natural + two + cards.plain(3, {rank}), cards.plain(3, {rank})]
-        state = whole_state(rules, cards, hands, [[], [low_meld], [high_meld]], 10)
+        state = whole_state(cards, hands, [[], [low_meld], [high_meld]], 10)
         fixed = MeldCounts(z3.IntVal(counts[0][0] + counts[1][0]), z3.IntVal(counts[0][1] + counts[1][1]), z3.IntVal(0))
         expected: dict[str, object] = {
             "consistentBefore": True,

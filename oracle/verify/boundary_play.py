@@ -50,7 +50,7 @@ def _codes(
 ) -> dict[str, object]:
     """The violation codes the referee names for `action` by seat `mover` holding `hand` (+ fillers)."""
     hands = [hand + cards.plain(3, set()) if seat == mover else cards.plain(3, set()) for seat in range(rules.seats)]
-    state = whole_state(rules, cards, hands, melds, STOCK)
+    state = whole_state(cards, hands, melds, STOCK)
     side = mover % rules.sides
     if top is not None:
         state = state.evolve(discard_pile=(*state.discard_pile, top), seat_to_move=mover)

@@ -92,7 +92,7 @@ def _unfrozen_take(
     """The violation codes the referee names for seat 0's take `action` holding `hand` (+ fillers), on a pile with
     no wild card and no black three (those go to the stock) under `top`: a pile that is not frozen."""
     hands = [hand + cards.plain(3, set()) if seat == 0 else cards.plain(3, set()) for seat in range(rules.seats)]
-    state = whole_state(rules, cards, hands, side_melds, STOCK)
+    state = whole_state(cards, hands, side_melds, STOCK)
     freezers = [c for c in state.discard_pile if is_wild(c) or is_black_three(c)]
     kept = tuple(c for c in state.discard_pile if not (is_wild(c) or is_black_three(c)))
     state = state.evolve(stock=state.stock + tuple(freezers), discard_pile=(*kept, top), seat_to_move=0)

@@ -43,7 +43,7 @@ def stock_end_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
         cards = Cards(rules)
         mover = cards.plain(3, set())
         hands = [mover] + [cards.plain(3, set()) for _ in range(rules.seats - 1)]
-        state = whole_state(rules, cards, hands, [[] for _ in range(rules.sides)], stock)
+        state = whole_state(cards, hands, [[] for _ in range(rules.sides)], stock)
         fixed = [turn.before == (stock if action_kind == "draw" else stock + draw)]
         if action_kind == "discard":
             state = state.evolve(phase=Phase.PLAY, turn=TurnState(TurnStart.DREW))

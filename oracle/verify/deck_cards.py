@@ -55,7 +55,7 @@ class Cards:
 
 
 def whole_state(
-    rules: CompiledRules, cards: Cards, seats: list[tuple[int, ...]], melds: list[list[tuple[int, ...]]], stock: int
+    cards: Cards, seats: list[tuple[int, ...]], melds: list[list[tuple[int, ...]]], stock: int
 ) -> GameState:
     """A state holding every card: the given hands and melds (per entry), `stock` cards in the stock, the other
     cards in the discard pile (one on it at least) and the bonus threes on entry 0."""
