@@ -1,9 +1,10 @@
 """The properties every rule set must have, one sentence each, and checking them all against a rule set's model.
 
 Each property's proof is a function of property_melds (melds and canastas),
-property_play (scoring, the minimum meld, the pile, going out) or
+property_play (scoring, the minimum meld, the pile, going out),
 property_formation (sides formed during the hand, the end of the stock),
-built on proving (prove, exists, all_of); a failure's detail is the
+property_family (the Modern American Canasta fields), property_runs (the Samba
+fields) or property_foot (the Hand and Foot fields), built on proving (prove, exists, all_of); a failure's detail is the
 counterexample in words, and a proof that runs out of its solver budget is
 reported as not proved with the limit named. A property about a setting a
 rule set does not have (sides formed during the hand under fixed sides) is
