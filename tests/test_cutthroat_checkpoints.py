@@ -43,7 +43,8 @@ def _record_with_checkpoint(side_of_seat: list[int] | None) -> tuple[record_pb2.
 
 
 def test_a_checkpoint_claiming_the_sides_the_hand_formed_agrees() -> None:
-    _, formed, _ = _record_with_checkpoint(None)
+    unclaimed, formed, _ = _record_with_checkpoint(None)
+    assert replay(oracle.load_rule_set("cutthroat-3p"), record_from_proto(unclaimed), keep_actions=False).ok
     msg, _, _ = _record_with_checkpoint(formed)
     report = replay(oracle.load_rule_set("cutthroat-3p"), record_from_proto(msg), keep_actions=False)
     assert report.ok, report
@@ -71,4 +72,8 @@ def test_a_checkpoint_claiming_no_formation_before_the_first_take_agrees() -> No
     msg.hands[0].checkpoints.add(after=0, sides=record_pb2.ClaimedSides())
     report = replay(oracle.load_rule_set("cutthroat-3p"), record_from_proto(msg), keep_actions=False)
     assert report.ok, report
-    assert json_format.MessageToDict(msg)["hands"][0]["checkpoints"][0]["sides"] == {}
+    late, formed, after = _record_with_checkpoint(None)  # the same claim once the first take has formed the sides
+    late.hands[0].checkpoints[0].sides.SetInParent()
+    report = replay(oracle.load_rule_set("cutthroat-3p"), record_from_proto(late), keep_actions=False)
+    found = [(d.field, d.index, d.claimed, d.computed) for d in report.disagreements if d.kind == "checkpoint"]
+    assert found == [("side_of_seat", after, "not formed", f"[{', '.join(map(str, formed))}]")]
