@@ -23,12 +23,11 @@ from google.protobuf.message import Message
 
 from oracle.api.v1 import oracle_pb2
 from oracle.bench.measure import time_each
+from oracle.bench.states import simulated_hand
 from oracle.games.deal import deal
-from oracle.games.match import DeckSource, dealer_of_hand, deck_order, start_standing
-from oracle.games.simulate import simulate_game
+from oracle.games.match import DeckSource, deck_order
 from oracle.model.cards import RANK_THREE, rank_of
 from oracle.model.state import Phase, SeatState, TurnStart, TurnState
-from oracle.rules.referee import check_action
 from oracle.ruleset.loader import RuleBook, default_rule_book
 from oracle.service.api import OracleApi
 from oracle.service.convert_game import action_to_proto, state_to_proto
@@ -45,20 +44,13 @@ def requests(rule_set_id: str, games: int) -> tuple[Wires, Wires]:
     checks: Wires = {}
     lists: Wires = {}
     for seed in range(1, games + 1):
-        game = simulate_game(rules, seed, max_hands=1)
-        hand = game.record.hands[0]
-        dealer = dealer_of_hand(rules, game.record.first_dealer, 0)
-        state = deal(rules, deck_order(rules, hand.deck), dealer=dealer, running_totals=start_standing(rules).totals)
-        for action in hand.actions:
+        for state, action, _ in simulated_hand(rules, seed):
             phase = "draw" if state.phase == Phase.DRAW else "play" if state.phase == Phase.PLAY else "other"
             msg = state_to_proto(state)
             check = oracle_pb2.CheckActionRequest(rule_set=ref, state=msg, action=action_to_proto(action))
             checks.setdefault(phase, []).append(check.SerializeToString())
             listing = oracle_pb2.ListLegalActionsRequest(rule_set=ref, state=msg)
             lists.setdefault(phase, []).append(listing.SerializeToString())
-            verdict = check_action(rules, state, action)
-            assert verdict.next_state is not None
-            state = verdict.next_state
     return checks, lists
 
 

@@ -16,11 +16,8 @@ import statistics
 
 from oracle.api.v1 import oracle_pb2
 from oracle.bench.measure import time_each
-from oracle.games.deal import deal
-from oracle.games.match import dealer_of_hand, deck_order, start_standing
-from oracle.games.simulate import simulate_game
+from oracle.bench.states import simulated_hand
 from oracle.model.events import SidesFormed
-from oracle.rules.referee import check_action
 from oracle.ruleset.loader import RuleBook, default_rule_book
 from oracle.service.api import OracleApi
 from oracle.service.convert_game import action_to_proto, state_to_proto
@@ -33,20 +30,13 @@ def requests(games: int) -> dict[str, list[bytes]]:
     rules = default_rule_book().get(RULE_SET).rules
     groups: dict[str, list[bytes]] = {"formed": [], "forming take": [], "before forming": []}
     for seed in range(1, games + 1):
-        game = simulate_game(rules, seed, max_hands=1)
-        hand = game.record.hands[0]
-        dealer = dealer_of_hand(rules, game.record.first_dealer, 0)
-        state = deal(rules, deck_order(rules, hand.deck), dealer=dealer, running_totals=start_standing(rules).totals)
-        for action in hand.actions:
-            verdict = check_action(rules, state, action)
+        for state, action, verdict in simulated_hand(rules, seed):
             forming = any(isinstance(event, SidesFormed) for event in verdict.events)
             group = "formed" if state.side_of_seat else "forming take" if forming else "before forming"
             request = oracle_pb2.CheckActionRequest(
                 rule_set=oracle_pb2.RuleSetRef(id=RULE_SET), state=state_to_proto(state), action=action_to_proto(action)
             )
             groups[group].append(request.SerializeToString())
-            assert verdict.next_state is not None
-            state = verdict.next_state
     return groups
 
 

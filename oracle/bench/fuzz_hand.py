@@ -12,13 +12,11 @@ from typing import Protocol
 from google.protobuf.message import Message
 
 from oracle.api.v1 import oracle_pb2, ruleset_pb2
-from oracle.games.deal import deal
-from oracle.games.match import dealer_of_hand, deck_order
-from oracle.games.simulate import simulate_game
+from oracle.bench.states import simulated_hand
 from oracle.model.actions import Action
 from oracle.model.events import HandEnded
 from oracle.model.state import GameState
-from oracle.rules.referee import Verdict, check_action
+from oracle.rules.referee import Verdict
 from oracle.rules.view import view_of
 from oracle.ruleset.compiled import CompiledRules
 from oracle.service.convert_game import action_to_proto, state_to_proto
@@ -39,16 +37,8 @@ def walk_simulated_hand(
     """The first hand of the game simulated from `seed`: each position, the action played there and its verdict
     (before the next is given); the hand's end table goes to `corpus` as ScoreHand under `rule_set_id`."""
     ref = oracle_pb2.RuleSetRef(id=rule_set_id)
-    game = simulate_game(rules, seed, max_hands=1)
-    hand = game.record.hands[0]
-    dealer = dealer_of_hand(rules, game.record.first_dealer, 0)
-    state: GameState = deal(rules, deck_order(rules, hand.deck), dealer=dealer)
-    for n, action in enumerate(hand.actions):
-        verdict = check_action(rules, state, action, validate=False)
+    for n, (state, action, verdict) in enumerate(simulated_hand(rules, seed)):
         yield n, state, action, verdict
-        if verdict.next_state is None:
-            raise RuntimeError(f"a simulated {rule_set_id} hand has an illegal action: {action}")
-        state = verdict.next_state
         for event in verdict.events:
             if isinstance(event, HandEnded):
                 corpus.add("ScoreHand", oracle_pb2.ScoreHandRequest(rule_set=ref, table=table_to_proto(event.table)))

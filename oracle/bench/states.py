@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
 
@@ -11,10 +12,12 @@ from google.protobuf import json_format
 from oracle.api.v1 import oracle_pb2, record_pb2
 from oracle.games.deal import deal
 from oracle.games.match import after_hand, dealer_of_hand, deck_order, start_standing
+from oracle.games.simulate import simulate_game
 from oracle.model.actions import Action
 from oracle.model.events import HandEnded
 from oracle.model.state import GameState
-from oracle.rules.referee import check_action
+from oracle.rules.referee import Verdict, check_action
+from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.loader import RuleBook
 from oracle.service.convert_game import action_to_proto, state_to_proto
 from oracle.service.convert_record import record_from_proto
@@ -83,6 +86,21 @@ def sample(
     pool = [p for p in found if rule_set_id is None or p.rule_set_id == rule_set_id]
     random.Random(SAMPLE_SEED).shuffle(pool)
     return pool[:count], pool[count : count + warmup]
+
+
+def simulated_hand(rules: CompiledRules, seed: int) -> Iterator[tuple[GameState, Action, Verdict]]:
+    """The first hand of the game simulated from `seed` (oracle.games.simulate): each position, the action played
+    there and its verdict; an illegal action (a simulator fault) is RuntimeError."""
+    game = simulate_game(rules, seed, max_hands=1)
+    hand = game.record.hands[0]
+    dealer = dealer_of_hand(rules, game.record.first_dealer, 0)
+    state: GameState = deal(rules, deck_order(rules, hand.deck), dealer=dealer)
+    for action in hand.actions:
+        verdict = check_action(rules, state, action, validate=False)
+        yield state, action, verdict
+        if verdict.next_state is None:
+            raise RuntimeError(f"a simulated hand (seed {seed}) has an illegal action: {action}")
+        state = verdict.next_state
 
 
 def request_bytes(position: Position) -> bytes:
