@@ -108,12 +108,12 @@ def foot_going_out_problems(ctx: Ctx, melds: Iterable[Sequence[int]]) -> list[Vi
     return out
 
 
-def must_walk(ctx: Ctx, hand_after: int) -> list[Violation]:
-    """FOOT_NOT_YET: a meld that empties the hand while a foot waits, where the foot is taken up only with the
-    discard of the hand's last card (foot.continue_after_melding_out false)."""
-    if hand_after or not foot_waiting(ctx) or ctx.rules.foot.continue_after_melding_out:
+def must_walk(ctx: Ctx) -> list[Violation]:
+    """FOOT_NOT_YET: a meld or take that empties the hand while a foot waits, where the foot is taken up only with
+    the discard of the hand's last card (foot.continue_after_melding_out false)."""
+    if not foot_waiting(ctx) or ctx.rules.foot.continue_after_melding_out:
         return []
-    return [ctx.fail(Code.FOOT_NOT_YET, left=hand_after)]
+    return [ctx.fail(Code.FOOT_NOT_YET, left=0)]
 
 
 def report_feet(rules: CompiledRules, state: GameState, add: Callable[[str, str], None]) -> None:

@@ -89,7 +89,7 @@ def check_melding_out(
     """A meld or a pile take that leaves no card: going out with no final discard (going_out.discard_optional); with
     a foot waiting, taking up the foot (FOOT_NOT_YET where it is taken up only by discarding)."""
     if foot_waiting(ctx):
-        return must_walk(ctx, 0)
+        return must_walk(ctx)
     out = check_going_out(ctx, canastas, melds)
     if not may_meld_out(ctx):
         out.append(ctx.fail(Code.GO_OUT_NEEDS_DISCARD, variant="pile" if took_pile else ""))
