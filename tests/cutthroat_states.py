@@ -5,14 +5,10 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from oracle.games.deal import deal
-from oracle.games.match import dealer_of_hand, deck_order, start_standing
-from oracle.games.simulate import simulate_game
+from helpers import simulated_hand
+
 from oracle.model.actions import Action
-from oracle.model.events import SidesFormed
 from oracle.model.state import GameState
-from oracle.rules.referee import check_action
-from oracle.ruleset.loader import default_rule_book
 
 RULE_SETS = ("cutthroat-3p", "cutthroat-play-on-3p")
 SEEDS = (1, 2, 3, 5, 7, 9)  #: one simulated hand per seed and rule set
@@ -32,30 +28,21 @@ class Hand:
 
 @functools.cache
 def cutthroat_hands() -> tuple[Hand, ...]:
-    """The first hand of a simulated game per rule set of RULE_SETS and seed of SEEDS."""
-    book = default_rule_book()
+    """The first hand of a simulated game per rule set of RULE_SETS and seed of SEEDS (helpers.simulated_hand)."""
     out = []
     for rule_set_id in RULE_SETS:
-        rules = book.get(rule_set_id).rules
         for seed in SEEDS:
-            game = simulate_game(rules, seed, max_hands=1)
-            hand = game.record.hands[0]
-            dealer = dealer_of_hand(rules, game.record.first_dealer, 0)
-            state = deal(
-                rules, deck_order(rules, hand.deck), dealer=dealer, running_totals=start_standing(rules).totals
+            hand = simulated_hand(rule_set_id, seed)
+            # the sides form once a hand, with the action that first sets side_of_seat (its events hold SidesFormed)
+            formed_at = next(
+                (
+                    i
+                    for i, state in enumerate(hand.states[1:])
+                    if state.side_of_seat and not hand.states[i].side_of_seat
+                ),
+                -1,
             )
-            states, formed_at = [state], -1
-            for i, action in enumerate(hand.actions):
-                verdict = check_action(rules, state, action)
-                assert verdict.next_state is not None, (rule_set_id, seed, i, verdict.violations)
-                if any(isinstance(event, SidesFormed) for event in verdict.events):
-                    formed_at = i
-                state = verdict.next_state
-                states.append(state)
-            assert hand.deck.seed is not None
-            out.append(
-                Hand(rule_set_id, game.record.first_dealer, hand.deck.seed, tuple(states), hand.actions, formed_at)
-            )
+            out.append(Hand(rule_set_id, hand.first_dealer, hand.seed, hand.states, hand.actions, formed_at))
     return tuple(out)
 
 
