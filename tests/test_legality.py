@@ -18,6 +18,7 @@ from importlib import resources
 
 import pytest
 from helpers import judge, make_state
+from test_hand_and_foot_rules import CLEAN, DIRTY, FOOT, OPEN, hf
 
 from oracle.model.actions import parse_action
 from oracle.model.cards import deck, is_red_three, parse_cards
@@ -1063,14 +1064,10 @@ def _ask_limit_ok() -> tuple[str, GameState, str]:
 
 
 def _hf(hand: str, melds: tuple[str, ...], rule_set: str, **kw: object) -> GameState:
-    from test_hand_and_foot_rules import hf
-
     return hf(hand, melds, rules=rules_of(rule_set), **kw)  # type: ignore[arg-type]
 
 
 def _books() -> tuple[str, ...]:
-    from test_hand_and_foot_rules import CLEAN, DIRTY, OPEN
-
     return (*CLEAN, *DIRTY, *OPEN)
 
 
@@ -1079,23 +1076,17 @@ _YES = {"start": "TURN_START_DREW", "partnerAnswer": "PARTNER_ANSWER_YES"}
 
 @illegal("FOOT_NOT_YET")
 def _foot_not_yet() -> Case:
-    from test_hand_and_foot_rules import FOOT, OPEN
-
     state = _hf("9S 9S 2C", OPEN, "test-hf-walk-only", foot=FOOT)
     return Case("test-hf-walk-only", state, "meld 9S 9S 2C", [("FOOT_NOT_YET", "foot.continue_after_melding_out")])
 
 
 @legal("FOOT_NOT_YET")
 def _foot_not_yet_ok() -> tuple[str, GameState, str]:
-    from test_hand_and_foot_rules import FOOT, OPEN
-
     return "test-hf-walk-only", _hf("9S 9S 2C", OPEN, "test-hf-walk-only", foot=FOOT), "discard 2C"
 
 
 @illegal("GO_OUT_BOOKS_MISSING")
 def _books_missing() -> Case:
-    from test_hand_and_foot_rules import CLEAN, DIRTY, OPEN
-
     state = _hf("9S", (*CLEAN, DIRTY[0], *OPEN), "hand-and-foot-4p", turn=_YES)
     return Case(
         "hand-and-foot-4p",
@@ -1123,8 +1114,6 @@ def _asking() -> tuple[str, GameState, str]:
 
 @illegal("GO_OUT_PARTNER_FOOT_NOT_TAKEN")
 def _partner_foot() -> Case:
-    from test_hand_and_foot_rules import FOOT
-
     state = _hf("9S", _books(), "test-hf-both-feet", turn=_YES, partner_foot=FOOT)
     expected = [("GO_OUT_PARTNER_FOOT_NOT_TAKEN", "going_out.partner_foot_required")]
     return Case("test-hf-both-feet", state, "discard 9S", expected)
@@ -1132,8 +1121,6 @@ def _partner_foot() -> Case:
 
 @illegal("MELD_OPEN_OF_RANK_EXISTS")
 def _open_of_rank() -> Case:
-    from test_hand_and_foot_rules import FOOT, OPEN
-
     state = _hf("KH KD KS 4S", (*OPEN, "KC KC KD"), "hand-and-foot-4p", foot=FOOT)
     expected = [("MELD_OPEN_OF_RANK_EXISTS", "melds.one_open_meld_per_rank")]
     return Case("hand-and-foot-4p", state, "meld new KH KD KS", expected)
@@ -1141,8 +1128,6 @@ def _open_of_rank() -> Case:
 
 @legal("MELD_OPEN_OF_RANK_EXISTS")
 def _open_of_rank_closed() -> tuple[str, GameState, str]:
-    from test_hand_and_foot_rules import FOOT, OPEN
-
     return (
         "hand-and-foot-4p",
         _hf("KH KD KS 4S", (*OPEN, "KC KC KD KD KH KH KS"), "hand-and-foot-4p", foot=FOOT),
