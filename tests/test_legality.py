@@ -18,6 +18,7 @@ from importlib import resources
 
 import pytest
 from helpers import judge, make_state
+from test_american_rules import american
 from test_hand_and_foot_rules import CLEAN, DIRTY, FOOT, OPEN, hf
 
 from oracle.model.actions import parse_action
@@ -921,16 +922,6 @@ FIVES_CANASTA = "5C 5C 5D 5H 5S 2D 2H"  # the opponents' mixed canasta of fives:
 FIVES_SIX = "5C 5C 5D 5H 5S 2D"  # one card short of it: fives are alive
 
 
-def american(hand: str, *, melds: tuple[str, ...] = (), opp_melds: tuple[str, ...] = (), **kw: object) -> GameState:
-    """An american-4p state with seat 0 to move; seat 2 is the partner."""
-    return make_state(
-        "american-4p",
-        hands=[hand, "6C 8D", "6D 8C", "6H 8H"],  # type: ignore[arg-type]
-        melds=[list(melds), list(opp_melds)],
-        **kw,
-    )
-
-
 OPENING = {"phase": "PHASE_PLAY", "turn": {"start": "TURN_START_DREW", "meldsBeforeTurn": 0}}  # initial-meld turn
 
 
@@ -964,26 +955,26 @@ def _wild_meld_open_ok() -> tuple[str, GameState, str]:
 @illegal("MELD_RANK_DEAD")
 def _rank_dead() -> Case:
     # american-4p; the opponents have a canasta of fives: no side may start a meld of fives.
-    state = american("5D 5H 5S 9C 4D", melds=("KH KD KS",), opp_melds=(FIVES_CANASTA,), **PLAY)
+    state = american("5D 5H 5S 9C 4D", melds=("KH KD KS",), opp=(FIVES_CANASTA,), **PLAY)
     return Case("american-4p", state, "meld 5D 5H 5S", [("MELD_RANK_DEAD", "discard_pile.closed_rank_dead")])
 
 
 @legal("MELD_RANK_DEAD")
 def _rank_dead_ok() -> tuple[str, GameState, str]:
-    state = american("5D 5H 5S 9C 4D", melds=("KH KD KS",), opp_melds=(FIVES_SIX,), **PLAY)
+    state = american("5D 5H 5S 9C 4D", melds=("KH KD KS",), opp=(FIVES_SIX,), **PLAY)
     return "american-4p", state, "meld 5D 5H 5S"
 
 
 @illegal("PILE_TOP_DEAD")
 def _pile_top_dead() -> Case:
     # american-4p; pile 9D 5S; the opponents' canasta of fives makes the top card dead.
-    state = american("5D 5H 9C 4D", melds=("KH KD KS",), opp_melds=(FIVES_CANASTA,), pile="9D 5S")
+    state = american("5D 5H 9C 4D", melds=("KH KD KS",), opp=(FIVES_CANASTA,), pile="9D 5S")
     return Case("american-4p", state, "take-pile with 5D 5H", [("PILE_TOP_DEAD", "discard_pile.closed_rank_dead")])
 
 
 @legal("PILE_TOP_DEAD")
 def _pile_top_dead_ok() -> tuple[str, GameState, str]:
-    state = american("5D 5H 9C 4D", melds=("KH KD KS",), opp_melds=(FIVES_SIX,), pile="9D 5S")
+    state = american("5D 5H 9C 4D", melds=("KH KD KS",), opp=(FIVES_SIX,), pile="9D 5S")
     return "american-4p", state, "take-pile with 5D 5H"
 
 
