@@ -121,15 +121,14 @@ export function scoreElement(answer, sideOfSeat = []) {
     h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, "Total"), h("td", { class: "num total" }, s.total || 0))))));
 }
 
-/** A GetMinimumInitialMeld answer. */
+/** A GetMinimumInitialMeld answer: by the hand's number where it says which hand's entry applied (byHand), else by
+ * the running total `total`. */
 export function minimumElement(answer, total, ruleSet, hand) {
-  // initial_meld.minimum_by_hand: the minimum goes by the hand's number (the last entry for every later hand), not by
-  // the running total the GetMinimumInitialMeld call answers for
-  const byHand = (ruleSet && ruleSet.initialMeld && ruleSet.initialMeld.minimumByHand) || [];
-  if (byHand.length) {
-    const minimum = byHand[Math.min(hand, byHand.length) - 1];
-    return h("div", {}, h("p", { class: "big" }, minimum, " points"),
-      h("p", { class: "help" }, `in hand ${hand} of the game (initial_meld.minimum_by_hand: ${byHand.join(", ")})`));
+  if (answer.byHand !== undefined) { // initial_meld.minimum_by_hand: the last entry holds for every later hand
+    const byHand = (ruleSet && ruleSet.initialMeld && ruleSet.initialMeld.minimumByHand) || [];
+    const table = byHand.length ? ` (initial_meld.minimum_by_hand: ${byHand.join(", ")})` : " (initial_meld.minimum_by_hand)";
+    return h("div", {}, h("p", { class: "big" }, answer.minimum || 0, " points"),
+      h("p", { class: "help" }, `in hand ${hand} of the game${table}`));
   }
   const row = answer.fromScore === undefined ? "below the table's first row" : `the row from ${answer.fromScore}`;
   return h("div", {}, h("p", { class: "big" }, answer.minimum || 0, " points"),

@@ -196,7 +196,7 @@ async function ask() {
       const side = page.pos.seatToMove % page.pos.sides.length;
       const total = Number(page.pos.sides[side].total) || 0;
       const hand = Number(page.pos.handNumber) || 1;
-      const results = await Promise.all(list.map(async (b) => ({ id: b.id, body: minimumElement(await call("GetMinimumInitialMeld", { ruleSet: b.ref, runningTotal: total }), total, b.ruleSet, hand) })));
+      const results = await Promise.all(list.map(async (b) => ({ id: b.id, body: minimumElement(await call("GetMinimumInitialMeld", { ruleSet: b.ref, runningTotal: total, handNumber: hand }), total, b.ruleSet, hand) })));
       fill(root, h("p", {}, `Your side's minimum initial meld:`), sideBySide(results));
       return;
     }
