@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,12 +68,13 @@ from oracle.verify.boundary_play import play_engine_cases
 from oracle.verify.boundary_runs import run_engine_cases
 from oracle.verify.budget import PROOF_BUDGET, check_within, fresh_z3_context
 from oracle.verify.cases import Case, table_doc
+from oracle.verify.deck_cards import Cards
 from oracle.verify.hand import ITEMS, side_hand
 from oracle.verify.hand_read import ConcreteSide, read_side, score_extremes
 from oracle.verify.model import NATURAL_RANKS, WILD_MELD, Cond, MeldCounts, RuleModel
 from oracle.verify.model_family import rank_rule
 from oracle.verify.model_formation import lone_hand
-from oracle.verify.side_cards import Pool, side_cards, wild_cards
+from oracle.verify.side_cards import side_cards, wild_cards
 
 MAX_FLIPS = 200  # per predicate and direction: a guard, far above what real rule sets produce
 
@@ -136,7 +137,7 @@ def _flips(
             solver.add(z3.Or([v != p for v, p in zip(variables, point, strict=True)]))
 
 
-def _meld_answer(rules: CompiledRules, cards: list[int], going_out: bool) -> dict[str, object]:
+def _meld_answer(rules: CompiledRules, cards: Sequence[int], going_out: bool) -> dict[str, object]:
     shape = melds.meld_shape(cards)
     breaks = [b.field for b in melds.meld_rule_breaks(shape, rules, going_out=going_out)]
     canasta = melds.is_canasta(shape, rules)
@@ -163,9 +164,9 @@ def _meld_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
     plain = [r for r in NATURAL_RANKS if rank_rule(rm.spec, r) is None] or list(NATURAL_RANKS)
     cases = []
     for i, (naturals, wilds) in enumerate(points):
-        pool = Pool(rm.spec.deck.packs)
+        deck = Cards(rules)
         rank = plain[i % len(plain)]
-        cards = pool.take(rank, naturals) + wild_cards(rm, pool, wilds)
+        cards = deck.take(rank, naturals) + wild_cards(rm, deck, wilds)
         m = MeldCounts(z3.IntVal(naturals), z3.IntVal(wilds), z3.IntVal(0))
         expected: dict[str, object] = {
             "legal": _true(rm.legal_meld(m)),
@@ -198,8 +199,8 @@ def _black_three_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
     points = sorted(set(_flips([b, w, g], domain, legal, [(1, 0, 0), (0, 1, 0), (0, 0, 1)])))
     cases = []
     for threes, wilds, out in points:
-        pool = Pool(rm.spec.deck.packs)
-        cards = pool.take(RANK_THREE, threes, suits=(0, 3)) + wild_cards(rm, pool, wilds)
+        deck = Cards(rules)
+        cards = deck.take(RANK_THREE, threes, suits=(0, 3)) + wild_cards(rm, deck, wilds)
         m = MeldCounts(z3.IntVal(threes), z3.IntVal(wilds), z3.IntVal(0))
         expected: dict[str, object] = {
             "legal": _true(rm.legal_black_meld(m, z3.BoolVal(out == 1))),
@@ -323,7 +324,7 @@ def _score_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
     for slug, what, side in _score_targets(rm):
         # under players.side_formation LONE_HAND a player who goes out plays alone: the sides have formed
         formed = (0, *([1] * (sides - 1))) if side.went_out and lone_hand(rm.spec) else ()
-        table = HandTable((side_cards(rm, side), *([empty] * (sides - 1))), formed)
+        table = HandTable((side_cards(rm, Cards(rules), side), *([empty] * (sides - 1))), formed)
         expected: dict[str, object] = {_ITEM_KEYS[k]: v for k, v in side.items.items()}
         expected["total"] = side.total
         engine: dict[str, object]

@@ -35,6 +35,10 @@ class Cards:
         self.left[JOKER] -= jokers
         return self.take(RANK_TWO, twos) + (JOKER,) * jokers
 
+    def free(self, rank: int) -> int:
+        """Cards of a rank not placed yet."""
+        return sum(self.left[make_card(rank, s)] for s in range(4))
+
     def plain(self, count: int, avoid: set[int]) -> tuple[int, ...]:
         """`count` natural cards of ranks not in `avoid`, fewest ranks first."""
         out: list[int] = []

@@ -2,63 +2,42 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
-from oracle.model.cards import JOKER, RANK_THREE, RANK_TWO, make_card, rank_of
+from oracle.model.cards import RANK_THREE
 from oracle.model.table import SideTable, WentOut
+from oracle.verify.deck_cards import Cards
 from oracle.verify.hand_read import ConcreteSide
 from oracle.verify.model import WILD_MELD, RuleModel
 from oracle.verify.model_family import free_ranks, rank_rule
 
 
-class Pool:
-    """Hands out distinct physical cards: each suit of a rank is used as evenly as possible."""
-
-    def __init__(self, packs: int) -> None:
-        self.packs = packs
-        self.used: Counter[int] = Counter()
-
-    def take(self, rank: int, count: int, suits: tuple[int, ...] = (0, 1, 2, 3)) -> list[int]:
-        cards = []
-        for _ in range(count):
-            card = min((make_card(rank, s) for s in suits), key=lambda c: self.used[c])
-            self.used[card] += 1
-            cards.append(card)
-        return cards
-
-    def free(self, rank: int) -> int:
-        return 4 * self.packs - sum(n for c, n in self.used.items() if c != JOKER and rank_of(c) == rank)
-
-
-def wild_cards(rm: RuleModel, pool: Pool, wilds: int) -> list[int]:
+def wild_cards(rm: RuleModel, cards: Cards, wilds: int) -> tuple[int, ...]:
+    """`wilds` wild cards from `cards`: jokers for half of them (as many as the deck has), twos for the rest."""
     jokers = max(wilds - rm.two_copies, min(rm.joker_copies, wilds // 2))
-    return pool.take(RANK_TWO, wilds - jokers) + [JOKER] * jokers
+    return cards.wilds(wilds - jokers, jokers)
 
 
-def side_cards(rm: RuleModel, side: ConcreteSide) -> SideTable:
-    pool = Pool(rm.spec.deck.packs)
+def side_cards(rm: RuleModel, cards: Cards, side: ConcreteSide) -> SideTable:
+    """The physical cards of a side's table read from a model, taken from `cards`."""
     meld_cards: list[tuple[int, ...]] = []
     for rank, naturals, twos, jokers in side.melds:
-        natural_cards = [] if rank == WILD_MELD else pool.take(rank, naturals)
-        meld_cards.append(tuple(natural_cards + pool.take(RANK_TWO, twos) + [JOKER] * jokers))
+        natural_cards = () if rank == WILD_MELD else cards.take(rank, naturals)
+        meld_cards.append(natural_cards + cards.wilds(twos, jokers))
     if side.black_meld:
         threes, twos, jokers = side.black_meld
-        meld_cards.append(
-            tuple(pool.take(RANK_THREE, threes, suits=(0, 3)) + pool.take(RANK_TWO, twos) + [JOKER] * jokers)
-        )
-    red = tuple(pool.take(RANK_THREE, side.red_threes, suits=(1, 2)) + pool.take(RANK_THREE, side.black_laid, (0, 3)))
+        meld_cards.append(cards.take(RANK_THREE, threes, suits=(0, 3)) + cards.wilds(twos, jokers))
+    red = cards.take(RANK_THREE, side.red_threes, suits=(1, 2)) + cards.take(RANK_THREE, side.black_laid, (0, 3))
     held: list[int] = []
     for value_class, count in side.hand.items():
         for rank in free_ranks(rm.spec, value_class):
-            take = min(count, pool.free(rank))
-            held += pool.take(rank, take)
+            take = min(count, cards.free(rank))
+            held += cards.take(rank, take)
             count -= take
-    held += pool.take(RANK_TWO, side.hand_twos) + [JOKER] * side.hand_jokers
-    held += pool.take(RANK_THREE, side.hand_black_threes, suits=(0, 3))
-    held += pool.take(RANK_THREE, side.hand_red_threes, suits=(1, 2))  # threes.red_three_held
+    held += cards.wilds(side.hand_twos, side.hand_jokers)
+    held += cards.take(RANK_THREE, side.hand_black_threes, suits=(0, 3))
+    held += cards.take(RANK_THREE, side.hand_red_threes, suits=(1, 2))  # threes.red_three_held
     hands = [held] + [[] for _ in range(rm.spec.players.side_size - 1)]
     for rank, count in side.hand_ranked.items():
-        _deal_ranked(rm, hands, rank, pool.take(rank, count), side.holders.get(rank, 0), side.went_out > 0)
+        _deal_ranked(rm, hands, rank, list(cards.take(rank, count)), side.holders.get(rank, 0), side.went_out > 0)
     return SideTable(tuple(meld_cards), red, tuple(tuple(h) for h in hands), WentOut(side.went_out))
 
 
@@ -77,4 +56,4 @@ def _deal_ranked(rm: RuleModel, hands: list[list[int]], rank: int, cards: list[i
     hands[0 if holders or not need else players - 1] += cards
 
 
-__all__ = ["Pool", "side_cards", "wild_cards"]
+__all__ = ["side_cards", "wild_cards"]
