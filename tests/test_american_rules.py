@@ -383,9 +383,10 @@ def test_a_field_refuses_what_its_change_allows(
     shipped = judge(state, action)
     assert not shipped.legal
     # the field decides it: named by the violation, or (initial_meld.pile_top_counts) deciding the count
-    assert field in [v.field for v in shipped.violations] or found(shipped) == [
-        ("INITIAL_MELD_BELOW_MINIMUM", "initial_meld.thresholds")
-    ]
+    assert field in [v.field for v in shipped.violations] or (
+        field == "initial_meld.pile_top_counts"
+        and found(shipped) == [("INITIAL_MELD_BELOW_MINIMUM", "initial_meld.thresholds")]
+    )
     assert judge(state, action, changed(edit)).legal
 
 
