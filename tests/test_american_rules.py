@@ -305,7 +305,11 @@ def _clear_rank_rules(spec: ruleset_pb2.RuleSet) -> None:
     del spec.melds.rank_rules[:]
 
 
-FIELD_CASES: list[tuple[str, Callable[[ruleset_pb2.RuleSet], None], GameState | str, str]] = [
+def with_asks(state: GameState, asks: int) -> GameState:
+    return replace(state, sides=(state.sides[0].evolve(asks=asks), *state.sides[1:]))
+
+
+FIELD_CASES: list[tuple[str, Callable[[ruleset_pb2.RuleSet], None], GameState, str]] = [
     (
         "melds.rank_rules",
         _clear_rank_rules,
@@ -363,23 +367,16 @@ FIELD_CASES: list[tuple[str, Callable[[ruleset_pb2.RuleSet], None], GameState | 
     (
         "going_out.ask_partner_max_per_hand",
         lambda s: setattr(s.going_out, "ask_partner_max_per_hand", 0),
-        "asked three times",
+        with_asks(american("9H 9D 9S 5C 4C", (K7,), **PLAY), 1),  # at the limit (more is no state)
         "ask",
     ),
 ]
 
 
-def with_asks(state: GameState, asks: int) -> GameState:
-    return replace(state, sides=(state.sides[0].evolve(asks=asks), *state.sides[1:]))
-
-
 @pytest.mark.parametrize(("field", "edit", "state", "action"), FIELD_CASES, ids=[c[0] for c in FIELD_CASES])
 def test_a_field_refuses_what_its_change_allows(
-    field: str, edit: Callable[[ruleset_pb2.RuleSet], None], state: GameState | str, action: str
+    field: str, edit: Callable[[ruleset_pb2.RuleSet], None], state: GameState, action: str
 ) -> None:
-    if state == "asked three times":
-        state = with_asks(american("9H 9D 9S 5C 4C", (K7,), **PLAY), 1)  # at the limit (more is no state)
-    assert isinstance(state, GameState)
     shipped = judge(state, action)
     assert not shipped.legal
     # the field decides it: named by the violation, or (initial_meld.pile_top_counts) deciding the count
