@@ -352,6 +352,9 @@ def test_a_pair_takes_the_pile_onto_a_new_book_when_the_rank_is_closed() -> None
     state = hf("KH KD 4S 5D", (CLEAN[0], *OPEN), foot=FOOT, phase="PHASE_DRAW", pile="7D KS")
     verdict = judge(state, "take-pile with KH KD")
     assert verdict.legal, verdict.violations
+    assert verdict.next_state is not None
+    melds = [sorted(m) for m in verdict.next_state.sides[0].melds]
+    assert melds == [sorted(parse_cards(m)) for m in (CLEAN[0], *OPEN, "KS KH KD")]  # the closed book untouched
 
 
 def test_a_new_book_of_a_rank_is_refused_while_one_is_open() -> None:
