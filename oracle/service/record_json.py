@@ -151,9 +151,7 @@ def _action(value: Any, msg: game_pb2.Action) -> None:
         fields = _fields(body, _ANSWER)
         msg.answer_partner.SetInParent()
         if "yes" in fields:
-            if type(fields["yes"]) is not bool:
-                raise _Unusual
-            msg.answer_partner.yes = fields["yes"]
+            msg.answer_partner.yes = _bool(fields["yes"])
     else:
         raise _Unusual
 
