@@ -29,7 +29,7 @@ from dataclasses import replace
 import z3
 
 from oracle.model.actions import Meld, MeldGroup
-from oracle.model.cards import RANK_THREE, format_cards, make_card, rank_of
+from oracle.model.cards import RANK_THREE, format_cards, rank_of
 from oracle.model.errors import InvalidInputError
 from oracle.model.score import ScoreItem
 from oracle.model.state import GameState, Phase, TurnStart, TurnState
@@ -42,8 +42,8 @@ from oracle.verify.boundary_stock import stock_end_cases
 from oracle.verify.budget import PROOF_BUDGET, check_within
 from oracle.verify.cases import Case, table_doc
 from oracle.verify.deck_cards import Cards, whole_state
-from oracle.verify.hand_read import ConcreteSide, read_side
-from oracle.verify.model import NATURAL_RANKS, RANK_CLASSES, WILD_MELD, MeldCounts, RuleModel, meld_counts
+from oracle.verify.hand_read import read_side
+from oracle.verify.model import NATURAL_RANKS, MeldCounts, RuleModel, meld_counts
 from oracle.verify.model_formation import (
     FormedTable,
     formed_table,
@@ -54,6 +54,7 @@ from oracle.verify.model_formation import (
     merged_wild_limit,
     seat_scores,
 )
+from oracle.verify.side_cards import side_cards
 
 _RED_ITEMS = {
     ScoreItem.RED_THREES,
@@ -215,29 +216,6 @@ def _formed_targets(rm: RuleModel, table: FormedTable) -> Iterator[tuple[str, st
         solver.pop()
 
 
-def _side_cards(
-    cards: Cards, side: ConcreteSide
-) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]:
-    """(melds, red threes, cards in hand) of a side read from the solver, taken from `cards`."""
-    melds = []
-    for rank, naturals, twos, jokers in side.melds:
-        natural_cards = () if rank == WILD_MELD else cards.take(rank, naturals)
-        melds.append(natural_cards + cards.wilds(twos, jokers))
-    if side.black_meld:
-        threes, twos, jokers = side.black_meld
-        melds.append(cards.take(RANK_THREE, threes, suits=(0, 3)) + cards.wilds(twos, jokers))
-    red = cards.take(RANK_THREE, side.red_threes, suits=(1, 2))
-    held: list[int] = []
-    for value_class, count in side.hand.items():
-        for rank in RANK_CLASSES[value_class]:
-            free = sum(cards.left[make_card(rank, s)] for s in range(4))
-            take = min(count, free)
-            held += cards.take(rank, take)
-            count -= take
-    held += cards.wilds(side.hand_twos, side.hand_jokers) + cards.take(RANK_THREE, side.hand_black_threes, suits=(0, 3))
-    return tuple(melds), red, tuple(held)
-
-
 def formed_score_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
     """Per-seat scores of formed tables on the red-three and going-out boundaries (see the module docstring)."""
     table = formed_table(rm)
@@ -248,8 +226,9 @@ def formed_score_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
         low_seat, high_seat = (s for s in range(3) if s != lone_seat)
         lone, pair = read_side(table.lone, model), read_side(table.partnership, model)
         cards = Cards(rules)
-        lone_melds, lone_red, lone_hand_cards = _side_cards(cards, lone)
-        pair_melds, low_red, pair_hand = _side_cards(cards, pair)
+        lone_table, pair_table = side_cards(rm, cards, lone), side_cards(rm, cards, pair)
+        lone_melds, lone_red, lone_hand_cards = lone_table.melds, lone_table.red_threes, lone_table.hands[0]
+        pair_melds, low_red, pair_hand = pair_table.melds, pair_table.red_threes, pair_table.hands[0]
         high_red = cards.take(RANK_THREE, _num(model, table.high_red), suits=(1, 2))
         high_out = pair.went_out != 0
         high_hand = () if high_out else pair_hand[:1]
