@@ -3,7 +3,7 @@ check_action and score_hand, the bonus-card draw, the ask counter, and seeded ra
 
 Each field test shows the shipped value's outcome and the outcome with the field changed (the rule set's spec
 copied, changed and compiled), so a field the engine stopped reading fails here. The engine gaps found while
-writing the conformance cases (conformance/cases/american.json) are the xfail tests at the end.
+writing the conformance cases (conformance/cases/american.json) are the tests at the end (strict xfails until fixed).
 """
 
 from __future__ import annotations
@@ -408,7 +408,9 @@ def test_the_rank_rule_on_empty_piles_is_its_own_field() -> None:
         for rule in spec.melds.rank_rules:
             rule.no_discard_on_empty_pile = False
 
-    assert not judge(state, "discard 7H").legal
+    refused = judge(state, "discard 7H")
+    assert found(refused) == [("DISCARD_RESTRICTED", "discard_pile")]
+    assert "sevens go onto no empty pile (melds.rank_rules)" in refused.violations[0].explanation
     assert judge(state, "discard 7H", changed(allow)).legal
 
 
@@ -557,7 +559,7 @@ def test_a_random_hand_to_its_end(seed: int) -> None:
     assert bonus_draws >= 1
 
 
-# --- engine gaps (xfail until fixed) ----------------------------------------------------------------------------
+# --- engine gaps found while writing the cases (each first pinned as a strict xfail, now fixed) ---------------------
 
 
 def test_owed_bonus_cards_an_unfinished_special_meld_does_not_stop_melding_down_to_the_discard() -> None:
