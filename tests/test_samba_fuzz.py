@@ -12,6 +12,7 @@ import grpc
 import pytest
 from fuzz_strategies import assert_answered, assert_no_fault, check_requests, fuzz_channel, mutated_seeds
 
+from oracle.api.v1 import oracle_pb2
 from oracle.bench.fuzz_runs import add_runs_positions, names_a_meld
 from oracle.bench.fuzz_seeds import Corpus, build_corpus
 from oracle.model.actions import Combine
@@ -52,13 +53,22 @@ def test_the_seeds_hold_samba_actions_that_name_a_meld_or_combine() -> None:
     answers = [api.CheckAction(r) for r in checks if r.rule_set.id]
     assert any(a.legal for a in answers) and any(not a.legal for a in answers)  # candidates are judged, not echoed
     houses = [r for r in checks if r.rule_set.inline.extends == "samba-4p"]
-    refused = set()
-    for request in houses:
+
+    def answer(request: oracle_pb2.CheckActionRequest) -> object:
         try:
-            refused.update(v.code for v in api.CheckAction(request).violations)
+            verdict = api.CheckAction(request)
         except (InvalidInputError, InvalidStateError):  # a run on the table or in the action where runs are off
-            refused.add("refused")
-    assert houses and refused  # an inline rule set without combining (or runs) refuses some of them
+            return "refused"
+        return verdict.legal, sorted(v.code for v in verdict.violations)
+
+    def under_samba(request: oracle_pb2.CheckActionRequest) -> oracle_pb2.CheckActionRequest:
+        same = oracle_pb2.CheckActionRequest()
+        same.CopyFrom(request)
+        same.rule_set.CopyFrom(oracle_pb2.RuleSetRef(id="samba-4p"))
+        return same
+
+    changed = [r for r in houses if answer(r) != answer(under_samba(r))]
+    assert houses and changed  # an inline rule set without combining (or runs) refuses some samba-4p allows
 
 
 def test_the_whole_fuzz_corpus_holds_the_samba_seeds() -> None:
