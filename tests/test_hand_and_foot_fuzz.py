@@ -71,7 +71,9 @@ def test_the_whole_fuzz_corpus_holds_the_feet_seeds() -> None:
     corpus = build_corpus(default_rule_book(), records=4, every=40)
     footed = [r for r in check_requests(corpus) if r.rule_set.id == "hand-and-foot-4p" and r.HasField("state")]
     assert footed and any(seat.foot for r in footed for seat in r.state.seats)
-    assert any(isinstance(r, oracle_pb2.DealHandRequest) for r in corpus.unary["DealHand"])
+    dealt = {r.SerializeToString() for r in corpus.unary["DealHand"]}
+    feet_deals = [r.SerializeToString() for r in feet_corpus().unary["DealHand"]]
+    assert feet_deals and set(feet_deals) <= dealt  # each footed rule set's deal (FEET_SEED), beside the records'
 
 
 def test_the_feet_seeds_are_consistent_states() -> None:
