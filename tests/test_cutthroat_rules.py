@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 from google.protobuf import json_format
+from helpers import state_from_json
 
-from oracle.api.v1 import conformance_pb2, notation_pb2
+from oracle.api.v1 import conformance_pb2
 from oracle.conformance.runner import Case, InProcessTarget, RunOptions, load_cases, run_cases
 from oracle.games.deal import deal
 from oracle.games.match import DeckSource, after_hand, dealer_of_hand, deck_order, start_standing
@@ -56,9 +57,7 @@ def state(rules: CompiledRules = CT, **notation: Any) -> GameState:
     """A state from GameStateNotation fields given as proto3 JSON (camelCase); the cards placed nowhere else fill the
     stock (below the given `stock` cards)."""
     notation.setdefault("fillStock", True)
-    msg = notation_pb2.GameStateNotation()
-    json_format.ParseDict(notation, msg)
-    return state_from_notation(msg, rules)
+    return state_from_json(notation, rules)
 
 
 def play(rules: CompiledRules, at: GameState, action: str) -> Verdict:
