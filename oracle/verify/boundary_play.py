@@ -28,12 +28,12 @@ import z3
 from oracle.model.actions import Action, Meld, MeldGroup, TakePile
 from oracle.model.cards import RANK_ACE, RANK_FOUR, RANK_KING, RANK_QUEEN
 from oracle.model.errors import InvalidInputError
-from oracle.model.state import Phase, TurnStart, TurnState
+from oracle.model.state import GameState, Phase, TurnStart, TurnState
 from oracle.rules import referee
 from oracle.ruleset.compiled import CompiledRules
 from oracle.verify import model_family as fam
 from oracle.verify.cases import Case
-from oracle.verify.deck_cards import Cards, whole_state
+from oracle.verify.deck_cards import Cards, seat_hands, whole_state
 from oracle.verify.model import RuleModel, fixed_meld
 
 STOCK = 30  #: stock cards in every position (far above bonus_cards.none_when_stock_at_most)
@@ -49,14 +49,18 @@ def _codes(
     top: int | None = None,
 ) -> dict[str, object]:
     """The violation codes the referee names for `action` by seat `mover` holding `hand` (+ fillers)."""
-    hands = [hand + cards.plain(3, set()) if seat == mover else cards.plain(3, set()) for seat in range(rules.seats)]
-    state = whole_state(cards, hands, melds, STOCK)
+    state = whole_state(cards, seat_hands(rules, cards, mover, hand), melds, STOCK)
     side = mover % rules.sides
     if top is not None:
         state = state.evolve(discard_pile=(*state.discard_pile, top), seat_to_move=mover)
     else:
         turn = TurnState(TurnStart.DREW, melds_before_turn=len(melds[side]))
         state = state.evolve(phase=Phase.PLAY, turn=turn, seat_to_move=mover)
+    return verdict_codes(rules, state, action)
+
+
+def verdict_codes(rules: CompiledRules, state: GameState, action: Action) -> dict[str, object]:
+    """{"codes": the violation codes the referee names for `action`}, or {"error": why} where it refuses the input."""
     try:
         verdict = referee.check_action(rules, state, action)
     except (InvalidInputError, ValueError) as exc:

@@ -22,14 +22,13 @@ import z3
 
 from oracle.model.actions import Combine, TakePile
 from oracle.model.cards import RANK_KING, RANK_TWO, format_cards, is_black_three, is_wild
-from oracle.model.errors import InvalidInputError
-from oracle.rules import melds, referee
+from oracle.rules import melds
 from oracle.rules.facts import frozen_reasons_for_side
 from oracle.ruleset.compiled import CompiledRules
 from oracle.verify import model_runs as mr
-from oracle.verify.boundary_play import STOCK, _codes
+from oracle.verify.boundary_play import STOCK, _codes, verdict_codes
 from oracle.verify.cases import Case
-from oracle.verify.deck_cards import Cards, whole_state
+from oracle.verify.deck_cards import Cards, seat_hands, whole_state
 from oracle.verify.model import RuleModel, fixed_meld
 from oracle.verify.terms import NATURAL_RANKS
 
@@ -91,19 +90,14 @@ def _unfrozen_take(
 ) -> dict[str, object]:
     """The violation codes the referee names for seat 0's take `action` holding `hand` (+ fillers), on a pile with
     no wild card and no black three (those go to the stock) under `top`: a pile that is not frozen."""
-    hands = [hand + cards.plain(3, set()) if seat == 0 else cards.plain(3, set()) for seat in range(rules.seats)]
-    state = whole_state(cards, hands, side_melds, STOCK)
+    state = whole_state(cards, seat_hands(rules, cards, 0, hand), side_melds, STOCK)
     freezers = [c for c in state.discard_pile if is_wild(c) or is_black_three(c)]
     kept = tuple(c for c in state.discard_pile if not (is_wild(c) or is_black_three(c)))
     state = state.evolve(stock=state.stock + tuple(freezers), discard_pile=(*kept, top), seat_to_move=0)
     frozen = frozen_reasons_for_side(rules, state, 0)
     if frozen:
         return {"error": f"the position's pile is frozen: {frozen}"}
-    try:
-        verdict = referee.check_action(rules, state, action)
-    except (InvalidInputError, ValueError) as exc:
-        return {"error": str(exc)}
-    return {"codes": sorted({v.code.name for v in verdict.violations})}
+    return verdict_codes(rules, state, action)
 
 
 def _pile_run_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:

@@ -18,7 +18,7 @@ from oracle.rules import referee
 from oracle.ruleset.compiled import CompiledRules
 from oracle.verify.budget import PROOF_BUDGET, check_within
 from oracle.verify.cases import Case
-from oracle.verify.deck_cards import Cards, whole_state
+from oracle.verify.deck_cards import Cards, seat_hands, whole_state
 from oracle.verify.model import RuleModel
 from oracle.verify.model_formation import StockTurn, stock_turn
 
@@ -41,8 +41,8 @@ def stock_end_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
     draw = rm.spec.turn.draw_count
     for action_kind, stock in [("discard", 0), ("discard", 1), *[("draw", k) for k in range(1, draw + 1)]]:
         cards = Cards(rules)
-        mover = cards.plain(3, set())
-        hands = [mover] + [cards.plain(3, set()) for _ in range(rules.seats - 1)]
+        hands = seat_hands(rules, cards, 0, ())
+        mover = hands[0]
         state = whole_state(cards, hands, [[] for _ in range(rules.sides)], stock)
         fixed = [turn.before == (stock if action_kind == "draw" else stock + draw)]
         if action_kind == "discard":

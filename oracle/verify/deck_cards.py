@@ -58,6 +58,11 @@ class Cards:
         return tuple(c for c, n in sorted(self.left.items()) for _ in range(n) if c in self.bonus)
 
 
+def seat_hands(rules: CompiledRules, cards: Cards, mover: int, hand: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Each seat's hand: `hand` and three plain fillers for `mover`, three plain cards for every other seat."""
+    return [hand + cards.plain(3, set()) if seat == mover else cards.plain(3, set()) for seat in range(rules.seats)]
+
+
 def whole_state(
     cards: Cards, seats: list[tuple[int, ...]], melds: list[list[tuple[int, ...]]], stock: int
 ) -> GameState:
