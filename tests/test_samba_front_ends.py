@@ -165,7 +165,10 @@ CODES = {
 @pytest.mark.parametrize(("code_name", "field"), list(CODES.items()))
 def test_explain_a_new_code_says_the_rule_and_its_field(code_name: str, field: str) -> None:
     out = explained_code(code_name, field, sentence_longer_than=25)
-    assert "samba-4p" in out  # the field's value in samba-4p is listed
+    # samba-4p's value is listed as one that changes the field, and its own wording of the rule (every rule set's id
+    # is in the values line, whatever the field)
+    assert any(line.strip().startswith("changed by:") and "samba-4p" in line for line in out.splitlines()), out
+    assert "\n  [samba-4p] " in out
 
 
 def test_explain_run_mixed_suits_lists_samba_4p_as_the_book_with_runs() -> None:
