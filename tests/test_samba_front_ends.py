@@ -277,12 +277,14 @@ def test_adjudicate_a_take_onto_a_run_where_only_the_samba_books_fit(files: dict
     assert "classic-4p" in lines[-2] and lines[-2].startswith("not applicable (the state does not fit): ")
 
 
-def test_adjudicate_a_wild_card_onto_a_new_meld_samba_4p_against_classic_4p(files: dict[str, str]) -> None:
-    code, out = run(
-        "adjudicate", "--state", files["both"], "--action", "meld KH KD KS 2C", "--rules", "classic-4p,samba-4p"
-    )
+def test_adjudicate_a_wild_card_onto_a_new_meld_samba_4p_against_classic_4p(tmp_path: Path) -> None:
+    seat = {**BOTH["seats"][0], "hand": "5H 6H 7H 8H 9C KH KD KS 2C"}  # BOTH with the two in seat 0's hand
+    state = json_files(tmp_path, {"wild": {**BOTH, "seats": [seat, *BOTH["seats"][1:]]}})["wild"]
+    code, out = run("adjudicate", "--state", state, "--action", "meld KH KD KS 2C", "--rules", "classic-4p,samba-4p")
     assert code == 0, out
-    assert "samba-4p" in out and "classic-4p" in out
+    lines = out.splitlines()
+    assert [line.split() for line in lines[2:4]] == [["classic-4p", "legal"], ["samba-4p", "legal"]]
+    assert lines[4] == "all applicable rule sets agree"
 
 
 def test_adjudicate_a_run_under_classic_4p_and_samba_4p_answers_runs_not_allowed(files: dict[str, str]) -> None:
