@@ -10,6 +10,7 @@ from oracle.verify import hand_split
 from oracle.verify.budget import PROOF_BUDGET
 from oracle.verify.hand import SideHand, side_hand
 from oracle.verify.model import WILD_MELD, Expr, RuleModel, field_value
+from oracle.verify.proving import proved_maximum
 
 
 @dataclass(frozen=True)
@@ -165,32 +166,10 @@ def score_extremes(model: RuleModel, *, partnership: bool = False) -> Extremes |
 
 
 def _extreme(hand: SideHand, sign: int) -> ConcreteSide | None:
-    """A highest (sign 1) or lowest (sign -1) scoring side table; None when a check gives up.
-
-    Galloping then bisection on one incremental solver: `reached` is the
-    objective (sign x total) of the last table a model showed, `beyond` the
-    least objective no table reaches (its check was unsat). The search ends
-    when they are neighbours, so "objective > reached" is unsatisfiable: the
-    bound is proved, not estimated, and the last model is its witness.
-    """
+    """A highest (sign 1) or lowest (sign -1) scoring side table, proved so (proving.proved_maximum); None when a
+    check gives up."""
     objective = hand.total if sign > 0 else -hand.total
     solver = PROOF_BUDGET.solver()
     solver.add(*hand.constraints)
-    if solver.check() != z3.sat:
-        return None
-    witness = solver.model()
-    reached: int = witness.eval(objective, model_completion=True).as_long()
-    beyond: int | None = None
-    step = 1
-    while beyond is None or beyond - reached > 1:
-        target = reached + step if beyond is None else (reached + beyond) // 2
-        result = solver.check(objective >= target)
-        if result == z3.unknown:
-            return None
-        if result == z3.sat:
-            witness = solver.model()
-            reached = witness.eval(objective, model_completion=True).as_long()
-            step *= 4
-        else:
-            beyond = target
-    return read_side(hand, witness)
+    witness = proved_maximum(solver, objective)
+    return None if witness is None else read_side(hand, witness)

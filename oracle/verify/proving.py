@@ -63,6 +63,35 @@ def exists(claim: Cond, show: Shown, why_not: str, budget: Budget = PROOF_BUDGET
     return Outcome(False, f"solver gave up at {budget.exceeded(solver)}")
 
 
+def proved_maximum(solver: z3.Solver, objective: Expr) -> z3.ModelRef | None:
+    """A model of `solver` where `objective` is greatest, proved so; None when there is none or a check gives up.
+
+    Galloping then bisection on the one incremental solver: `reached` is the
+    objective of the last model shown, `beyond` the least objective no model
+    reaches (its check was unsat). The search ends when they are neighbours,
+    so "objective > reached" is unsatisfiable: the maximum is proved, not
+    estimated, and the last model is its witness.
+    """
+    if solver.check() != z3.sat:
+        return None
+    witness = solver.model()
+    reached: int = witness.eval(objective, model_completion=True).as_long()
+    beyond: int | None = None
+    step = 1
+    while beyond is None or beyond - reached > 1:
+        target = reached + step if beyond is None else (reached + beyond) // 2
+        result = solver.check(objective >= target)
+        if result == z3.unknown:
+            return None
+        if result == z3.sat:
+            witness = solver.model()
+            reached = witness.eval(objective, model_completion=True).as_long()
+            step *= 4
+        else:
+            beyond = target
+    return witness
+
+
 def all_of(outcomes: Sequence[tuple[str, Outcome]]) -> Outcome:
     """Holds when every labelled outcome holds; the failures are listed with their labels."""
     failed = [f"{label}: {o.detail}" for label, o in outcomes if not o.holds]
@@ -86,4 +115,4 @@ def grown_by(m: MeldCounts, naturals: int = 0, wilds: int = 0) -> MeldCounts:
     return MeldCounts(m.naturals + naturals, m.wilds + wilds, m.jokers)
 
 
-__all__ = ["Outcome", "Shown", "all_of", "exists", "grown_by", "meld_shown", "point_values", "prove"]
+__all__ = ["Outcome", "Shown", "all_of", "exists", "grown_by", "meld_shown", "point_values", "prove", "proved_maximum"]
