@@ -1,4 +1,4 @@
-"""The benchmark's inputs: positions of the 20 shipped game records, sampled with a fixed seed, as request bytes."""
+"""The benchmark's inputs: positions of the 20 classic shipped records (a fixed-seed sample) or a simulated hand."""
 
 from __future__ import annotations
 
