@@ -16,6 +16,7 @@ import statistics
 
 from oracle.api.v1 import oracle_pb2
 from oracle.bench.measure import time_each
+from oracle.bench.rows import quantile
 from oracle.bench.states import simulated_hand
 from oracle.model.events import SidesFormed
 from oracle.ruleset.loader import RuleBook, default_rule_book
@@ -41,8 +42,7 @@ def requests(games: int) -> dict[str, list[bytes]]:
 
 
 def _spread(times: list[float]) -> str:
-    ordered = sorted(times)
-    p10, p90 = ordered[len(ordered) // 10], ordered[(9 * len(ordered)) // 10]
+    p10, p90 = quantile(times, 0.1), quantile(times, 0.9)  # as the bench table's rows (oracle.bench.rows)
     return f"median {statistics.median(times):7.1f} µs  p10 {p10:7.1f}  p90 {p90:7.1f}  (n={len(times)})"
 
 
