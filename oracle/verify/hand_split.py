@@ -36,6 +36,7 @@ from oracle.verify import model_foot as mf
 from oracle.verify.budget import PROOF_BUDGET
 from oracle.verify.hand import SideHand, slots_per_rank
 from oracle.verify.model import NATURAL_RANKS, RANK_CLASSES, MeldCounts, RuleModel
+from oracle.verify.proving import proved_maximum
 
 
 def splits(spec: ruleset_pb2.RuleSet) -> bool:
@@ -74,24 +75,14 @@ def _rank_best(model: RuleModel, rank: int, wilds: int) -> tuple[int, Books] | N
     score = z3.Sum([m.naturals * model.rank_value(rank) + model.canasta_bonus(m, rank) for m in books])
     solver = PROOF_BUDGET.solver()
     solver.add(*cons)
-    if solver.check() != z3.sat:
+    found = proved_maximum(solver, score)
+    if found is None:
         return None
-    found = solver.model()
-    while True:
-        best = found.eval(score, model_completion=True).as_long()
-        result = solver.check(score >= best + 1)
-        if result == z3.unknown:
-            return None
-        if result == z3.unsat:
-            shown = tuple(
-                (
-                    found.eval(m.naturals, model_completion=True).as_long(),
-                    found.eval(m.wilds, model_completion=True).as_long(),
-                )
-                for m in books
-            )
-            return int(best), shown
-        found = solver.model()
+    shown = tuple(
+        (found.eval(m.naturals, model_completion=True).as_long(), found.eval(m.wilds, model_completion=True).as_long())
+        for m in books
+    )
+    return int(found.eval(score, model_completion=True).as_long()), shown
 
 
 def _most_wild_points(model: RuleModel, wilds: int) -> int:
