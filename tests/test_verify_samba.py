@@ -4,14 +4,16 @@ fields, and the engine against the model; each check is shown to catch a deliber
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import cache
 
 import pytest
 import z3
 
 from oracle.api.v1 import ruleset_pb2
+from oracle.rules import combine as engine_combine
 from oracle.ruleset.loader import default_rule_book
-from oracle.verify import model_runs
+from oracle.verify import boundary_runs, model_runs
 from oracle.verify.boundary import EngineReport, check_engine
 from oracle.verify.lint import ERROR, WARNING, lint
 from oracle.verify.model import RuleModel
@@ -208,8 +210,6 @@ def test_the_engine_agrees_with_the_model_on_runs_and_the_pile_top_onto_a_run() 
 
 
 def test_a_pile_case_catches_a_disagreement_on_hand_cards_with_the_top_card(monkeypatch: pytest.MonkeyPatch) -> None:
-    from oracle.verify import boundary_runs
-
     honest = model_runs.take_onto_run
 
     def hand_cards_too(
@@ -223,11 +223,7 @@ def test_a_pile_case_catches_a_disagreement_on_hand_cards_with_the_top_card(monk
     assert wrong == [f"samba-4p-play-pile-run{n}-hand1" for n in (3, 4, 5, 6)]
 
 
-def test_a_run_case_catches_an_engine_that_lets_a_run_grow_past_seven(monkeypatch: pytest.MonkeyPatch) -> None:
-    from dataclasses import replace
-
-    from oracle.verify import boundary_runs
-
+def test_a_run_case_catches_an_engine_that_lets_a_run_grow_past_seven() -> None:
     rules = default_rule_book().get("samba-4p").rules
     loose = replace(rules, runs=replace(rules.runs, max_size=0))  # the engine's view only: the model reads the spec
     cases = boundary_runs.run_engine_cases(RuleModel(rules.spec), loose)
@@ -235,9 +231,6 @@ def test_a_run_case_catches_an_engine_that_lets_a_run_grow_past_seven(monkeypatc
 
 
 def test_combine_cases_agree_and_catch_an_engine_that_skips_the_meld_rules(monkeypatch: pytest.MonkeyPatch) -> None:
-    from oracle.rules import combine as engine_combine
-    from oracle.verify import boundary_runs
-
     rules = default_rule_book().get("samba-4p").rules
     honest = {c.id: c for c in boundary_runs.run_engine_cases(RuleModel(rules.spec), rules) if "-combine-" in c.id}
     assert all(c.agrees for c in honest.values())
