@@ -33,23 +33,20 @@ import z3
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.verify.model_foot import priced_ranks
-from oracle.verify.terms import RANK_CLASSES, Cond, Expr, MeldCounts, rank_value_field
-
-#: NaturalRank (4 .. 14) minus this is the rank index of oracle.model.cards.
-_NATURAL_RANK_OFFSET = 2
+from oracle.verify.terms import RANK_CLASSES, Cond, Expr, MeldCounts, rank_index, rank_value_field
 
 
 def rank_rule(spec: ruleset_pb2.RuleSet, rank: int) -> ruleset_pb2.RankRule | None:
     """melds.rank_rules' row for a rank index, or None."""
     for row in spec.melds.rank_rules:
-        if row.rank - _NATURAL_RANK_OFFSET == rank:
+        if rank_index(row.rank) == rank:
             return row
     return None
 
 
 def ruled_ranks(spec: ruleset_pb2.RuleSet) -> tuple[int, ...]:
     """The rank indexes melds.rank_rules names, in order."""
-    return tuple(row.rank - _NATURAL_RANK_OFFSET for row in spec.melds.rank_rules)
+    return tuple(rank_index(row.rank) for row in spec.melds.rank_rules)
 
 
 def held_ranks(spec: ruleset_pb2.RuleSet) -> tuple[int, ...]:

@@ -24,20 +24,18 @@ from dataclasses import dataclass
 import z3
 
 from oracle.api.v1 import ruleset_pb2
-from oracle.verify.terms import Cond, Expr, MeldCounts
-
-_NATURAL_RANK_OFFSET = 2  #: NaturalRank FOUR (4) is rank index 2
+from oracle.verify.terms import Cond, Expr, MeldCounts, rank_index
 
 
 def priced_ranks(spec: ruleset_pb2.RuleSet) -> tuple[int, ...]:
     """The rank indexes card_values.rank_values prices apart from their band, in order."""
-    return tuple(row.rank - _NATURAL_RANK_OFFSET for row in spec.card_values.rank_values)
+    return tuple(rank_index(row.rank) for row in spec.card_values.rank_values)
 
 
 def rank_points(spec: ruleset_pb2.RuleSet, rank: int) -> int | None:
     """A priced rank's points (card_values.rank_values), or None where its band prices it."""
     for row in spec.card_values.rank_values:
-        if row.rank - _NATURAL_RANK_OFFSET == rank:
+        if rank_index(row.rank) == rank:
             return int(row.points)
     return None
 

@@ -23,12 +23,7 @@ from dataclasses import dataclass
 import z3
 
 from oracle.api.v1 import ruleset_pb2
-from oracle.verify.terms import NATURAL_RANKS, Clause, Cond, Expr
-
-
-def rank_index(natural_rank: int) -> int:
-    """The rank index (four = 2) of a NaturalRank enum value (NATURAL_RANK_FOUR = 4)."""
-    return natural_rank - 2
+from oracle.verify.terms import NATURAL_RANKS, Clause, Cond, Expr, rank_index
 
 
 @dataclass(frozen=True)
@@ -129,7 +124,6 @@ __all__ = [
     "RunCounts",
     "is_run_canasta",
     "legal_run",
-    "rank_index",
     "run_bonus",
     "run_clauses",
     "run_counts",

@@ -11,7 +11,7 @@ from oracle.verify.hand import side_hand
 from oracle.verify.model import RuleModel, meld_counts
 from oracle.verify.model_family import rank_rule, ruled_ranks
 from oracle.verify.proving import Outcome, exists, prove
-from oracle.verify.terms import NATURAL_RANKS, Cond, MeldCounts
+from oracle.verify.terms import NATURAL_RANKS, Cond, MeldCounts, rank_index
 
 
 def no_runs(spec: ruleset_pb2.RuleSet) -> str:
@@ -50,7 +50,7 @@ def _interval(spec: ruleset_pb2.RuleSet, run: mr.RunCounts) -> Cond:
     """The run is one card of each rank lo..hi for some lowest_rank <= lo <= hi <= highest_rank with
     runs.min_size <= hi - lo + 1 <= runs.max_size: the run rules as the list of the runs they allow."""
     r = spec.runs
-    low, high = mr.rank_index(r.lowest_rank), mr.rank_index(r.highest_rank)
+    low, high = rank_index(r.lowest_rank), rank_index(r.highest_rank)
     shapes = []
     for lo in range(low, high + 1):
         for hi in range(lo, high + 1):

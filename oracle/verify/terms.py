@@ -20,6 +20,11 @@ NATURAL_RANKS = tuple(range(RANK_FOUR, RANK_ACE + 1))  #: rank indexes four .. a
 WILD_MELD = -1  #: rank of a meld of wild cards only (in MeldSlot.rank)
 
 
+def rank_index(natural_rank: int) -> int:
+    """The rank index (four = 2) of a NaturalRank enum value (NATURAL_RANK_FOUR = 4)."""
+    return natural_rank - 2
+
+
 def rank_value_field(rank: int) -> str:
     """The card_values field that prices a natural rank."""
     if rank == RANK_ACE:
@@ -103,6 +108,7 @@ __all__ = [
     "field_value",
     "fixed_meld",
     "meld_counts",
+    "rank_index",
     "rank_value_field",
     "spec_of",
 ]
