@@ -75,6 +75,7 @@ from oracle.verify.model import NATURAL_RANKS, WILD_MELD, Cond, MeldCounts, Rule
 from oracle.verify.model_family import rank_rule
 from oracle.verify.model_formation import lone_hand
 from oracle.verify.side_cards import side_cards, wild_cards
+from oracle.verify.terms import simplifies_true
 
 MAX_FLIPS = 200  # per predicate and direction: a guard, far above what real rule sets produce
 
@@ -169,9 +170,9 @@ def _meld_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
         cards = deck.take(rank, naturals) + wild_cards(rm, deck, wilds)
         m = MeldCounts(z3.IntVal(naturals), z3.IntVal(wilds), z3.IntVal(0))
         expected: dict[str, object] = {
-            "legal": _true(rm.legal_meld(m)),
-            "canasta": _true(rm.is_canasta(m)),
-            "naturalCanasta": _true(rm.is_natural_canasta(m)),
+            "legal": simplifies_true(rm.legal_meld(m)),
+            "canasta": simplifies_true(rm.is_canasta(m)),
+            "naturalCanasta": simplifies_true(rm.is_natural_canasta(m)),
         }
         cases.append(
             Case(
@@ -203,7 +204,7 @@ def _black_three_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
         cards = deck.take(RANK_THREE, threes, suits=(0, 3)) + wild_cards(rm, deck, wilds)
         m = MeldCounts(z3.IntVal(threes), z3.IntVal(wilds), z3.IntVal(0))
         expected: dict[str, object] = {
-            "legal": _true(rm.legal_black_meld(m, z3.BoolVal(out == 1))),
+            "legal": simplifies_true(rm.legal_black_meld(m, z3.BoolVal(out == 1))),
             "canasta": False,
             "naturalCanasta": False,
         }
@@ -253,10 +254,6 @@ def _minimum_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
             )
         )
     return cases
-
-
-def _true(condition: Cond) -> bool:
-    return bool(z3.is_true(z3.simplify(condition)))
 
 
 def _score_targets(rm: RuleModel) -> Iterator[tuple[str, str, ConcreteSide]]:

@@ -55,6 +55,7 @@ from oracle.verify.model_formation import (
     seat_scores,
 )
 from oracle.verify.side_cards import side_cards
+from oracle.verify.terms import simplifies_true
 
 _RED_ITEMS = {
     ScoreItem.RED_THREES,
@@ -91,10 +92,6 @@ def _num(model: z3.ModelRef, term: z3.ArithRef) -> int:
     return int(model.eval(term, model_completion=True).as_long())
 
 
-def _truth(condition: z3.BoolRef) -> bool:
-    return bool(z3.is_true(z3.simplify(condition)))
-
-
 def formation_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
     """Two partners' melds of one rank put together when sides form, then a natural and a wild card joining."""
     cases = []
@@ -112,10 +109,10 @@ def formation_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
             "cardsKept": True,
             "merged": [fixed.naturals.as_long(), fixed.wilds.as_long()],
             "meldsOfRank": 1,
-            "legalMerged": _truth(legal_merged_meld(rm, fixed)),
+            "legalMerged": simplifies_true(legal_merged_meld(rm, fixed)),
             "consistentAfter": True,
-            "naturalJoins": _truth(join_legal(rm, fixed, z3.IntVal(1), z3.IntVal(0))),
-            "wildJoins": _truth(join_legal(rm, fixed, z3.IntVal(0), z3.IntVal(1))),
+            "naturalJoins": simplifies_true(join_legal(rm, fixed, z3.IntVal(1), z3.IntVal(0))),
+            "wildJoins": simplifies_true(join_legal(rm, fixed, z3.IntVal(0), z3.IntVal(1))),
         }
         cases.append(
             Case(

@@ -35,6 +35,7 @@ from oracle.verify import model_family as fam
 from oracle.verify.cases import Case
 from oracle.verify.deck_cards import Cards, seat_hands, whole_state
 from oracle.verify.model import RuleModel, fixed_meld
+from oracle.verify.terms import simplifies_true
 
 STOCK = 30  #: stock cards in every position (far above bonus_cards.none_when_stock_at_most)
 
@@ -99,7 +100,7 @@ def _wild_limit_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
                         rm,
                         f"wild-limit-r{row.rank}-w{wilds}-{'opening' if opening else 'later'}",
                         f"three naturals of rank {row.rank} and {wilds} wild card(s) laid {when}: a wild limit broken",
-                        not z3.is_true(z3.simplify(ok)),
+                        not simplifies_true(ok),
                         "tooManyWilds",
                         answer,
                         "MELD_TOO_MANY_WILDS",
@@ -142,7 +143,7 @@ def _dead_rank_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
         return []
     cases = []
     for wilds in (1, 2):
-        dead = z3.is_true(z3.simplify(fam.rank_dead(spec, rm.is_canasta(fixed_meld(5, wilds)))))
+        dead = simplifies_true(fam.rank_dead(spec, rm.is_canasta(fixed_meld(5, wilds))))
         for kind, mover in (("meld", 0), ("take", 0), ("take", 1)):
             # side 1 holds a meld of 5 queens and `wilds` wild cards; seat `mover` plays for side mover % sides
             cards = Cards(rules)
@@ -187,7 +188,7 @@ def _pile_top_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
         groups = [cards.take(rank, 3) for rank in ranks]
         hand_points = 2 * rm.rank_value(RANK_ACE) + sum(3 * rm.rank_value(rank) for rank in ranks)
         counted = fam.initial_count(spec, z3.IntVal(hand_points), z3.IntVal(rm.rank_value(RANK_ACE)))
-        below = z3.is_true(z3.simplify(counted < rm.minimum(z3.IntVal(0))))
+        below = simplifies_true(counted < rm.minimum(z3.IntVal(0)))
         melds: list[list[tuple[int, ...]]] = [[] for _ in range(rules.sides)]
         action = TakePile(with_cards=pair, melds=tuple(MeldGroup(g) for g in groups))
         answer = _codes(rules, cards, melds, 0, action, pair + sum(groups, ()), top=top)

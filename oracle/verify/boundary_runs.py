@@ -30,11 +30,7 @@ from oracle.verify.boundary_play import STOCK, _codes, verdict_codes
 from oracle.verify.cases import Case
 from oracle.verify.deck_cards import Cards, seat_hands, whole_state
 from oracle.verify.model import RuleModel, fixed_meld
-from oracle.verify.terms import NATURAL_RANKS
-
-
-def _true(condition: z3.BoolRef) -> bool:
-    return bool(z3.is_true(z3.simplify(condition)))
+from oracle.verify.terms import NATURAL_RANKS, simplifies_true
 
 
 def _counts(ranks: list[int], suits: int = 1, wilds: int = 0) -> mr.RunCounts:
@@ -60,8 +56,8 @@ def _run_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
         laid += list(cards.take(RANK_TWO, wilds))
         run = _counts(ranks, suits, wilds)
         expected: dict[str, object] = {
-            "legal": _true(mr.legal_run(spec, run)),
-            "canasta": _true(z3.And(mr.legal_run(spec, run), mr.is_run_canasta(spec, run))),
+            "legal": simplifies_true(mr.legal_run(spec, run)),
+            "canasta": simplifies_true(z3.And(mr.legal_run(spec, run), mr.is_run_canasta(spec, run))),
         }
         shape = melds.meld_shape(laid)
         breaks = [b.field for b in melds.meld_rule_breaks(shape, rules, going_out=False)]
@@ -124,7 +120,7 @@ def _pile_run_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
                     rm.id,
                     "play",
                     {"slug": f"pile-run{size}-hand{hand_cards}"},
-                    {"refused": not _true(take)},
+                    {"refused": not simplifies_true(take)},
                     {"refused": refused_engine, **answer},
                 )
             )
@@ -151,7 +147,7 @@ def _frozen_pile_run_case(rm: RuleModel, rules: CompiledRules) -> list[Case]:
             rm.id,
             "play",
             {"slug": f"pile-run{len(ranks)}-frozen"},
-            {"refused": not _true(take)},
+            {"refused": not simplifies_true(take)},
             {"refused": bool(codes) if isinstance(codes, list) else answer, **answer},
         )
     ]
@@ -183,7 +179,7 @@ def _combine_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
                 rm.id,
                 "play",
                 {"slug": f"combine-w{first}-w{second}"},
-                {"breaksMeld": not _true(legal)},
+                {"breaksMeld": not simplifies_true(legal)},
                 {"breaksMeld": broken, **answer},
             )
         )

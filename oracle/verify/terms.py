@@ -20,6 +20,11 @@ NATURAL_RANKS = tuple(range(RANK_FOUR, RANK_ACE + 1))  #: rank indexes four .. a
 WILD_MELD = -1  #: rank of a meld of wild cards only (in MeldSlot.rank)
 
 
+def simplifies_true(condition: Cond) -> bool:
+    """Whether a condition without free terms simplifies to true."""
+    return bool(z3.is_true(z3.simplify(condition)))
+
+
 def rank_index(natural_rank: int) -> int:
     """The rank index (four = 2) of a NaturalRank enum value (NATURAL_RANK_FOUR = 4)."""
     return natural_rank - 2
@@ -110,5 +115,6 @@ __all__ = [
     "meld_counts",
     "rank_index",
     "rank_value_field",
+    "simplifies_true",
     "spec_of",
 ]
