@@ -64,7 +64,7 @@ READERS = {
     ("", "upcard_cover_black_three"): "rules/upcards.py",
     ("", "upcard_cover_repeats"): "rules/upcards.py",
     ("", "waived_for_concealed_going_out"): "rules/minimum.py",
-    ("", "minimum_initial_meld"): "rules/minimum.py",
+    ("", "minimum_for"): "rules/minimum.py",
 }
 
 

@@ -362,8 +362,7 @@ def minimum(rule_set_id: str, running_total: int, hand_number: int, as_json: boo
     """Print the minimum initial meld for a side's RUNNING_TOTAL (negative totals: use -- -5). Where the rule set
     sets it by the hand's number (initial_meld.minimum_by_hand), --hand N gives it and the total is not read."""
     loaded = load_rule_set(specs, rule_set_id)
-    by_hand = loaded.rules.minimum_for_hand(hand_number)
-    value, row = (by_hand, None) if by_hand is not None else loaded.rules.minimum_initial_meld(running_total)
+    value, row, _ = loaded.rules.minimum_for(running_total, hand_number)
     if as_json:
         from oracle.api.v1 import oracle_pb2
 

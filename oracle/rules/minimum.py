@@ -19,8 +19,7 @@ def side_minimum(rules: CompiledRules, side: SideState, hand_number: int = 1) ->
     """The points an initial meld must reach this hand for the running total of `side` (the row of
     initial_meld.thresholds); pass the mover's own entry, which under players.side_formation LONE_HAND holds the
     player's own total. Under initial_meld.minimum_by_hand the hand's number decides instead."""
-    by_hand = rules.minimum_for_hand(hand_number)
-    return rules.minimum_initial_meld(side.running_total)[0] if by_hand is None else by_hand
+    return rules.minimum_for(side.running_total, hand_number)[0]
 
 
 def is_minimum_waived(

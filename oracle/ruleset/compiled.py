@@ -103,10 +103,18 @@ class CompiledRules:
     def minimum_for_hand(self, hand_number: int) -> int | None:
         """The minimum in the game's `hand_number`th hand (1-based) under initial_meld.minimum_by_hand (the last entry
         holds for later hands), or None where the minimum goes by the running total."""
+        return self.minimum_for(0, hand_number)[0] if self.initial_meld.minimum_by_hand else None
+
+    def minimum_for(self, running_total: int, hand_number: int) -> tuple[int, int | None, int | None]:
+        """The minimum of a side's initial meld in the game's `hand_number`th hand (1-based) at `running_total`: by
+        the hand's number under initial_meld.minimum_by_hand, else by the table; with the table row's from_score
+        (None: below the table, or by hand) and the hand whose entry applied (None: by the table)."""
         by_hand = self.initial_meld.minimum_by_hand
-        if not by_hand:
-            return None
-        return by_hand[min(max(hand_number, 1), len(by_hand)) - 1]
+        if by_hand:
+            entry = min(max(hand_number, 1), len(by_hand))
+            return by_hand[entry - 1], None, entry
+        minimum, row = self.minimum_initial_meld(running_total)
+        return minimum, row, None
 
     def minimum_initial_meld(self, running_total: int) -> tuple[int, int | None]:
         """The minimum for a running total, and the from_score of the row used (None: below the table)."""

@@ -277,16 +277,12 @@ class OracleApi:
     ) -> oracle_pb2.GetMinimumInitialMeldResponse:
         """The minimum for a running total, or for the hand's number where the rule set goes by it."""
         rules = self.rule_set(request.rule_set).rules
-        hand = max(request.hand_number, 1)
-        by_hand = rules.minimum_for_hand(hand)
-        if by_hand is not None:
-            return oracle_pb2.GetMinimumInitialMeldResponse(
-                minimum=by_hand, by_hand=min(hand, len(rules.initial_meld.minimum_by_hand))
-            )
-        minimum, row = rules.minimum_initial_meld(request.running_total)
+        minimum, row, entry = rules.minimum_for(request.running_total, request.hand_number)
         response = oracle_pb2.GetMinimumInitialMeldResponse(minimum=minimum)
         if row is not None:
             response.from_score = row
+        if entry is not None:
+            response.by_hand = entry
         return response
 
     def ValidateState(self, request: oracle_pb2.ValidateStateRequest) -> oracle_pb2.ValidateStateResponse:
