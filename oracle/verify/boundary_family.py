@@ -24,7 +24,7 @@ def family_score_targets(rm: RuleModel, hand: SideHand) -> list[Target]:
     """The side tables on the boundaries of the family's score rules (none when the rule set sets none)."""
     spec, cs = rm.spec, rm.canasta_size
     out: list[Target] = []
-    wild = [(s, j) for s, j in zip([s for s in hand.slots if s.rank == WILD_MELD], hand.wild_jokers, strict=False)]
+    wild = list(zip([s for s in hand.slots if s.rank == WILD_MELD], hand.wild_jokers, strict=False))
     c = spec.canastas
     if wild and (c.wild_bonus or c.wild_unfinished_penalty):
         slot, jokers = wild[0]
@@ -66,8 +66,8 @@ def family_score_targets(rm: RuleModel, hand: SideHand) -> list[Target]:
                 )
     t = spec.threes
     if t.count_values:
-        bands = sorted({max(0, t.minus_below_canastas - 1), t.minus_below_canastas, t.plus_from_canastas - 1})
-        bands = sorted({b for b in (*bands, t.plus_from_canastas) if b >= 0})
+        edges = (t.minus_below_canastas - 1, t.minus_below_canastas, t.plus_from_canastas - 1, t.plus_from_canastas)
+        bands = sorted({b for b in edges if b >= 0})
         for canastas in bands:
             for red, black in ((1, 0), (len(t.count_values), 1)):
                 cond = [hand.canastas == canastas, hand.red_threes == red, hand.black_laid == black]
