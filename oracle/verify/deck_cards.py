@@ -45,7 +45,7 @@ class Cards:
         for rank in reversed(NATURAL_RANKS):
             if rank in avoid:
                 continue
-            while len(out) < count and any(self.left[make_card(rank, s)] for s in range(4)):
+            while len(out) < count and self.free(rank):
                 out += self.take(rank, 1)
         return tuple(out)
 
