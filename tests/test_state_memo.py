@@ -81,3 +81,62 @@ def test_the_referee_raises_the_same_error_for_a_remembered_inconsistent_state()
         messages.append(str(info.value))
     assert messages[0] == messages[1] and "missing" in messages[0]
     assert MEMO.hits >= 1
+
+
+def test_a_state_the_referee_made_from_a_valid_state_is_vouched_for_by_identity(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    r = rules("classic-4p")
+    MEMO.clear()
+    made = check_action(r, dealt("classic-4p", 5), Draw()).next_state
+    assert made is not None and validate_state(r, made) == []
+    import oracle.rules.state_memo as state_memo
+
+    def not_again(*_: object) -> list[object]:
+        raise AssertionError("a vouched state was validated again")
+
+    monkeypatch.setattr(state_memo, "validate_state", not_again)
+    hits = MEMO.hits
+    assert MEMO.problems(r, made) == [] and MEMO.hits == hits + 1
+    # an equal state built anew is not the state the referee made: it is hashed and validated as any other
+    with pytest.raises(AssertionError, match="validated again"):
+        MEMO.problems(r, replace(made))
+    # nor is the state vouched for under another rule set
+    with pytest.raises(AssertionError, match="validated again"):
+        MEMO.problems(rules("bicycle-4p"), made)
+
+
+def test_only_a_validated_state_passes_its_vouch_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    r = rules("classic-4p")
+    MEMO.clear()
+    made = check_action(r, dealt("classic-4p", 6), Draw(), validate=False).next_state
+    assert made is not None
+    seen: list[GameState] = []
+    import oracle.rules.state_memo as state_memo
+
+    def validate(_: object, state: GameState, *__: object) -> list[object]:
+        seen.append(state)
+        return []
+
+    monkeypatch.setattr(state_memo, "validate_state", validate)
+    MEMO.problems(r, made)
+    assert len(seen) == 1  # validate=False: the caller vouched for the state it gave, the oracle for nothing
+
+
+def test_the_states_vouched_for_are_bounded_oldest_first() -> None:
+    memo = StateMemo(vouched=2)
+    r = rules("classic-2p")
+    a, b, c = (dealt("classic-2p", shift) for shift in (0, 1, 2))
+    for state in (a, b, c):
+        memo.vouch(r, state)
+    misses = memo.misses
+    memo.problems(r, b)
+    memo.problems(r, c)
+    assert memo.misses == misses  # the two latest are vouched for
+    memo.problems(r, a)
+    assert memo.misses == misses + 1  # the oldest was forgotten, and is validated
+    memo.clear()
+    memo.problems(r, c)
+    assert memo.misses == misses + 2
+    with pytest.raises(ValueError, match="at least 1"):
+        StateMemo(vouched=0)

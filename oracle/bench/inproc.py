@@ -64,7 +64,25 @@ def check_rows(found: list[Position], sizes: InProcessSizes, progress: Progress)
         rows.append(
             missing(key, title, "µs", got) if isinstance(got, str) else over_samples(key, title, got["us"], "µs")
         )
+        if key == "check.repeat":
+            rows.append(_made_row("check.made", MADE_CHECK, found, sizes, progress))
     return rows
+
+
+MADE_CHECK = "  the same, a state the oracle made (the last action's next state: vouched for)"
+MADE_LEGAL = "  the same, a state the oracle made (the last action's next state: vouched for)"
+
+
+def _made_job(kind: str, found: list[Position], sizes: InProcessSizes, rule_set_id: str | None = None) -> Job:
+    """A job over sampled decisions that have one before them in their hand (that decision's request in `before`)."""
+    measured, _ = sample([p for p in found if p.before is not None], sizes.states, rule_set_id=rule_set_id)
+    before = [request_bytes(p.before) for p in measured if p.before is not None]
+    return Job(kind, [request_bytes(p) for p in measured], before=before)
+
+
+def _made_row(key: str, title: str, found: list[Position], sizes: InProcessSizes, progress: Progress) -> Row:
+    got = _measure(_made_job(key, found, sizes), sizes, progress)
+    return missing(key, title, "µs", got) if isinstance(got, str) else over_samples(key, title, got["us"], "µs")
 
 
 def legal_rows(found: list[Position], sizes: InProcessSizes, progress: Progress) -> list[Row]:
@@ -84,6 +102,13 @@ def legal_rows(found: list[Position], sizes: InProcessSizes, progress: Progress)
         for k, t in (("all", title), ("draw", "  draw phase"), ("play", "  play phase")):
             key = f"{prefix}.{k}"
             rows.append(missing(key, t, "µs", got) if isinstance(got, str) else over_samples(key, t, got[k], "µs"))
+        if kind == "legal.moves":
+            got = _measure(_made_job("legal.made", found, sizes, "classic-4p"), sizes, progress)
+            rows.append(
+                missing("legal.made", MADE_LEGAL, "µs", got)
+                if isinstance(got, str)
+                else over_samples("legal.made", MADE_LEGAL, got["all"], "µs")
+            )
         if kind == "legal.bare":
             rows.append(_worst_row(got))
     title = "  per judged candidate (the referee judging each)"

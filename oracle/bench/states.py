@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 
 from google.protobuf import json_format
@@ -33,6 +33,8 @@ class Position:
     rule_set_id: str
     state: GameState
     action: Action
+    #: the decision whose legal action led to this state (None: the first of its hand)
+    before: Position | None = field(default=None, compare=False, repr=False)
 
 
 def shipped_records() -> list[record_pb2.GameRecord]:
@@ -66,8 +68,10 @@ def positions(book: RuleBook, records: list[record_pb2.GameRecord]) -> list[Posi
             dealer = dealer_of_hand(rules, record.first_dealer, h)
             state = deal(rules, deck_order(rules, hand.deck), dealer=dealer, running_totals=standing.totals)
             scores: tuple[int, ...] = ()
+            before: Position | None = None
             for action in hand.actions:
-                out.append(Position(record.rule_set_id, state, action))
+                before = Position(record.rule_set_id, state, action, before)
+                out.append(before)
                 verdict = check_action(rules, state, action, validate=False)
                 if verdict.next_state is None:
                     raise RuntimeError(f"a shipped record has an illegal action: {action}")

@@ -42,7 +42,7 @@ from oracle.rules.play import (
     check_meld,
 )
 from oracle.rules.state_check import InvalidStateError
-from oracle.rules.state_memo import state_problems
+from oracle.rules.state_memo import state_problems, vouch
 from oracle.rules.two_step import apply_pick_up, check_pick_up, second_step
 from oracle.rules.violations import Code, Violation
 from oracle.ruleset.compiled import CompiledRules
@@ -240,4 +240,6 @@ def check_action(
     if violations:
         return Verdict(False, tuple(violations), (), None)
     applied = apply_action(ctx, judged)
+    if validate:  # a legal action on a valid state leads to a valid state: judging it next needs no validation
+        vouch(rules, applied.next_state)
     return Verdict(True, (), applied.events, applied.next_state)

@@ -7,11 +7,15 @@ again is not. `state_problems` answers from a bounded LRU keyed by the rule set
 and the state's content (a GameState is a frozen value: equal states hash
 alike), and runs the full `validate_state` for a state it has not seen.
 States that come out of the oracle's own transitions are valid by
-construction and are never validated at all (replay and the live referee
-pass validate=False).
+construction: replay and the live referee pass validate=False, and a state
+that check_action made from a validated state by a legal action is vouched
+for (`vouch`), so that judging it next (a bot asking about the position its
+last move led to, a simulation) finds it by identity, without hashing it.
 """
 
 from __future__ import annotations
+
+import threading
 
 from oracle.model.errors import FieldProblem
 from oracle.model.lru import LRU
@@ -21,6 +25,7 @@ from oracle.rules.state_check import validate_state
 from oracle.ruleset.compiled import CompiledRules
 
 CAPACITY = 1024  #: states remembered (each entry holds a state the caller built anyway, a few KB)
+VOUCHED = 256  #: states the oracle made lately, remembered by identity (a game's last few positions per caller)
 
 
 class StateMemo:
@@ -31,19 +36,39 @@ class StateMemo:
     so two states whose hashes collide share a slot, one at a time, and never an answer.
     """
 
-    def __init__(self, capacity: int = CAPACITY) -> None:
+    def __init__(self, capacity: int = CAPACITY, vouched: int = VOUCHED) -> None:
         if capacity < 1:
             raise ValueError(f"a state memo needs room for at least 1 state, not {capacity}")
         self.capacity = capacity
         self._entries: LRU[tuple[int, int], tuple[CompiledRules, GameState, tuple[FieldProblem, ...]]]
         self._entries = LRU(capacity)
+        if vouched < 1:
+            raise ValueError(f"a state memo vouches for at least 1 state, not {vouched}")
+        #: by the id of the state, the oldest forgotten first: the entry holds the state, so its id is not reused while
+        #: the entry lives. Read without the lock (one dict lookup); written and trimmed under it.
+        self._vouched: dict[int, tuple[CompiledRules, GameState]] = {}
+        self._vouched_capacity = vouched
+        self._vouch_lock = threading.Lock()
         self.hits = 0  #: answers from memory (diagnostics)
         self.misses = 0  #: states validated
+
+    def vouch(self, rules: CompiledRules, state: GameState) -> None:
+        """Remember `state` as valid under `rules` by identity: the caller made it by the oracle's own transition
+        from a state valid under `rules` (check_action after a legal action). A GameState is frozen, so the object
+        cannot change while it is remembered."""
+        with self._vouch_lock:
+            self._vouched[id(state)] = (rules, state)
+            if len(self._vouched) > self._vouched_capacity:
+                del self._vouched[next(iter(self._vouched))]
 
     def problems(self, rules: CompiledRules, state: GameState, prefix: str = "state") -> list[FieldProblem]:
         """validate_state(rules, state, prefix), from memory when this state was judged under these rules."""
         if prefix != "state":  # problems name their paths; only the common prefix is remembered
             return validate_state(rules, state, prefix)
+        made = self._vouched.get(id(state))
+        if made is not None and made[0] is rules and made[1] is state:
+            self.hits += 1
+            return []
         try:
             key = (id(rules), hash(state))
         except TypeError:  # a state built by hand with a list somewhere: judged, not remembered
@@ -60,6 +85,8 @@ class StateMemo:
     def clear(self) -> None:
         """Forget every state, and what the checks remembered of their parts (oracle.rules.rules_memo)."""
         self._entries.clear()
+        with self._vouch_lock:
+            self._vouched.clear()
         rules_memo.clear()
 
     def __len__(self) -> int:
@@ -74,4 +101,9 @@ def state_problems(rules: CompiledRules, state: GameState) -> list[FieldProblem]
     return MEMO.problems(rules, state)
 
 
-__all__ = ["CAPACITY", "MEMO", "StateMemo", "state_problems"]
+def vouch(rules: CompiledRules, state: GameState) -> None:
+    """Remember a state the oracle made from a valid state by a legal action as valid (StateMemo.vouch)."""
+    MEMO.vouch(rules, state)
+
+
+__all__ = ["CAPACITY", "MEMO", "VOUCHED", "StateMemo", "state_problems", "vouch"]
