@@ -11,6 +11,8 @@ search raises SolverBudgetExceeded.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import z3
@@ -95,6 +97,18 @@ def fresh_z3_context() -> None:
     z3.z3._main_ctx is None; terms made before keep their own context.
     """
     z3.z3._main_ctx = None
+
+
+@contextlib.contextmanager
+def own_z3_context() -> Iterator[None]:
+    """Make the terms of the block start a new default context (fresh_z3_context), and give the caller its own
+    context back afterwards, as if the block had asked Z3 nothing."""
+    saved = z3.z3._main_ctx
+    fresh_z3_context()
+    try:
+        yield
+    finally:
+        z3.z3._main_ctx = saved
 
 
 __all__ = [

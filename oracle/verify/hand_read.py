@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 
 import z3
 
+from oracle.api.v1 import ruleset_pb2
 from oracle.verify import hand_split
-from oracle.verify.budget import PROOF_BUDGET
+from oracle.verify.budget import PROOF_BUDGET, own_z3_context
 from oracle.verify.hand import SideHand, side_hand
 from oracle.verify.model import WILD_MELD, Expr, RuleModel, field_value
 from oracle.verify.proving import proved_maximum
@@ -138,7 +139,45 @@ _SCORING_FIELDS = (
     *(f"threes.{f}" for f in ("black_three_role", "count_values", "minus_below_canastas", "plus_from_canastas")),
     "card_values.table_minus_below_canastas",
 )
-_extremes_cache: dict[str, Extremes | None] = {}
+_extremes_cache: dict[str, ConcreteSide | None] = {}
+
+
+def extreme_key(spec: ruleset_pb2.RuleSet, *, partnership: bool, sign: int) -> str:
+    """What one extreme (extreme_side) depends on: the scoring fields' values, the side's kind and the direction."""
+    return repr([field_value(spec, path) for path in _SCORING_FIELDS] + [partnership, sign])
+
+
+def seed_extremes(found: dict[str, ConcreteSide | None]) -> None:
+    """Take extremes computed elsewhere (another worker process) by extreme_key: the same answers this process
+    would compute, as each is a function of its key alone (see extreme_side)."""
+    _extremes_cache.update(found)
+
+
+def known_extremes() -> dict[str, ConcreteSide | None]:
+    """The extremes this process has computed or been given, by extreme_key."""
+    return dict(_extremes_cache)
+
+
+def extreme_side(model: RuleModel, *, partnership: bool = False, sign: int = 1) -> ConcreteSide | None:
+    """The highest (sign 1) or lowest (sign -1) scoring side table, proved so; None when a check gives up.
+
+    Computed once per process for each extreme_key, in a Z3 context of its own (budget.own_z3_context) on a model
+    of its own: the answer, witness included, depends on the key's fields alone, not on what the caller or this
+    process asked Z3 before, and the caller's context is left as it was.
+    """
+    key = extreme_key(model.spec, partnership=partnership, sign=sign)
+    if key not in _extremes_cache:
+        with own_z3_context():
+            fresh = RuleModel(model.spec)
+            hand = side_hand(fresh, "partnership" if partnership else "side", partnership=partnership)
+            if sign > 0 and fresh.spec.melds.one_open_meld_per_rank and hand_split.splits(fresh.spec):
+                # several books of a rank closed at melds.max_size (one open at a time): the highest proved rank by
+                # rank, which the direct search cannot finish within its budget (hand_split)
+                witness = hand_split.highest_table(fresh, hand)
+                _extremes_cache[key] = None if witness is None else read_side(hand, witness)
+            else:
+                _extremes_cache[key] = _extreme(hand, sign)
+    return _extremes_cache[key]
 
 
 def score_extremes(model: RuleModel, *, partnership: bool = False) -> Extremes | None:
@@ -147,22 +186,14 @@ def score_extremes(model: RuleModel, *, partnership: bool = False) -> Extremes |
     For each direction a search (_extreme) finds a side table scoring T (sat:
     the witness) while "a total beyond T" is unsatisfiable: that unsat answer
     is the proof of the bound. None when a check gives up
-    (budget.PROOF_BUDGET). Rule sets that agree on every scoring field share
-    the answer (cached for the process). `partnership`: the tables of a side
+    (budget.PROOF_BUDGET). Each direction is extreme_side's: rule sets that
+    agree on every scoring field share it. `partnership`: the tables of a side
     of two formed during the hand (side_hand's `partnership`), scored with
     one partner's red threes.
     """
-    key = repr([field_value(model.spec, path) for path in _SCORING_FIELDS] + [partnership])
-    if key not in _extremes_cache:
-        hand = side_hand(model, "partnership" if partnership else "side", partnership=partnership)
-        low = _extreme(hand, -1)
-        # several books of a rank closed at melds.max_size (one open at a time): the highest proved rank by rank,
-        # which the direct search cannot finish within its budget (hand_split)
-        split = model.spec.melds.one_open_meld_per_rank and hand_split.splits(model.spec)
-        witness = hand_split.highest_table(model, hand) if split else None
-        high = read_side(hand, witness) if witness is not None else None if split else _extreme(hand, 1)
-        _extremes_cache[key] = None if low is None or high is None else Extremes(low, high)
-    return _extremes_cache[key]
+    low = extreme_side(model, partnership=partnership, sign=-1)
+    high = extreme_side(model, partnership=partnership, sign=1)
+    return None if low is None or high is None else Extremes(low, high)
 
 
 def _extreme(hand: SideHand, sign: int) -> ConcreteSide | None:

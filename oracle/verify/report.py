@@ -6,8 +6,9 @@ listed but do not fail), and no engine-against-model disagreement. An unknown
 rule-set id raises oracle.ruleset.loader.UnknownRuleSetError.
 
 Rule sets are independent, so with `jobs` above 1 they are verified in that
-many processes (concurrent.futures.ProcessPoolExecutor); the results are the
-serial run's, in the order asked. With `use_cache` a rule set that verified
+many processes (workers: each score extreme once as a task of its own, then
+the rule sets, heaviest first); the results are the serial run's, in the
+order asked. With `use_cache` a rule set that verified
 cleanly before, under the same code (cache.result_key), is read back from disk
 with no solver work and shown as "cached"; only clean results are stored.
 """
@@ -125,15 +126,14 @@ def verify_one(rule_set_id: str, rules: CompiledRules, case_dir: Path | None = N
 
     The answers do not depend on what this process verified before (see
     budget.fresh_z3_context). hand_read.score_extremes is shared by the rule sets that
-    score alike, so it is computed first, in a fresh context, where its
-    answer depends on the scoring fields alone; everything else then runs in
-    another fresh context, the same whether the extremes were computed here
-    or for an earlier rule set.
+    score alike, so it is asked first (outside the properties' timings); each
+    extreme is proved in a context of its own, where its answer depends on the
+    scoring fields alone (hand_read.extreme_side); everything else then runs in
+    a fresh context, the same whether the extremes were computed here, for an
+    earlier rule set or in another worker.
     """
-    budget.fresh_z3_context()
     score_extremes(RuleModel(rules))
     if lone_hand(rules.spec):  # a partner's table too, as score-bounds reports it
-        budget.fresh_z3_context()
         score_extremes(RuleModel(rules), partnership=True)
     budget.fresh_z3_context()
     result = RuleSetVerification(rule_set_id)
@@ -154,38 +154,15 @@ def shipped_book() -> RuleBook:
     return cached_rule_book(resources.files("oracle.specs"))
 
 
-@dataclass
-class _Worker:
-    """What a worker process verifies against, set once by its initializer."""
-
-    book: RuleBook | None = None
-    case_dir: Path | None = None
-
-
-_WORKER = _Worker()
-
-
-def _start_worker(book: RuleBook | None, case_dir: Path | None) -> None:
-    _WORKER.book = book or shipped_book()
-    _WORKER.case_dir = case_dir
-
-
-def _verify_in_worker(rule_set_id: str) -> RuleSetVerification:
-    book = _WORKER.book or shipped_book()
-    return verify_one(rule_set_id, book.get(rule_set_id).rules, _WORKER.case_dir)
-
-
 def _verify_all(
     ids: list[str], book: RuleBook, given: RuleBook | None, case_dir: Path | None, jobs: int
 ) -> list[RuleSetVerification]:
-    """verify_one for each id, in order; in up to `jobs` processes when there is more than one to do."""
+    """verify_one for each id, in order; in up to `jobs` processes when there is more than one to do (workers)."""
     if jobs <= 1 or len(ids) <= 1:
         return [verify_one(i, book.get(i).rules, case_dir) for i in ids]
-    from concurrent.futures import ProcessPoolExecutor  # only when there is work for a pool (a cached run has none)
+    from oracle.verify.workers import verify_in_workers  # only when there is work for a pool (a cached run has none)
 
-    # A worker gets the caller's book, or (None) loads the shipped one itself: nothing to pickle.
-    with ProcessPoolExecutor(min(jobs, len(ids)), initializer=_start_worker, initargs=(given, case_dir)) as pool:
-        return list(pool.map(_verify_in_worker, ids))
+    return verify_in_workers(ids, book, given, case_dir, min(jobs, len(ids)), verify_one)
 
 
 def verify_rule_sets(
