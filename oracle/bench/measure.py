@@ -275,6 +275,8 @@ def _simulate_rows(job: Job, book: RuleBook) -> Samples:
         timed_total = now() - start
     finally:
         setattr(simulate, PATCHED, legal_actions)
+    if not in_legal[0]:  # the patch was not called: a compiled simulate calls the generator directly (oracle.build)
+        return {"hand_us": hand_us, "total_us": [total / 1000], "legal_us": []}
     share = in_legal[0] / timed_total if timed_total else 0.0
     return {"hand_us": hand_us, "total_us": [total / 1000], "legal_us": [share * total / 1000]}
 

@@ -25,6 +25,7 @@ from oracle.bench.serving import (
     workers_rows,
 )
 from oracle.bench.states import bench_records, positions, request_bytes, sample, stream_bytes
+from oracle.build import core_build
 from oracle.ruleset.loader import default_rule_book
 
 PARTS = ("inproc", "grpc", "http", "serving", "workers", "verify")  #: what `Sizes.only` may name
@@ -56,6 +57,7 @@ def context(sizes: Sizes) -> dict[str, object]:
         "python": sys.version.split()[0],
         "platform": platform.platform(),
         "versions": versions,
+        "core": core_build(),
     }
 
 

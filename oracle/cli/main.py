@@ -101,8 +101,26 @@ class LazyGroup(click.Group):
         click.Group(commands={**stand_ins, **self.commands}).format_commands(ctx, formatter)
 
 
+def _print_version(ctx: click.Context, _: click.Parameter, value: bool) -> None:
+    """--version: the version and which build of the core is installed (oracle.build), then exit."""
+    if not value or ctx.resilient_parsing:
+        return
+    from oracle._version import __version__
+    from oracle.build import core_build
+
+    click.echo(f"canasta-oracle, version {__version__} (core: {core_build()})")
+    ctx.exit()
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="canasta-oracle")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Show the version and the core's build (compiled or pure Python), and exit.",
+)
 def main() -> None:
     """canasta-oracle: a rules referee for Canasta."""
 
