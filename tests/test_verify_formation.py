@@ -20,12 +20,21 @@ from oracle.rules import formation, scoring
 from oracle.ruleset.compiled import CompiledRules, compile_rules
 from oracle.ruleset.loader import default_rule_book
 from oracle.ruleset.sections import AfterLastCard
+from oracle.verify import footprint
 from oracle.verify import model_formation as mf
 from oracle.verify.boundary import check_engine
 from oracle.verify.lint import ERROR, WARNING, lint
 from oracle.verify.model import MeldCounts, RuleModel
 from oracle.verify.properties import PROPERTIES, check_properties
 from oracle.verify.report import verify_rule_sets
+
+
+@pytest.fixture(autouse=True)
+def fresh_footprints(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test proves afresh: a model a test seeds with a bug is never answered by a proof kept from the honest
+    model for a rule set that reads alike (footprint.shared)."""
+    monkeypatch.setattr(footprint, "_kept", {})
+
 
 CUTTHROAT = ("cutthroat-3p", "cutthroat-one-canasta-3p", "cutthroat-play-on-3p")
 NEW = ("stock-end", "formation-merge", "partner-score", "lone-hand-score", "all-red-threes-one-owner")

@@ -1,17 +1,20 @@
-"""Work verify shares between rule sets and worker processes: a shared or handed-over score extreme is the one a
-fresh proof gives, and the results do not depend on the number of processes or the order of the rule sets."""
+"""Work verify shares between rule sets and worker processes: a shared or handed-over score extreme, proof or
+boundary search is the one a fresh run gives, and the results do not depend on the number of processes or the
+order of the rule sets."""
 
 from __future__ import annotations
 
 import pytest
 import z3
 
+from oracle.api.v1 import ruleset_pb2
 from oracle.ruleset.loader import default_rule_book
-from oracle.verify import budget, hand_read
+from oracle.verify import budget, footprint, hand_read
 from oracle.verify.hand import side_hand
 from oracle.verify.hand_read import extreme_key, extreme_side, score_extremes
 from oracle.verify.model import RuleModel
-from oracle.verify.report import RuleSetVerification, verify_one
+from oracle.verify.properties import check_properties
+from oracle.verify.report import RuleSetVerification, shipped_book, verify_one
 from oracle.verify.workers import verify_in_workers, weight
 
 BOOK = default_rule_book()
@@ -79,7 +82,7 @@ def test_workers_give_the_serial_results_in_the_order_asked_whatever_the_order()
     ids = ["bicycle-4p", "cutthroat-3p", "classic-4p"]
     serial = {i: outcome(verify_one(i, BOOK.get(i).rules)) for i in ids}
     for order in (ids, ids[::-1]):
-        parallel = verify_in_workers(order, BOOK, None, None, 2, verify_one)
+        parallel = verify_in_workers(order, BOOK, None, shipped_book, None, 2, verify_one)
         assert [r.rule_set_id for r in parallel] == order
         assert [outcome(r) for r in parallel] == [serial[i] for i in order]
 
@@ -88,3 +91,102 @@ def test_the_costliest_rule_sets_are_weighed_heaviest() -> None:
     weights = {i: weight(BOOK.get(i).rules.spec) for i in BOOK.ids()}
     light = max(weights[i] for i in ("classic-4p", "classic-2p", "wild-melds-4p"))
     assert all(weights[i] > light for i in ("samba-4p", "hand-and-foot-4p", "cutthroat-3p"))
+
+
+# ----- footprint.shared: answers kept by the fields they read ------------------------------------------------------
+
+
+@pytest.fixture
+def kept(monkeypatch: pytest.MonkeyPatch) -> dict[str, dict[footprint.Footprint, object]]:
+    """The footprint answers of this process, emptied for the test (restored after)."""
+    answers: dict[str, dict[footprint.Footprint, object]] = {}
+    monkeypatch.setattr(footprint, "_kept", answers)
+    return answers
+
+
+def test_a_recording_view_notes_each_field_read_and_refuses_writes() -> None:
+    spec = BOOK.get("american-4p").rules.spec
+    reads: footprint.Reads = {}
+    view = footprint.recording(spec, reads)
+    assert RuleModel(view).rank_copies == 8  # a model reads nothing until asked: here deck.packs only
+    assert view.melds.max_wilds == spec.melds.max_wilds
+    assert len(view.melds.rank_rules) == len(spec.melds.rank_rules) > 0
+    # a method (here HasField): whatever it reads, the whole message it belongs to counts as read
+    assert view.players.HasField("seats") == spec.players.HasField("seats")
+    assert list(reads) == ["deck.packs", "melds.max_wilds", "melds.rank_rules", "players"]
+    assert reads["melds.rank_rules"] == tuple(r.SerializeToString(deterministic=True) for r in spec.melds.rank_rules)
+    assert reads["players"] == spec.players.SerializeToString(deterministic=True)
+    assert all(footprint.read_path(spec, path) == value for path, value in reads.items())
+    with pytest.raises(TypeError, match="read-only"):
+        view.melds.max_wilds = 9
+    with pytest.raises(TypeError, match="compared"):
+        assert view.melds == spec.melds
+
+
+def test_an_answer_is_shared_only_by_rule_sets_agreeing_on_every_field_it_read(
+    kept: dict[str, dict[footprint.Footprint, object]],
+) -> None:
+    computed: list[str] = []
+
+    def wilds_and_size(spec: ruleset_pb2.RuleSet) -> tuple[int, int]:
+        computed.append(spec.id)
+        return spec.melds.max_wilds, spec.canastas.min_size
+
+    classic, bicycle = BOOK.get("classic-4p").rules.spec, BOOK.get("bicycle-4p").rules.spec
+    assert footprint.shared("t", classic, wilds_and_size) == (3, 7)
+    assert computed == ["classic-4p"]  # the id was read too: nothing else shares this answer
+    computed.clear()
+    assert footprint.shared("t", bicycle, wilds_and_size) == (3, 7)
+    assert computed == ["bicycle-4p"]
+
+    def no_id(spec: ruleset_pb2.RuleSet) -> int:
+        computed.append("no id")
+        return spec.melds.max_wilds
+
+    computed.clear()
+    assert footprint.shared("u", classic, no_id) == 3
+    assert footprint.shared("u", bicycle, no_id) == 3  # agrees on melds.max_wilds: kept, not computed again
+    changed = ruleset_pb2.RuleSet()
+    changed.CopyFrom(classic)
+    changed.melds.max_wilds = 2
+    assert footprint.shared("u", changed, no_id) == 2  # a field it read differs: computed for this rule set
+    assert computed == ["no id", "no id"]
+    assert len(kept["u"]) == 2
+
+
+def test_a_shared_proof_is_the_proof_each_rule_set_gets_alone(
+    kept: dict[str, dict[footprint.Footprint, object]],
+) -> None:
+    pair = ("classic-2p", "2p-frozen-take-with-wilds")
+    after_classic = [check_properties(RuleModel(BOOK.get(i).rules)) for i in pair][1]
+    shared_with = {name: len(answers) for name, answers in kept.items()}
+    kept.clear()
+    alone = check_properties(RuleModel(BOOK.get(pair[1]).rules))
+    assert [(p.property_id, p.holds, p.detail) for p in after_classic] == [
+        (p.property_id, p.holds, p.detail) for p in alone
+    ]
+    # the house rule differs from classic-2p in a pile field only: most proofs were shared, the pile's were not
+    assert sum(n == 1 for n in shared_with.values()) > 20
+    assert shared_with["property:frozen-pair-takes"] == 2
+
+
+def test_answers_handed_to_another_process_are_used_without_solver_work(
+    kept: dict[str, dict[footprint.Footprint, object]],
+) -> None:
+    spec = BOOK.get("classic-2p").rules.spec
+    first = check_properties(RuleModel(spec))
+    handed = footprint.kept()
+    kept.clear()
+    footprint.adopt(handed)
+    checks: list[int] = []
+    honest = z3.Solver.check
+
+    def counting(self: z3.Solver, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
+        checks.append(1)
+        return honest(self, *assumptions)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(z3.Solver, "check", counting)
+        again = check_properties(RuleModel(spec))
+    assert checks == []
+    assert [(p.property_id, p.holds, p.detail) for p in again] == [(p.property_id, p.holds, p.detail) for p in first]

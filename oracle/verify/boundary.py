@@ -69,6 +69,7 @@ from oracle.verify.boundary_runs import run_engine_cases
 from oracle.verify.budget import PROOF_BUDGET, check_within, fresh_z3_context
 from oracle.verify.cases import Case, table_doc
 from oracle.verify.deck_cards import Cards
+from oracle.verify.footprint import shared
 from oracle.verify.hand import ITEMS, side_hand
 from oracle.verify.hand_read import ConcreteSide, read_side, score_extremes
 from oracle.verify.model import NATURAL_RANKS, WILD_MELD, Cond, MeldCounts, RuleModel
@@ -145,7 +146,8 @@ def _meld_answer(rules: CompiledRules, cards: Sequence[int], going_out: bool) ->
     return {"legal": not breaks, "canasta": canasta, "naturalCanasta": canasta and shape.wilds == 0, "breaks": breaks}
 
 
-def _meld_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
+def _meld_points(rm: RuleModel) -> list[tuple[int, int, dict[str, object]]]:
+    """(naturals, wilds, the model's answer) on each side of every meld flip."""
     n, w = z3.Ints("naturals wilds")
 
     def domain(a: z3.ArithRef, b: z3.ArithRef) -> Cond:
@@ -160,20 +162,29 @@ def _meld_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
         lambda a, b: z3.And(rm.legal_meld(at(a, b)), rm.is_natural_canasta(at(a, b))),
     ]
     points = sorted({p for pred in predicates for p in _flips([n, w], domain, pred, [(1, 0), (0, 1)])})
-    # ranks no rank rule names (melds.rank_rules' limits are the play cases' business): the model's meld rules here
-    # are the general ones
-    plain = [r for r in NATURAL_RANKS if rank_rule(rm.spec, r) is None] or list(NATURAL_RANKS)
-    cases = []
-    for i, (naturals, wilds) in enumerate(points):
-        deck = Cards(rules)
-        rank = plain[i % len(plain)]
-        cards = deck.take(rank, naturals) + wild_cards(rm, deck, wilds)
+    found = []
+    for naturals, wilds in points:
         m = MeldCounts(z3.IntVal(naturals), z3.IntVal(wilds), z3.IntVal(0))
         expected: dict[str, object] = {
             "legal": simplifies_true(rm.legal_meld(m)),
             "canasta": simplifies_true(rm.is_canasta(m)),
             "naturalCanasta": simplifies_true(rm.is_natural_canasta(m)),
         }
+        found.append((naturals, wilds, expected))
+    return found
+
+
+def _meld_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
+    # the flips, shared by the rule sets that agree on every field they read (footprint); the engine's answers own
+    points = shared("meld-points", rm.spec, lambda spec: _meld_points(RuleModel(spec)))
+    # ranks no rank rule names (melds.rank_rules' limits are the play cases' business): the model's meld rules here
+    # are the general ones
+    plain = [r for r in NATURAL_RANKS if rank_rule(rm.spec, r) is None] or list(NATURAL_RANKS)
+    cases = []
+    for i, (naturals, wilds, expected) in enumerate(points):
+        deck = Cards(rules)
+        rank = plain[i % len(plain)]
+        cards = deck.take(rank, naturals) + wild_cards(rm, deck, wilds)
         cases.append(
             Case(
                 f"{rm.id}-meld-n{naturals}-w{wilds}",
@@ -181,14 +192,15 @@ def _meld_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
                 rm.id,
                 "meld",
                 {"cards": format_cards(cards), "goingOut": False},
-                expected,
+                dict(expected),
                 _meld_answer(rules, cards, False),
             )
         )
     return cases
 
 
-def _black_three_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
+def _black_three_points(rm: RuleModel) -> list[tuple[int, int, int, bool]]:
+    """(black threes, wilds, going out 0 or 1, the model's legality) on each side of every black-three meld flip."""
     b, w, g = z3.Ints("black_threes wilds going_out")
 
     def domain(x: z3.ArithRef, y: z3.ArithRef, z: z3.ArithRef) -> Cond:
@@ -198,16 +210,19 @@ def _black_three_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
         return rm.legal_black_meld(MeldCounts(x, y, z3.IntVal(0)), z == 1)
 
     points = sorted(set(_flips([b, w, g], domain, legal, [(1, 0, 0), (0, 1, 0), (0, 0, 1)])))
-    cases = []
+    found = []
     for threes, wilds, out in points:
+        m = MeldCounts(z3.IntVal(threes), z3.IntVal(wilds), z3.IntVal(0))
+        found.append((threes, wilds, out, simplifies_true(rm.legal_black_meld(m, z3.BoolVal(out == 1)))))
+    return found
+
+
+def _black_three_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
+    cases = []
+    for threes, wilds, out, legal in shared("black-three-points", rm.spec, lambda s: _black_three_points(RuleModel(s))):
         deck = Cards(rules)
         cards = deck.take(RANK_THREE, threes, suits=(0, 3)) + wild_cards(rm, deck, wilds)
-        m = MeldCounts(z3.IntVal(threes), z3.IntVal(wilds), z3.IntVal(0))
-        expected: dict[str, object] = {
-            "legal": simplifies_true(rm.legal_black_meld(m, z3.BoolVal(out == 1))),
-            "canasta": False,
-            "naturalCanasta": False,
-        }
+        expected: dict[str, object] = {"legal": legal, "canasta": False, "naturalCanasta": False}
         cases.append(
             Case(
                 f"{rm.id}-black-three-meld-b{threes}-w{wilds}-{'out' if out else 'in'}",
@@ -223,9 +238,8 @@ def _black_three_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
     return cases
 
 
-def _minimum_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
-    if rm.spec.initial_meld.minimum_by_hand:  # the hand's number decides, not the running total (boundary_foot)
-        return []
+def _minimum_points(rm: RuleModel) -> list[tuple[int, int, int | None]]:
+    """(running total, the model's minimum, its row's from_score or None) on each side of every row change."""
     t = z3.Int("running_total")
 
     def domain(x: z3.ArithRef) -> Cond:
@@ -234,14 +248,20 @@ def _minimum_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
     def same(x: z3.ArithRef) -> z3.ArithRef:
         return rm.row_of(x)  # the row decides the minimum; the row flips wherever the minimum may
 
-    cases = []
+    found = []
     for (total,) in sorted(set(_flips([t], domain, same, [(1,)]))):
         row = z3.simplify(rm.row_of(z3.IntVal(total))).as_long()
-        expected = {
-            "minimum": z3.simplify(rm.minimum(z3.IntVal(total))).as_long(),
-            "rowFromScore": rm.thresholds[row][0] if row >= 0 else None,
-        }
-        minimum, from_score = rules.minimum_initial_meld(total)
+        minimum = z3.simplify(rm.minimum(z3.IntVal(total))).as_long()
+        found.append((total, minimum, rm.thresholds[row][0] if row >= 0 else None))
+    return found
+
+
+def _minimum_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
+    if rm.spec.initial_meld.minimum_by_hand:  # the hand's number decides, not the running total (boundary_foot)
+        return []
+    cases = []
+    for total, minimum, from_score in shared("minimum-points", rm.spec, lambda s: _minimum_points(RuleModel(s))):
+        engine_minimum, engine_from = rules.minimum_initial_meld(total)
         cases.append(
             Case(
                 f"{rm.id}-minimum-t{total}",
@@ -249,8 +269,8 @@ def _minimum_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
                 rm.id,
                 "minimum",
                 {"runningTotal": total},
-                expected,
                 {"minimum": minimum, "rowFromScore": from_score},
+                {"minimum": engine_minimum, "rowFromScore": engine_from},
             )
         )
     return cases
@@ -318,7 +338,9 @@ def _score_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
     sides = rm.spec.players.seats // rm.spec.players.side_size
     empty = SideTable((), (), ((),) * rm.spec.players.side_size)
     cases = []
-    for slug, what, side in _score_targets(rm):
+    # shared by the rule sets that agree on every field the targets read (footprint), the cases' own
+    targets = shared("score-targets", rm.spec, lambda spec: list(_score_targets(RuleModel(spec))))
+    for slug, what, side in targets:
         # under players.side_formation LONE_HAND a player who goes out plays alone: the sides have formed
         formed = (0, *([1] * (sides - 1))) if side.went_out and lone_hand(rm.spec) else ()
         table = HandTable((side_cards(rm, Cards(rules), side), *([empty] * (sides - 1))), formed)

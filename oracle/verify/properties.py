@@ -9,10 +9,15 @@ counterexample in words, and a proof that runs out of its solver budget is
 reported as not proved with the limit named. A property about a setting a
 rule set does not have (sides formed during the hand under fixed sides) is
 reported as not applicable, with the reason, never as proved.
+
+Rule sets that agree on every field a proof reads share its outcome
+(footprint.shared): each proof runs in a Z3 context of its own on a model of
+its own, so its outcome, witness included, is a function of those fields.
 """
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -26,6 +31,7 @@ from oracle.verify import (
     property_play,
     property_runs,
 )
+from oracle.verify.footprint import shared
 from oracle.verify.model import RuleModel
 from oracle.verify.proving import Outcome
 
@@ -394,6 +400,10 @@ PROPERTIES: list[Property] = [
 ]
 
 
+def _check(check: Callable[[RuleModel], Outcome], spec: ruleset_pb2.RuleSet) -> Outcome:
+    return check(RuleModel(spec))
+
+
 def check_properties(rm: RuleModel, properties: Sequence[Property] = PROPERTIES) -> list[PropertyResult]:
     """Check every property against one rule set's model, timing each."""
     results = []
@@ -403,7 +413,9 @@ def check_properties(rm: RuleModel, properties: Sequence[Property] = PROPERTIES)
             results.append(PropertyResult(prop.id, rm.id, True, f"not applicable: {reason}", 0.0, applicable=False))
             continue
         start = time.perf_counter()
-        outcome = prop.check(rm)
+        # shared by the rule sets that agree on every field the proof reads (footprint), each proved in a Z3
+        # context of its own: the same outcome, witness included, whichever rule set asked first
+        outcome = shared(f"property:{prop.id}", rm.spec, functools.partial(_check, prop.check))
         results.append(
             PropertyResult(prop.id, rm.id, outcome.holds, outcome.detail, (time.perf_counter() - start) * 1000)
         )

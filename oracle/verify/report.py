@@ -30,6 +30,7 @@ from oracle.ruleset.loader import RuleBook
 from oracle.verify import budget, cache
 from oracle.verify.boundary import EngineReport, check_engine
 from oracle.verify.cases import Case
+from oracle.verify.footprint import shared
 from oracle.verify.hand_read import score_extremes
 from oracle.verify.lint import ERROR, LintFinding, lint
 from oracle.verify.model import RuleModel
@@ -139,7 +140,7 @@ def verify_one(rule_set_id: str, rules: CompiledRules, case_dir: Path | None = N
     result = RuleSetVerification(rule_set_id)
     result.properties = check_properties(RuleModel(rules))
     start = time.perf_counter()
-    result.findings = lint(rules)
+    result.findings = shared("lint", rules.spec, lint)  # shared like a property's proof (footprint)
     result.lint_ms = (time.perf_counter() - start) * 1000
     start = time.perf_counter()
     result.engine = check_engine(rules, case_dir)
@@ -162,7 +163,7 @@ def _verify_all(
         return [verify_one(i, book.get(i).rules, case_dir) for i in ids]
     from oracle.verify.workers import verify_in_workers  # only when there is work for a pool (a cached run has none)
 
-    return verify_in_workers(ids, book, given, case_dir, min(jobs, len(ids)), verify_one)
+    return verify_in_workers(ids, book, given, shipped_book, case_dir, min(jobs, len(ids)), verify_one)
 
 
 def verify_rule_sets(

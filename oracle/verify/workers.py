@@ -4,16 +4,21 @@ The costliest single piece of a rule set's verification is the proof of its
 lowest or highest score (hand_read.extreme_side), and rule sets that agree on
 the scoring fields share it. So the pool is given, first, one task per
 distinct extreme (hand_read.extreme_key: the scoring fields, the side's kind,
-the direction), heaviest first, and then one task per rule set, heaviest first,
-each sent once the extremes it needs are known, with them (a rule set never
-waits while another task is ready). At most `jobs` tasks are in flight, so a
-task goes to whichever worker frees first and the two ends of the run finish
-together.
+the direction), heaviest first, and then one task per rule set, heaviest
+first, except that a rule set scoring like a heavier one (the same key of the
+highest table) waits for that one's result. A rule-set task is sent once the
+extremes it needs are known, with them, and with every answer the workers
+have shared so far (footprint.shared: the proofs and boundary searches of rule
+sets agreeing on every field they read), so a worker need not prove again
+what the other proved. A task never waits while another is ready, and at most
+`jobs` tasks are in flight, so a task goes to whichever worker frees first and
+both finish together.
 
 Each extreme is a function of its key alone (extreme_side proves it in a Z3
-context of its own), and verify_one's answers do not depend on what its
-process did before, so which worker ran what, and in what order, changes no
-answer: the results are the serial run's, in the order asked.
+context of its own), each shared answer a function of its footprint alone,
+and verify_one's answers do not depend on what its process did before, so
+which worker ran what, and in what order, changes no answer: the results are
+the serial run's, in the order asked.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from typing import Generic, TypeVar, cast
 from oracle.api.v1 import ruleset_pb2
 from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.loader import RuleBook
+from oracle.verify.footprint import Footprint, Kept, adopt, kept
 from oracle.verify.hand_read import ConcreteSide, extreme_key, extreme_side, seed_extremes
 from oracle.verify.model import RuleModel
 from oracle.verify.model_formation import lone_hand
@@ -51,10 +57,10 @@ class _Worker(Generic[T]):
 _WORKER: list[_Worker[object]] = []  #: the worker's one _Worker (empty in the parent)
 
 
-def _start_worker(book: RuleBook | None, case_dir: Path | None, verify: VerifyOne[object]) -> None:
-    from oracle.verify.report import shipped_book  # a worker loads the shipped book itself: nothing to pickle
-
-    _WORKER[:] = [_Worker(book or shipped_book(), case_dir, verify)]
+def _start_worker(
+    book: RuleBook | None, load: Callable[[], RuleBook], case_dir: Path | None, verify: VerifyOne[object]
+) -> None:
+    _WORKER[:] = [_Worker(book or load(), case_dir, verify)]  # load: the shipped book, read by the worker itself
 
 
 def _extreme_task(rule_set_id: str, partnership: bool, sign: int) -> tuple[str, ConcreteSide | None]:
@@ -64,10 +70,11 @@ def _extreme_task(rule_set_id: str, partnership: bool, sign: int) -> tuple[str, 
     )
 
 
-def _verify_task(rule_set_id: str, extremes: dict[str, ConcreteSide | None]) -> object:
+def _verify_task(rule_set_id: str, extremes: dict[str, ConcreteSide | None], answers: Kept) -> tuple[object, Kept]:
     worker = _WORKER[0]
     seed_extremes(extremes)
-    return worker.verify(rule_set_id, worker.book.get(rule_set_id).rules, worker.case_dir)
+    adopt(answers)
+    return worker.verify(rule_set_id, worker.book.get(rule_set_id).rules, worker.case_dir), kept()
 
 
 def weight(spec: ruleset_pb2.RuleSet) -> int:
@@ -93,19 +100,31 @@ def _searches(ids: list[str], book: RuleBook) -> tuple[dict[str, Search], dict[s
 
 
 def verify_in_workers(
-    ids: list[str], book: RuleBook, given: RuleBook | None, case_dir: Path | None, jobs: int, verify: VerifyOne[T]
+    ids: list[str],
+    book: RuleBook,
+    given: RuleBook | None,
+    load: Callable[[], RuleBook],
+    case_dir: Path | None,
+    jobs: int,
+    verify: VerifyOne[T],
 ) -> list[T]:
     """verify(id, rules, case_dir) for each id, in `jobs` worker processes (the module docstring); in order.
 
-    A worker gets the caller's book `given`, or (None) loads the shipped one itself.
+    A worker gets the caller's book `given`, or (None) calls `load` for the shipped one: nothing to pickle.
     """
     searches, needs = _searches(ids, book)
     cost = {i: weight(book.get(i).rules.spec) for i in ids}
     extremes = sorted(searches, key=lambda k: (-cost[searches[k][0]], -searches[k][2], k))
-    rule_sets = sorted(ids, key=lambda i: (-cost[i], i))
+    # a rule set scoring like one before it (the same highest-table key) goes after it, to find its shared answers
+    lead: dict[str, str] = {}
+    for i in sorted(ids, key=lambda i: (-cost[i], i)):
+        lead.setdefault(needs[i][0], i)
+    after = {i: lead[needs[i][0]] for i in ids if lead[needs[i][0]] != i}
+    rule_sets = sorted(ids, key=lambda i: (i in after, -cost[i], i))
     found: dict[str, ConcreteSide | None] = {}
     results: dict[str, T] = {}
-    with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(given, case_dir, verify)) as pool:
+    shared_answers: dict[tuple[str, Footprint], object] = {}  #: the footprint answers the workers have sent back
+    with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(given, load, case_dir, verify)) as pool:
         running: dict[Future[object], tuple[str, str]] = {}
         while extremes or rule_sets or running:
             while len(running) < jobs and (extremes or rule_sets):
@@ -113,13 +132,14 @@ def verify_in_workers(
                     key = extremes.pop(0)
                     running[pool.submit(_extreme_task, *searches[key])] = ("extreme", key)
                     continue
-                ready = [i for i in rule_sets if all(k in found for k in needs[i])]
+                ready = [i for i in rule_sets if all(k in found for k in needs[i]) and after.get(i, i) in (i, *results)]
                 if not ready and running:
-                    break  # the extremes still in flight come back first
+                    break  # the extremes and leads still in flight come back first
                 chosen = (ready or rule_sets)[0]
                 rule_sets.remove(chosen)
                 given_extremes = {k: found[k] for k in needs[chosen] if k in found}
-                running[pool.submit(_verify_task, chosen, given_extremes)] = ("rule set", chosen)
+                given_answers = [(name, fp, answer) for (name, fp), answer in shared_answers.items()]
+                running[pool.submit(_verify_task, chosen, given_extremes, given_answers)] = ("rule set", chosen)
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in done:
                 kind, name = running.pop(future)
@@ -127,7 +147,9 @@ def verify_in_workers(
                     key, side = cast(tuple[str, ConcreteSide | None], future.result())
                     found[key] = side
                 else:
-                    results[name] = cast(T, future.result())
+                    result, answers = cast(tuple[T, Kept], future.result())
+                    results[name] = result
+                    shared_answers.update(((n, fp), answer) for n, fp, answer in answers)
     return [results[i] for i in ids]
 
 

@@ -1,0 +1,126 @@
+"""Sharing a solver computation between rule sets that agree on every rule-set field it reads (its footprint).
+
+`shared(name, spec, compute)` runs `compute` on a recording view of the
+RuleSet message, in a Z3 context of its own (budget.own_z3_context), and keeps
+the answer with the fields it read and their values. A later call of the same
+name, for a rule set whose fields hold those values, gets the kept answer
+without asking the solver anything.
+
+This is sound because `compute` is deterministic: its every step depends only
+on the values it has read so far (it sees the rule set only through the
+recording view, and Z3 answers the same terms the same way in a fresh
+context), so a rule set that agrees on every value read would take the same
+steps and read the same fields to the same answer. For the same reason the
+answer is the same whichever rule set computed it first, or whether it was
+computed in this process at all: a witness (a model Z3 picked) included.
+
+The view notes a scalar field's value, a repeated field as the tuple of its
+elements (messages serialised deterministically), and a whole message whose
+method is called (HasField, ListFields, ...) as its serialisation. The answer
+must be plain data (no Z3 term: those belong to the context that is dropped).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TypeVar, cast
+
+from google.protobuf.message import Message
+
+from oracle.api.v1 import ruleset_pb2
+from oracle.verify.budget import own_z3_context
+
+T = TypeVar("T")
+
+Reads = dict[str, object]  #: dotted field path ("" for the whole message) -> the value read
+Footprint = tuple[tuple[str, object], ...]
+
+_kept: dict[str, dict[Footprint, object]] = {}  #: name -> footprint -> answer
+
+Kept = list[tuple[str, Footprint, object]]  #: kept answers as (name, footprint, answer), to hand to another process
+
+
+def _noted(value: object) -> object:
+    """A repeated field's value as a comparable tuple (messages serialised), a scalar as itself."""
+    if isinstance(value, Message):
+        return value.SerializeToString(deterministic=True)
+    if isinstance(value, Sequence) and not isinstance(value, (str, bytes)):
+        return tuple(_noted(v) for v in value)
+    return value
+
+
+class Recording:
+    """A read-only view of a protobuf message that notes each field read, by dotted path, with its value."""
+
+    __slots__ = ("_message", "_path", "_reads")
+
+    def __init__(self, message: Message, path: str, reads: Reads) -> None:
+        object.__setattr__(self, "_message", message)
+        object.__setattr__(self, "_path", path)
+        object.__setattr__(self, "_reads", reads)
+
+    def __getattr__(self, name: str) -> object:
+        message: Message = object.__getattribute__(self, "_message")
+        path: str = object.__getattribute__(self, "_path")
+        reads: Reads = object.__getattribute__(self, "_reads")
+        value = getattr(message, name)
+        here = f"{path}.{name}" if path else name
+        if isinstance(value, Message):
+            return Recording(value, here, reads)
+        if callable(value):  # a method of the message: whatever it reads, the whole message is read
+            reads.setdefault(path, _noted(message))
+            return value
+        reads.setdefault(here, _noted(value))
+        return value
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise TypeError(f"a recording view is read-only (setting {name})")
+
+    def __eq__(self, other: object) -> bool:
+        raise TypeError("a recording view cannot be compared: read its fields")
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def read_path(spec: Message, path: str) -> object:
+    """The value a Recording notes for `path` in `spec`."""
+    value: object = spec
+    for part in path.split(".") if path else ():
+        value = getattr(value, part)
+    return _noted(value)
+
+
+def recording(spec: ruleset_pb2.RuleSet, reads: Reads) -> ruleset_pb2.RuleSet:
+    """A recording view of `spec`, typed as the message it stands for (it answers every field read)."""
+    return cast(ruleset_pb2.RuleSet, Recording(spec, "", reads))
+
+
+def shared(name: str, spec: ruleset_pb2.RuleSet, compute: Callable[[ruleset_pb2.RuleSet], T]) -> T:
+    """compute(spec) (plain data), or the answer kept for a rule set that agrees on every field it read."""
+    for footprint, answer in _kept.get(name, {}).items():
+        if all(read_path(spec, path) == value for path, value in footprint):
+            return cast(T, answer)
+    reads: Reads = {}
+    with own_z3_context():
+        answer = compute(recording(spec, reads))
+    _kept.setdefault(name, {})[tuple(reads.items())] = answer
+    return answer
+
+
+def kept() -> Kept:
+    """Every answer this process keeps, to hand to another (adopt): each is a function of its footprint alone."""
+    return [(name, footprint, answer) for name, answers in _kept.items() for footprint, answer in answers.items()]
+
+
+def adopt(answers: Kept) -> None:
+    """Keep answers another process computed (kept): the same this process would compute for those footprints."""
+    for name, footprint, answer in answers:
+        _kept.setdefault(name, {})[footprint] = answer
+
+
+def forget() -> None:
+    """Drop every kept answer (tests)."""
+    _kept.clear()
+
+
+__all__ = ["Footprint", "Kept", "Recording", "adopt", "forget", "kept", "read_path", "recording", "shared"]
