@@ -306,7 +306,9 @@ def test_minimum_goes_by_the_hand_number_where_the_rule_set_says_so(hand: str, e
 def test_minimum_of_a_book_without_a_minimum_by_hand_goes_by_the_total_whatever_the_hand() -> None:
     assert run("minimum", "--rules", "classic-4p", "--hand", "4", "1500") == (0, "90\n")
     code, out = run("minimum", "--rules", "hand-and-foot-4p", "0", "--json")
-    assert code == 0 and json.loads(out) == {"minimum": 50}  # hand 1 by default, no table row
+    assert code == 0 and json.loads(out) == {"minimum": 50, "byHand": 1}  # hand 1 by default, no table row
+    code, out = run("minimum", "--rules", "hand-and-foot-4p", "--hand", "9", "0", "--json")
+    assert code == 0 and json.loads(out) == {"minimum": 150, "byHand": 4}  # the last entry holds for later hands
 
 
 # check --view: the feet by their count only

@@ -362,13 +362,15 @@ def minimum(rule_set_id: str, running_total: int, hand_number: int, as_json: boo
     """Print the minimum initial meld for a side's RUNNING_TOTAL (negative totals: use -- -5). Where the rule set
     sets it by the hand's number (initial_meld.minimum_by_hand), --hand N gives it and the total is not read."""
     loaded = load_rule_set(specs, rule_set_id)
-    value, row, _ = loaded.rules.minimum_for(running_total, hand_number)
-    if as_json:
+    value, row, entry = loaded.rules.minimum_for(running_total, hand_number)
+    if as_json:  # the GetMinimumInitialMeld answer, field for field
         from oracle.api.v1 import oracle_pb2
 
         response = oracle_pb2.GetMinimumInitialMeldResponse(minimum=value)
         if row is not None:
             response.from_score = row
+        if entry is not None:
+            response.by_hand = entry
         print_json(response)
         return
     click.echo(str(value))
