@@ -97,6 +97,8 @@ def recording(spec: ruleset_pb2.RuleSet, reads: Reads) -> ruleset_pb2.RuleSet:
 
 def shared(name: str, spec: ruleset_pb2.RuleSet, compute: Callable[[ruleset_pb2.RuleSet], T]) -> T:
     """compute(spec) (plain data), or the answer kept for a rule set that agrees on every field it read."""
+    if isinstance(spec, Recording):  # inside another shared computation, which notes what this one reads
+        return compute(spec)
     for footprint, answer in _kept.get(name, {}).items():
         if all(read_path(spec, path) == value for path, value in footprint):
             return cast(T, answer)

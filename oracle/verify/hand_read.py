@@ -161,22 +161,26 @@ def known_extremes() -> dict[str, ConcreteSide | None]:
 def extreme_side(model: RuleModel, *, partnership: bool = False, sign: int = 1) -> ConcreteSide | None:
     """The highest (sign 1) or lowest (sign -1) scoring side table, proved so; None when a check gives up.
 
-    Computed once per process for each extreme_key, in a Z3 context of its own (budget.own_z3_context) on a model
-    of its own: the answer, witness included, depends on the key's fields alone, not on what the caller or this
-    process asked Z3 before, and the caller's context is left as it was.
+    Both are computed together, once per process for each pair of extreme_keys, in a Z3 context of their own
+    (budget.own_z3_context) on a model of their own, the highest first: each answer, witness included, depends on
+    the key's fields alone, not on what the caller or this process asked Z3 before, and the caller's context is
+    left as it was.
     """
     key = extreme_key(model.spec, partnership=partnership, sign=sign)
     if key not in _extremes_cache:
         with own_z3_context():
             fresh = RuleModel(model.spec)
             hand = side_hand(fresh, "partnership" if partnership else "side", partnership=partnership)
-            if sign > 0 and fresh.spec.melds.one_open_meld_per_rank and hand_split.splits(fresh.spec):
+            if fresh.spec.melds.one_open_meld_per_rank and hand_split.splits(fresh.spec):
                 # several books of a rank closed at melds.max_size (one open at a time): the highest proved rank by
                 # rank, which the direct search cannot finish within its budget (hand_split)
                 witness = hand_split.highest_table(fresh, hand)
-                _extremes_cache[key] = None if witness is None else read_side(hand, witness)
+                high = None if witness is None else read_side(hand, witness)
             else:
-                _extremes_cache[key] = _extreme(hand, sign)
+                high = _extreme(hand, 1)
+            low = _extreme(hand, -1)
+        _extremes_cache[extreme_key(model.spec, partnership=partnership, sign=-1)] = low
+        _extremes_cache[extreme_key(model.spec, partnership=partnership, sign=1)] = high
     return _extremes_cache[key]
 
 

@@ -8,7 +8,7 @@ over ranks that share only the wild cards, so this proof splits it:
 1. for each natural rank r and each number w of wild cards in its books, the
    most its books can score (card points of its naturals and canasta
    bonuses), U_r(w): a small solver maximum, proved by an unsatisfiable
-   "one point more" check;
+   "one point more" check (one solver per rank, each w in a scope of its own);
 2. the most every rank together can score with W wild cards: an exact
    knapsack over the ranks of the proved U_r; plus the wild cards' points
    (jokers first, being worth no less than twos), the most the threes and
@@ -34,6 +34,7 @@ from oracle.api.v1 import ruleset_pb2
 from oracle.verify import model_family as fam
 from oracle.verify import model_foot as mf
 from oracle.verify.budget import PROOF_BUDGET
+from oracle.verify.footprint import shared
 from oracle.verify.hand import SideHand, slots_per_rank
 from oracle.verify.model import NATURAL_RANKS, RANK_CLASSES, MeldCounts, RuleModel
 from oracle.verify.proving import proved_maximum
@@ -55,9 +56,10 @@ def splits(spec: ruleset_pb2.RuleSet) -> bool:
 Books = tuple[tuple[int, int], ...]  #: a rank's books as (naturals, wilds), in side_hand's slot order
 
 
-def _rank_best(model: RuleModel, rank: int, wilds: int) -> tuple[int, Books] | None:
-    """The most a rank's books with exactly `wilds` wild cards score (card points + bonuses), proved, and books
-    that score it; None when no books hold them, or the solver gives up."""
+def _rank_table(model: RuleModel, rank: int, limit: int) -> list[tuple[int, Books] | None]:
+    """For each number w of wild cards from 0 to `limit`, the most a rank's books with exactly w wild cards score
+    (card points + bonuses), proved, and books that score it; None where no books hold them, or the solver gives
+    up. One solver holds the books' rules; each w is asked in a scope of its own (push, pop)."""
     per_rank, _ = slots_per_rank(model)
     zero = z3.IntVal(0)
     books = [
@@ -71,18 +73,39 @@ def _rank_best(model: RuleModel, rank: int, wilds: int) -> tuple[int, Books] | N
     order = model.wild_copies + 1
     cons += [a.naturals * order + a.wilds >= b.naturals * order + b.wilds for a, b in itertools.pairwise(books)]
     cons += mf.open_books(model.spec, [(m.naturals >= 1, m) for m in books])
-    cons += [z3.Sum([m.naturals for m in books]) <= model.rank_copies, z3.Sum([m.wilds for m in books]) == wilds]
+    cons += [z3.Sum([m.naturals for m in books]) <= model.rank_copies]
     score = z3.Sum([m.naturals * model.rank_value(rank) + model.canasta_bonus(m, rank) for m in books])
     solver = PROOF_BUDGET.solver()
     solver.add(*cons)
-    found = proved_maximum(solver, score)
-    if found is None:
-        return None
-    shown = tuple(
-        (found.eval(m.naturals, model_completion=True).as_long(), found.eval(m.wilds, model_completion=True).as_long())
-        for m in books
-    )
-    return int(found.eval(score, model_completion=True).as_long()), shown
+    table: list[tuple[int, Books] | None] = []
+    for wilds in range(limit + 1):
+        solver.push()
+        solver.add(z3.Sum([m.wilds for m in books]) == wilds)
+        found = proved_maximum(solver, score)
+        solver.pop()
+        if found is None:
+            table.append(None)
+            continue
+        shown = tuple(
+            (
+                found.eval(m.naturals, model_completion=True).as_long(),
+                found.eval(m.wilds, model_completion=True).as_long(),
+            )
+            for m in books
+        )
+        table.append((int(found.eval(score, model_completion=True).as_long()), shown))
+    return table
+
+
+def _rank_tables(model: RuleModel) -> dict[int, list[tuple[int, Books] | None]]:
+    """_rank_table for one rank of each point value (ranks of one value under the general meld rules score alike),
+    by value."""
+    limit = min(model.wild_copies, slots_per_rank(model)[0] * model.spec.melds.max_wilds)
+    tables: dict[int, list[tuple[int, Books] | None]] = {}
+    for rank in NATURAL_RANKS:
+        if model.rank_value(rank) not in tables:
+            tables[model.rank_value(rank)] = _rank_table(model, rank, limit)
+    return tables
 
 
 def _most_wild_points(model: RuleModel, wilds: int) -> int:
@@ -107,12 +130,8 @@ def highest_split(model: RuleModel) -> tuple[int, dict[int, Books]] | None:
     part; None where the score does not split or a rank's part is not proved."""
     if not splits(model.spec):
         return None
-    limit = min(model.wild_copies, slots_per_rank(model)[0] * model.spec.melds.max_wilds)
-    tables: dict[int, list[tuple[int, Books] | None]] = {}
-    for rank in NATURAL_RANKS:
-        key = model.rank_value(rank)  # ranks of one value under the general meld rules score alike
-        if key not in tables:
-            tables[key] = [_rank_best(model, rank, w) for w in range(limit + 1)]
+    # shared by the rule sets that agree on every field the ranks' tables read (footprint: the Hand and Foot sets)
+    tables = shared("hand-split-ranks", model.spec, lambda spec: _rank_tables(RuleModel(spec)))
     per_rank = [tables[model.rank_value(r)] for r in NATURAL_RANKS]
 
     @functools.cache

@@ -3,8 +3,8 @@
 The costliest single piece of a rule set's verification is the proof of its
 lowest or highest score (hand_read.extreme_side), and rule sets that agree on
 the scoring fields share it. So the pool is given, first, one task per
-distinct extreme (hand_read.extreme_key: the scoring fields, the side's kind,
-the direction), heaviest first, and then one task per rule set, heaviest
+distinct pair of extremes (lowest and highest: hand_read.extreme_key, the
+scoring fields and the side's kind), heaviest first, and then one task per rule set, heaviest
 first, except that a rule set scoring like a heavier one (the same key of the
 highest table) waits for that one's result. A rule-set task is sent once the
 extremes it needs are known, with them, and with every answer the workers
@@ -33,7 +33,7 @@ from oracle.api.v1 import ruleset_pb2
 from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.loader import RuleBook
 from oracle.verify.footprint import Footprint, Kept, adopt, kept
-from oracle.verify.hand_read import ConcreteSide, extreme_key, extreme_side, seed_extremes
+from oracle.verify.hand_read import ConcreteSide, extreme_key, extreme_side, known_extremes, seed_extremes
 from oracle.verify.model import RuleModel
 from oracle.verify.model_formation import lone_hand
 
@@ -42,7 +42,7 @@ T = TypeVar("T")
 #: verify_one's signature: rule-set id, its rules, the directory for disagreement case files.
 VerifyOne = Callable[[str, CompiledRules, Path | None], T]
 
-Search = tuple[str, bool, int]  #: (a rule set that needs the extreme, partnership, sign)
+Search = tuple[str, bool]  #: (a rule set that needs the pair of extremes, partnership)
 
 
 @dataclass
@@ -63,11 +63,12 @@ def _start_worker(
     _WORKER[:] = [_Worker(book or load(), case_dir, verify)]  # load: the shipped book, read by the worker itself
 
 
-def _extreme_task(rule_set_id: str, partnership: bool, sign: int) -> tuple[str, ConcreteSide | None]:
+def _extreme_task(rule_set_id: str, partnership: bool) -> dict[str, ConcreteSide | None]:
     spec = _WORKER[0].book.get(rule_set_id).rules.spec
-    return extreme_key(spec, partnership=partnership, sign=sign), extreme_side(
-        RuleModel(spec), partnership=partnership, sign=sign
-    )
+    extreme_side(RuleModel(spec), partnership=partnership)  # the lowest and the highest, together
+    found = known_extremes()
+    keys = [extreme_key(spec, partnership=partnership, sign=sign) for sign in (-1, 1)]
+    return {key: found[key] for key in keys}
 
 
 def _verify_task(rule_set_id: str, extremes: dict[str, ConcreteSide | None], answers: Kept) -> tuple[object, Kept]:
@@ -85,17 +86,17 @@ def weight(spec: ruleset_pb2.RuleSet) -> int:
 
 
 def _searches(ids: list[str], book: RuleBook) -> tuple[dict[str, Search], dict[str, list[str]]]:
-    """Every distinct extreme the rule sets need (by key, with a rule set asking it), and each rule set's keys."""
+    """Every distinct pair of extremes the rule sets need (by the highest's key, with a rule set asking it), and
+    each rule set's keys of them."""
     searches: dict[str, Search] = {}
     needs: dict[str, list[str]] = {}
     for i in ids:
         spec = book.get(i).rules.spec
         needs[i] = []
         for partnership in (False, True) if lone_hand(spec) else (False,):
-            for sign in (1, -1):
-                key = extreme_key(spec, partnership=partnership, sign=sign)
-                searches.setdefault(key, (i, partnership, sign))
-                needs[i].append(key)
+            key = extreme_key(spec, partnership=partnership, sign=1)
+            searches.setdefault(key, (i, partnership))
+            needs[i].append(key)
     return searches, needs
 
 
@@ -114,14 +115,15 @@ def verify_in_workers(
     """
     searches, needs = _searches(ids, book)
     cost = {i: weight(book.get(i).rules.spec) for i in ids}
-    extremes = sorted(searches, key=lambda k: (-cost[searches[k][0]], -searches[k][2], k))
+    extremes = sorted(searches, key=lambda k: (-cost[searches[k][0]], k))
     # a rule set scoring like one before it (the same highest-table key) goes after it, to find its shared answers
     lead: dict[str, str] = {}
     for i in sorted(ids, key=lambda i: (-cost[i], i)):
         lead.setdefault(needs[i][0], i)
     after = {i: lead[needs[i][0]] for i in ids if lead[needs[i][0]] != i}
     rule_sets = sorted(ids, key=lambda i: (i in after, -cost[i], i))
-    found: dict[str, ConcreteSide | None] = {}
+    found: dict[str, None] = {}  #: the pairs of extremes known, by the highest's key
+    given_sides: dict[str, ConcreteSide | None] = {}  #: every extreme known, by extreme_key
     results: dict[str, T] = {}
     shared_answers: dict[tuple[str, Footprint], object] = {}  #: the footprint answers the workers have sent back
     with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(given, load, case_dir, verify)) as pool:
@@ -137,15 +139,15 @@ def verify_in_workers(
                     break  # the extremes and leads still in flight come back first
                 chosen = (ready or rule_sets)[0]
                 rule_sets.remove(chosen)
-                given_extremes = {k: found[k] for k in needs[chosen] if k in found}
+                given_extremes = dict(given_sides)
                 given_answers = [(name, fp, answer) for (name, fp), answer in shared_answers.items()]
                 running[pool.submit(_verify_task, chosen, given_extremes, given_answers)] = ("rule set", chosen)
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in done:
                 kind, name = running.pop(future)
                 if kind == "extreme":
-                    key, side = cast(tuple[str, ConcreteSide | None], future.result())
-                    found[key] = side
+                    found[name] = None  # the pair is known: its sides go to the rule sets that need them
+                    given_sides.update(cast(dict[str, ConcreteSide | None], future.result()))
                 else:
                     result, answers = cast(tuple[T, Kept], future.result())
                     results[name] = result
