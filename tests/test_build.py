@@ -61,3 +61,10 @@ def test_setup_refuses_to_compile_an_editable_install() -> None:
         [sys.executable, "setup.py", "editable_wheel"], cwd=ROOT, env=env, capture_output=True, text=True, check=False
     )
     assert done.returncode != 0 and "is for wheel builds" in done.stderr
+
+
+def test_the_server_says_which_core_it_runs() -> None:
+    from oracle.service.config import ServeConfig
+    from oracle.service.server import describe
+
+    assert describe(ServeConfig()).endswith("; core: pure Python")

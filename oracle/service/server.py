@@ -16,6 +16,7 @@ import grpc
 from grpc_health.v1 import health_pb2_grpc
 
 from oracle.api.v1 import oracle_pb2
+from oracle.build import core_build
 from oracle.ruleset.loader import RuleBook
 from oracle.service.admission import Admission
 from oracle.service.calls import CallLayer, LayeredInterceptor
@@ -223,7 +224,7 @@ def _stderr_captured() -> Iterator[list[str]]:
 
 
 def describe(config: ServeConfig) -> str:
-    """One line saying how the server is served: transport, authentication, reflection, limits."""
+    """One line saying how the server is served: transport, authentication, reflection, limits, the core's build."""
     transport = "plaintext"
     if config.tls:
         transport = "TLS, client certificates required" if config.tls_client_ca else "TLS"
@@ -231,7 +232,8 @@ def describe(config: ServeConfig) -> str:
     reflection = "reflection v1 and v1alpha" if config.reflection else "no reflection"
     return (
         f"{transport}; {auth}; {reflection}; at most {config.max_calls} calls and {config.max_streams} streams"
-        f" at once; on SIGTERM: drain {config.drain_seconds:g} s, grace {config.grace_seconds:g} s"
+        f" at once; on SIGTERM: drain {config.drain_seconds:g} s, grace {config.grace_seconds:g} s;"
+        f" core: {core_build()}"
     )
 
 
