@@ -20,7 +20,7 @@ from oracle.rules import melds
 from oracle.ruleset.compiled import CompiledRules, compile_rules
 from oracle.ruleset.loader import RuleBook, SpecError, UnknownRuleSetError, default_rule_book
 from oracle.verify import cache as verify_cache
-from oracle.verify import footprint
+from oracle.verify import footprint, hand
 from oracle.verify.boundary import check_engine
 from oracle.verify.gate import contradictions
 from oracle.verify.lint import ERROR, WARNING, LintFinding, lint
@@ -31,9 +31,10 @@ from oracle.verify.report import RuleSetVerification, verify_command_lines, veri
 
 @pytest.fixture(autouse=True)
 def fresh_footprints(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test proves afresh: a model a test seeds with a bug is never answered by a proof kept from the honest
-    model for a rule set that reads alike (footprint.shared)."""
+    """Each test proves afresh: a model a test seeds with a bug is never answered by a proof or a side table kept
+    from the honest model for a rule set that reads alike (footprint.shared, hand.side_hand)."""
     monkeypatch.setattr(footprint, "_kept", {})
+    monkeypatch.setattr(hand, "_built", {})
 
 
 SPECS = resources.files("oracle.specs")

@@ -21,6 +21,7 @@ from oracle.ruleset.compiled import CompiledRules, compile_rules
 from oracle.ruleset.loader import default_rule_book
 from oracle.ruleset.sections import AfterLastCard
 from oracle.verify import footprint
+from oracle.verify import hand as verify_hand
 from oracle.verify import model_formation as mf
 from oracle.verify.boundary import check_engine
 from oracle.verify.lint import ERROR, WARNING, lint
@@ -31,9 +32,10 @@ from oracle.verify.report import verify_rule_sets
 
 @pytest.fixture(autouse=True)
 def fresh_footprints(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test proves afresh: a model a test seeds with a bug is never answered by a proof kept from the honest
-    model for a rule set that reads alike (footprint.shared)."""
+    """Each test proves afresh: a model a test seeds with a bug is never answered by a proof or a side table kept
+    from the honest model for a rule set that reads alike (footprint.shared, hand.side_hand)."""
     monkeypatch.setattr(footprint, "_kept", {})
+    monkeypatch.setattr(verify_hand, "_built", {})
 
 
 CUTTHROAT = ("cutthroat-3p", "cutthroat-one-canasta-3p", "cutthroat-play-on-3p")

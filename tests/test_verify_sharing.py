@@ -9,10 +9,11 @@ import z3
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.ruleset.loader import default_rule_book
-from oracle.verify import budget, footprint, hand_read
+from oracle.verify import budget, footprint, hand, hand_read
 from oracle.verify.hand import side_hand
 from oracle.verify.hand_read import extreme_key, extreme_side, score_extremes
 from oracle.verify.model import RuleModel
+from oracle.verify.model_formation import lone_hand
 from oracle.verify.properties import check_properties
 from oracle.verify.report import RuleSetVerification, shipped_book, verify_one
 from oracle.verify.workers import verify_in_workers, weight
@@ -64,7 +65,7 @@ def test_an_extreme_is_the_same_proof_whatever_z3_was_asked_before(
 def test_rule_sets_that_score_alike_share_an_extreme_equal_to_their_own_fresh_proof(
     empty_cache: dict[str, hand_read.ConcreteSide | None],
 ) -> None:
-    # bicycle-4p differs from classic-4p, but not in a scoring field (hand_read._SCORING_FIELDS)
+    # bicycle-4p differs from classic-4p, but not in a scoring field (hand.SIDE_FIELDS)
     key = extreme_key(BOOK.get("classic-4p").rules.spec, partnership=False, sign=-1)
     assert extreme_key(BOOK.get("bicycle-4p").rules.spec, partnership=False, sign=-1) == key
     assert extreme_key(BOOK.get("american-4p").rules.spec, partnership=False, sign=-1) != key
@@ -191,3 +192,32 @@ def test_answers_handed_to_another_process_are_used_without_solver_work(
         again = check_properties(RuleModel(spec))
     assert checks == []
     assert [(p.property_id, p.holds, p.detail) for p in again] == [(p.property_id, p.holds, p.detail) for p in first]
+
+
+def test_a_side_table_reads_only_the_fields_it_is_kept_by(monkeypatch: pytest.MonkeyPatch) -> None:
+    # side_hand keeps one table per process for the values of hand.SIDE_FIELDS (and the extremes their key): a
+    # field it read beyond them could give two rule sets one table that only one of them has
+    monkeypatch.setattr(hand, "_built", {})
+    for rule_set_id in BOOK.ids():
+        spec = BOOK.get(rule_set_id).rules.spec
+        for partnership in (False, True) if lone_hand(spec) else (False,):
+            reads: footprint.Reads = {}
+            with budget.own_z3_context():
+                side_hand(RuleModel(footprint.recording(spec, reads)), "t", partnership=partnership)
+            assert set(reads) <= set(hand.SIDE_FIELDS), (rule_set_id, set(reads) - set(hand.SIDE_FIELDS))
+            assert len(reads) > 20, rule_set_id
+
+
+def test_a_kept_side_table_is_copied_into_the_context_that_asks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hand, "_built", {})
+    budget.fresh_z3_context()
+    first = side_hand(model("classic-4p"))
+    budget.fresh_z3_context()
+    again = side_hand(model("bicycle-4p"))  # the same fields: the kept table, copied into the new context
+    assert len(hand._built) == 1
+    assert again.total.ctx == z3.main_ctx() and first.total.ctx != again.total.ctx
+    assert again.total.sexpr() == first.total.sexpr()
+    solver = budget.PROOF_BUDGET.solver()
+    solver.add(*again.constraints, again.total >= 7320)
+    assert solver.check() == z3.sat
+    assert solver.check(again.total >= 7321) == z3.unsat  # the highest score-bounds reports for both

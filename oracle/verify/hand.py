@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass
+from typing import TypeVar, cast
 
 import z3
 
 from oracle.verify import model_family as fam
 from oracle.verify import model_foot as foot
-from oracle.verify.model import NATURAL_RANKS, RANK_CLASSES, WILD_MELD, Cond, Expr, MeldCounts, RuleModel
+from oracle.verify.budget import own_z3_context
+from oracle.verify.model import NATURAL_RANKS, RANK_CLASSES, WILD_MELD, Cond, Expr, MeldCounts, RuleModel, field_value
+
+_T = TypeVar("_T")
 
 #: The score items, in the order a breakdown lists them ("red_threes": the threes' score, by count where
 #: threes.count_values is set; "unfinished": melds short of a canasta that cost points; "held": ranks held).
@@ -88,18 +93,103 @@ def slots_per_rank(model: RuleModel) -> tuple[int, int]:
     return natural, wild
 
 
+#: The rule-set fields side_hand reads (tests/test_verify_sharing.py checks it with a recording view of every shipped
+#: rule set): their values, with the side's name and kind, decide the side table's terms.
+SIDE_FIELDS = (
+    "players.side_size",
+    "deck.packs",
+    "deck.jokers",
+    *(f"card_values.{f}" for f in ("joker", "two", "ace", "eight_to_king", "four_to_seven", "black_three")),
+    *(f"card_values.{f}" for f in ("rank_values", "red_three")),
+    "threes.red_three_held",
+    "melds.one_open_meld_per_rank",
+    "going_out.natural_canastas_required",
+    "going_out.mixed_canastas_required",
+    *(
+        f"melds.{f}"
+        for f in (
+            "min_size",
+            "min_naturals",
+            "max_wilds",
+            "wild_ratio",
+            "max_size",
+            "one_meld_per_rank",
+            "wild_only_melds",
+        )
+    ),
+    "canastas.min_size",
+    "canastas.natural_bonus",
+    "canastas.mixed_bonus",
+    *(
+        f"threes.{f}"
+        for f in (
+            "red_three_bonus",
+            "all_red_threes_bonus",
+            "red_threes_negative_without_meld",
+            "all_red_threes_negative_without_meld",
+            "black_three_meld_going_out_only",
+            "black_three_meld_min",
+            "black_three_meld_max",
+            "black_three_meld_wilds",
+        )
+    ),
+    "going_out.canastas_required",
+    "going_out.bonus",
+    "going_out.concealed_bonus",
+    "going_out.unfinished_special_meld_blocks",
+    "melds.rank_rules",
+    *(
+        f"canastas.{f}"
+        for f in ("wild_bonus", "wild_all_twos_bonus", "wild_all_jokers_bonus", "wild_unfinished_penalty")
+    ),
+    *(f"threes.{f}" for f in ("black_three_role", "count_values", "minus_below_canastas", "plus_from_canastas")),
+    "card_values.table_minus_below_canastas",
+    "threes.canastas_for_red_threes",  # Samba: red threes score negative below this many canastas
+)
+
+_built: dict[str, SideHand] = {}  #: side tables built in contexts of their own, by their fields' values, name, kind
+
+
 def side_hand(model: RuleModel, name: str = "side", *, partnership: bool = False) -> SideHand:
     """Variables and constraints for one side's end-of-hand table under `model`'s rule set (built once per name).
 
     `partnership`: a side of two players formed during the hand (players.side_formation LONE_HAND): whoever of
     them goes out, the other may still hold cards, so the going-out side's hands need not be empty.
+
+    Building the terms is slow in Python (a tenth of a second for five packs), so each table is built once per
+    process for the values of SIDE_FIELDS, the name and the kind, in a Z3 context of its own (the same terms
+    whoever asks first), and copied into the context of each model that asks (z3's translate, in C).
     """
     cached = model.memo.get(f"side_hand:{name}")
     if isinstance(cached, SideHand):
         return cached
-    built = _build_side_hand(model, name, partnership)
+    key = repr([field_value(model.spec, path) for path in SIDE_FIELDS] + [name, partnership])
+    if key not in _built:
+        with own_z3_context():
+            _built[key] = _build_side_hand(RuleModel(model.spec), name, partnership)
+    built = _translated(_built[key], z3.main_ctx())
     model.memo[f"side_hand:{name}"] = built
     return built
+
+
+def _translated(value: _T, ctx: z3.Context) -> _T:
+    """`value` (terms, or dataclasses, tuples, lists and dicts of them) with every term copied into `ctx`."""
+    found: object
+    if isinstance(value, z3.ExprRef):
+        found = value.translate(ctx)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        found = dataclasses.replace(
+            value, **{f.name: _translated(getattr(value, f.name), ctx) for f in dataclasses.fields(value)}
+        )
+    elif isinstance(value, tuple):
+        found = tuple(_translated(v, ctx) for v in value)
+    elif isinstance(value, list):
+        found = [_translated(v, ctx) for v in value]
+    elif isinstance(value, dict):
+        found = {k: _translated(v, ctx) for k, v in value.items()}
+    else:
+        found = value
+    return cast(_T, found)
 
 
 def _build_side_hand(model: RuleModel, name: str, partnership: bool = False) -> SideHand:

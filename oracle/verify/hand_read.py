@@ -9,7 +9,7 @@ import z3
 from oracle.api.v1 import ruleset_pb2
 from oracle.verify import hand_split
 from oracle.verify.budget import PROOF_BUDGET, own_z3_context
-from oracle.verify.hand import SideHand, side_hand
+from oracle.verify.hand import SIDE_FIELDS, SideHand, side_hand
 from oracle.verify.model import WILD_MELD, Expr, RuleModel, field_value
 from oracle.verify.proving import proved_maximum
 
@@ -88,57 +88,10 @@ class Extremes:
     high: ConcreteSide
 
 
-# The rule-set fields side_hand reads (their values are the cache key of score_extremes).
-_SCORING_FIELDS = (
-    "players.side_size",
-    "deck.packs",
-    "deck.jokers",
-    *(f"card_values.{f}" for f in ("joker", "two", "ace", "eight_to_king", "four_to_seven", "black_three")),
-    *(f"card_values.{f}" for f in ("rank_values", "red_three")),
-    "threes.red_three_held",
-    "melds.one_open_meld_per_rank",
-    "going_out.natural_canastas_required",
-    "going_out.mixed_canastas_required",
-    *(
-        f"melds.{f}"
-        for f in (
-            "min_size",
-            "min_naturals",
-            "max_wilds",
-            "wild_ratio",
-            "max_size",
-            "one_meld_per_rank",
-            "wild_only_melds",
-        )
-    ),
-    "canastas.min_size",
-    "canastas.natural_bonus",
-    "canastas.mixed_bonus",
-    *(
-        f"threes.{f}"
-        for f in (
-            "red_three_bonus",
-            "all_red_threes_bonus",
-            "red_threes_negative_without_meld",
-            "all_red_threes_negative_without_meld",
-            "black_three_meld_going_out_only",
-            "black_three_meld_min",
-            "black_three_meld_max",
-            "black_three_meld_wilds",
-        )
-    ),
-    "going_out.canastas_required",
-    "going_out.bonus",
-    "going_out.concealed_bonus",
-    "going_out.unfinished_special_meld_blocks",
-    "melds.rank_rules",
-    *(
-        f"canastas.{f}"
-        for f in ("wild_bonus", "wild_all_twos_bonus", "wild_all_jokers_bonus", "wild_unfinished_penalty")
-    ),
-    *(f"threes.{f}" for f in ("black_three_role", "count_values", "minus_below_canastas", "plus_from_canastas")),
-    "card_values.table_minus_below_canastas",
-)
+# The rule-set fields side_hand reads (their values are the cache key of the extremes)
+_SCORING_FIELDS = SIDE_FIELDS
+
+
 _extremes_cache: dict[str, ConcreteSide | None] = {}
 
 
