@@ -202,8 +202,9 @@ def test_the_engine_agrees_with_the_model_on_red_threes_that_need_two_canastas()
     red = [c for c in report.cases if "-score-red" in c.id]
     assert red, "no red-three score cases"
     assert not report.disagreements, [c.id for c in report.disagreements]
-    with_meld = next(c for c in red if c.id.endswith("red1-meld"))
-    assert with_meld.expected["redThrees"] == -100  # a meld but no canasta: threes.canastas_for_red_threes 2
+    by_id = {c.id.removeprefix("samba-4p-score-"): c for c in red}
+    assert by_id["red1-canastas1"].expected["redThrees"] == -100  # one canasta: threes.canastas_for_red_threes 2
+    assert by_id["red1-canastas2"].expected["redThrees"] == 100
 
 
 def test_the_engine_agrees_with_the_model_on_runs_and_the_pile_top_onto_a_run() -> None:

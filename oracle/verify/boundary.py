@@ -10,7 +10,8 @@ Score cases are side tables the solver builds to sit on score boundaries
 card short of a canasta; natural and mixed canastas of exactly
 canastas.min_size; going out with exactly the canastas required; black-three
 melds of the smallest and largest size; the lowest and highest scoring tables;
-and, where a rule set sets them, the Modern American Canasta score rules'
+one red three with one canasta fewer than threes.canastas_for_red_threes and
+with that many; and, where a rule set sets them, the Modern American Canasta score rules'
 boundaries of boundary_family).
 The end of the stock (boundary_stock) and, under players.side_formation
 LONE_HAND, merged melds and each seat's score (boundary_formation) add theirs; under runs, runs and the pile's
@@ -318,16 +319,22 @@ def _score_targets(rm: RuleModel) -> Iterator[tuple[str, str, ConcreteSide]]:
                 [hand.black.naturals == threes, hand.went_out == 1],
             )
         )
+    if t.canastas_for_red_threes:  # Samba: red threes count against a side short of that many canastas
+        for canastas in (t.canastas_for_red_threes - 1, t.canastas_for_red_threes):
+            targets.append(
+                (
+                    f"red1-canastas{canastas}",
+                    f"1 red three, a meld and {canastas} canasta(s) (threes.canastas_for_red_threes)",
+                    [hand.red_threes == 1, hand.has_meld, hand.canastas == canastas, hand.went_out == 0],
+                )
+            )
     targets += family_score_targets(rm, hand)
     targets += held_red_targets(rm, hand)
     solver = PROOF_BUDGET.solver()
-    solver.add(*hand.constraints)
+    solver.add(*hand.constraints, *small)
     for slug, what, conditions in targets:
-        solver.push()
-        solver.add(*conditions, *small)
-        if check_within(solver, PROOF_BUDGET, f"the score boundary '{slug}' ({what})"):
+        if check_within(solver, PROOF_BUDGET, f"the score boundary '{slug}' ({what})", z3.And(*conditions)):
             yield slug, what, read_side(hand, solver.model())
-        solver.pop()
     extremes = score_extremes(rm)
     if extremes is not None:
         yield "lowest", "a side table of the lowest score (proved lowest)", extremes.low

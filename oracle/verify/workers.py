@@ -5,8 +5,8 @@ lowest or highest score (hand_read.extreme_side), and rule sets that agree on
 the scoring fields share it. So the pool is given, first, one task per
 distinct pair of extremes (lowest and highest: hand_read.extreme_key, the
 scoring fields and the side's kind), heaviest first, and then one task per rule set, heaviest
-first, except that a rule set scoring like a heavier one (the same key of the
-highest table) waits for that one's result. A rule-set task is sent once the
+first, except that a rule set differing from a heavier one in a few fields
+(a house rule and its base game: NEAR_FIELDS) waits for that one's result. A rule-set task is sent once the
 extremes it needs are known, with them, and with every answer the workers
 have shared so far (footprint.shared: the proofs and boundary searches of rule
 sets agreeing on every field they read), so a worker need not prove again
@@ -28,6 +28,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar, cast
+
+from google.protobuf.message import Message
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.ruleset.compiled import CompiledRules
@@ -100,6 +102,42 @@ def _searches(ids: list[str], book: RuleBook) -> tuple[dict[str, Search], dict[s
     return searches, needs
 
 
+#: A rule set differing from a heavier one in at most this many fields waits for it, to find most of its proofs
+#: shared (the shipped house rules differ from their base game in one to five fields; unrelated games in dozens).
+NEAR_FIELDS = 6
+
+
+def _leaves(message: Message, prefix: str = "") -> dict[str, object]:
+    """Every set field of a message by dotted path (a repeated field as the tuple of its elements)."""
+    found: dict[str, object] = {}
+    for field, value in message.ListFields():
+        path = prefix + field.name
+        if isinstance(value, Message):
+            found |= _leaves(value, path + ".")
+        elif isinstance(value, (int, float, str, bytes)):
+            found[path] = value
+        else:
+            found[path] = tuple(v.SerializeToString(deterministic=True) if isinstance(v, Message) else v for v in value)
+    return found
+
+
+def _followed(order: list[str], book: RuleBook) -> dict[str, str]:
+    """For each rule set of `order` that differs from an earlier one in at most NEAR_FIELDS rule fields, the
+    nearest such (the first of the nearest): it goes after that one, whose shared answers it then finds."""
+    # the rule fields are those of the sub-messages (melds.min_size, ...); the top level names and describes
+    leaves = {i: {k: v for k, v in _leaves(book.get(i).rules.spec).items() if "." in k} for i in order}
+    after: dict[str, str] = {}
+    for n, i in enumerate(order):
+        near = [
+            (sum(leaves[i].get(k) != leaves[j].get(k) for k in leaves[i].keys() | leaves[j].keys()), j)
+            for j in order[:n]
+        ]
+        distance, nearest = min(near, default=(NEAR_FIELDS + 1, ""), key=lambda d: d[0])
+        if distance <= NEAR_FIELDS:
+            after[i] = nearest
+    return after
+
+
 def verify_in_workers(
     ids: list[str],
     book: RuleBook,
@@ -116,11 +154,8 @@ def verify_in_workers(
     searches, needs = _searches(ids, book)
     cost = {i: weight(book.get(i).rules.spec) for i in ids}
     extremes = sorted(searches, key=lambda k: (-cost[searches[k][0]], k))
-    # a rule set scoring like one before it (the same highest-table key) goes after it, to find its shared answers
-    lead: dict[str, str] = {}
-    for i in sorted(ids, key=lambda i: (-cost[i], i)):
-        lead.setdefault(needs[i][0], i)
-    after = {i: lead[needs[i][0]] for i in ids if lead[needs[i][0]] != i}
+    order = sorted(ids, key=lambda i: (-cost[i], i))
+    after = _followed(order, book)
     rule_sets = sorted(ids, key=lambda i: (i in after, -cost[i], i))
     found: dict[str, None] = {}  #: the pairs of extremes known, by the highest's key
     given_sides: dict[str, ConcreteSide | None] = {}  #: every extreme known, by extreme_key
