@@ -40,6 +40,7 @@ from oracle.verify.boundary_play import STOCK
 from oracle.verify.budget import PROOF_BUDGET, check_within
 from oracle.verify.cases import Case
 from oracle.verify.deck_cards import Cards, whole_state
+from oracle.verify.footprint import shared
 from oracle.verify.hand import SideHand
 from oracle.verify.model import NATURAL_RANKS, RuleModel
 from oracle.verify.terms import simplifies_true
@@ -72,33 +73,51 @@ def _codes(rules: CompiledRules, state: GameState, action: Action) -> tuple[list
     return sorted({v.code.name for v in verdict.violations}), verdict.next_state
 
 
-def _melds_worth(rm: RuleModel, points: int) -> list[tuple[int, int, int]] | None:
-    """(rank, naturals, wilds) of legal melds, one of a rank, worth exactly `points` from at most
-    deal.hand_size - 1 cards; None when there are none."""
+Laid = list[tuple[int, int, int]]  #: (rank, naturals, wilds) of legal melds, one of a rank
+
+
+def _minimum_melds(rm: RuleModel) -> list[tuple[int, int, list[tuple[int, Laid]]]]:
+    """For each hand number (one past initial_meld.minimum_by_hand too): the model's minimum, and melds from at
+    most deal.hand_size - 1 cards worth exactly the minimum and the most points below it (within 30) that any
+    reach, where they exist. One solver; each worth is asked as an assumption."""
     melds = rm.melds_at_once("minimum_case")
     solver = PROOF_BUDGET.solver()
-    solver.add(*melds.constraints, melds.points == points, melds.cards <= rm.spec.deal.hand_size - 1)
+    solver.add(*melds.constraints, melds.cards <= rm.spec.deal.hand_size - 1)
     seen: set[int] = set()
     for rank, m in melds.melds:
         if rank in seen:  # a second book of a rank stays empty (one open book at a time)
             solver.add(m.naturals == 0)
         seen.add(rank)
     solver.add(melds.jokers == 0)  # twos only: the cards are then plain to lay out
-    if not check_within(solver, PROOF_BUDGET, f"melds worth {points}"):
-        return None
-    model = solver.model()
 
-    def num(e: z3.ArithRef) -> int:
-        return int(model.eval(e, model_completion=True).as_long())
+    def worth(points: int) -> Laid | None:
+        if not check_within(solver, PROOF_BUDGET, f"melds worth {points}", melds.points == points):
+            return None
+        model = solver.model()
 
-    return [(rank, num(m.naturals), num(m.wilds)) for rank, m in melds.melds if num(m.naturals)]
+        def num(e: z3.ArithRef) -> int:
+            return int(model.eval(e, model_completion=True).as_long())
+
+        return [(rank, num(m.naturals), num(m.wilds)) for rank, m in melds.melds if num(m.naturals)]
+
+    found = []
+    for hand_number in range(1, len(rm.spec.initial_meld.minimum_by_hand) + 2):
+        expected = mf.minimum_for_hand(rm.spec, hand_number)
+        reached = [] if (at := worth(expected)) is None else [(expected, at)]
+        for points in range(expected - 1, max(0, expected - 30), -1):  # down to the first that is met
+            if (under := worth(points)) is not None:
+                reached.insert(0, (points, under))
+                break
+        found.append((hand_number, expected, reached))
+    return found
 
 
 def _minimum_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
-    by_hand = list(rm.spec.initial_meld.minimum_by_hand)
     cases = []
-    for hand_number in range(1, len(by_hand) + 2):
-        expected = mf.minimum_for_hand(rm.spec, hand_number)
+    # the solver's part is shared by the rule sets agreeing on every field it reads (footprint); the engine's own
+    for hand_number, expected, reached in shared(
+        "minimum-by-hand-melds", rm.spec, lambda s: _minimum_melds(RuleModel(s))
+    ):
         cases.append(
             Case(
                 f"{rm.id}-minimum-hand{hand_number}",
@@ -110,11 +129,7 @@ def _minimum_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
                 {"minimum": rules.minimum_for_hand(hand_number)},
             )
         )
-        below = next((p for p in range(expected - 1, max(0, expected - 30), -1) if _melds_worth(rm, p)), None)
-        for points in sorted({expected, *([] if below is None else [below])}):
-            laid = _melds_worth(rm, points)
-            if laid is None:
-                continue
+        for points, laid in reached:
             cards = Cards(rules)
             groups = [cards.take(rank, n) + cards.take(RANK_TWO, w) for rank, n, w in laid]
             filler = cards.plain(2, {rank for rank, _, _ in laid})
