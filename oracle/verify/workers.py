@@ -122,8 +122,9 @@ def _leaves(message: Message, prefix: str = "") -> dict[str, object]:
 
 
 def _followed(order: list[str], book: RuleBook) -> dict[str, str]:
-    """For each rule set of `order` that differs from an earlier one in at most NEAR_FIELDS rule fields, the
-    nearest such (the first of the nearest): it goes after that one, whose shared answers it then finds."""
+    """For each rule set of `order` that differs in at most NEAR_FIELDS rule fields from an earlier one that
+    follows none, the nearest such (the first of the nearest): it goes after that one, whose shared answers it then
+    finds. Only one step: a chain of rule sets each waiting for the last would leave a worker idle."""
     # the rule fields are those of the sub-messages (melds.min_size, ...); the top level names and describes
     leaves = {i: {k: v for k, v in _leaves(book.get(i).rules.spec).items() if "." in k} for i in order}
     after: dict[str, str] = {}
@@ -131,6 +132,7 @@ def _followed(order: list[str], book: RuleBook) -> dict[str, str]:
         near = [
             (sum(leaves[i].get(k) != leaves[j].get(k) for k in leaves[i].keys() | leaves[j].keys()), j)
             for j in order[:n]
+            if j not in after
         ]
         distance, nearest = min(near, default=(NEAR_FIELDS + 1, ""), key=lambda d: d[0])
         if distance <= NEAR_FIELDS:
