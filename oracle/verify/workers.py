@@ -121,22 +121,28 @@ def _leaves(message: Message, prefix: str = "") -> dict[str, object]:
     return found
 
 
-def _followed(order: list[str], book: RuleBook) -> dict[str, str]:
+#: Fields that most proofs and boundary searches read: a rule set differing from the one it waits for in more of
+#: them shares less, so it is sent first among those waiting.
+BROAD = ("melds.", "canastas.", "card_values.", "threes.", "going_out.", "deck.")
+
+
+def _followed(order: list[str], book: RuleBook) -> dict[str, tuple[str, int]]:
     """For each rule set of `order` that differs in at most NEAR_FIELDS rule fields from an earlier one that
-    follows none, the nearest such (the first of the nearest): it goes after that one, whose shared answers it then
-    finds. Only one step: a chain of rule sets each waiting for the last would leave a worker idle."""
+    follows none, the nearest such (the first of the nearest), and how many of the fields differing are BROAD: it
+    goes after that one, whose shared answers it then finds. Only one step: a chain of rule sets each waiting for
+    the last would leave a worker idle."""
     # the rule fields are those of the sub-messages (melds.min_size, ...); the top level names and describes
     leaves = {i: {k: v for k, v in _leaves(book.get(i).rules.spec).items() if "." in k} for i in order}
-    after: dict[str, str] = {}
+    after: dict[str, tuple[str, int]] = {}
     for n, i in enumerate(order):
         near = [
-            (sum(leaves[i].get(k) != leaves[j].get(k) for k in leaves[i].keys() | leaves[j].keys()), j)
+            ([k for k in leaves[i].keys() | leaves[j].keys() if leaves[i].get(k) != leaves[j].get(k)], j)
             for j in order[:n]
             if j not in after
         ]
-        distance, nearest = min(near, default=(NEAR_FIELDS + 1, ""), key=lambda d: d[0])
-        if distance <= NEAR_FIELDS:
-            after[i] = nearest
+        differing, nearest = min(near, default=([""] * (NEAR_FIELDS + 1), ""), key=lambda d: len(d[0]))
+        if len(differing) <= NEAR_FIELDS:
+            after[i] = (nearest, sum(k.startswith(BROAD) for k in differing))
     return after
 
 
@@ -157,8 +163,9 @@ def verify_in_workers(
     cost = {i: weight(book.get(i).rules.spec) for i in ids}
     extremes = sorted(searches, key=lambda k: (-cost[searches[k][0]], k))
     order = sorted(ids, key=lambda i: (-cost[i], i))
-    after = _followed(order, book)
-    rule_sets = sorted(ids, key=lambda i: (i in after, -cost[i], i))
+    followed = _followed(order, book)
+    after = {i: lead for i, (lead, _) in followed.items()}
+    rule_sets = sorted(ids, key=lambda i: (i in after, -cost[i], -followed.get(i, ("", 0))[1], i))
     found: dict[str, None] = {}  #: the pairs of extremes known, by the highest's key
     given_sides: dict[str, ConcreteSide | None] = {}  #: every extreme known, by extreme_key
     results: dict[str, T] = {}
