@@ -23,6 +23,7 @@ the serial run's, in the order asked.
 
 from __future__ import annotations
 
+import ctypes
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -62,7 +63,30 @@ _WORKER: list[_Worker[object]] = []  #: the worker's one _Worker (empty in the p
 def _start_worker(
     book: RuleBook | None, load: Callable[[], RuleBook], case_dir: Path | None, verify: VerifyOne[object]
 ) -> None:
+    _keep_freed_memory()
     _WORKER[:] = [_Worker(book or load(), case_dir, verify)]  # load: the shipped book, read by the worker itself
+
+
+#: glibc's mallopt parameters (malloc.h) and the values a worker sets: blocks up to 32 MB (the most glibc takes)
+#: come from the heap, and up to 1 GB freed at its top stays there.
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+_TRIM_AT, _MMAP_FROM = 1 << 30, 32 << 20
+
+
+def _keep_freed_memory() -> None:
+    """Keep the memory Z3 frees in the worker's heap for its next context (glibc only; elsewhere nothing).
+
+    Each proof runs in a Z3 context of its own, and a context allocates and frees blocks of megabytes. By default
+    glibc maps such blocks afresh and returns them to the system when freed, so each context pays for zeroed pages
+    again: about 2 s of system time over the shipped rule sets, against 0.6 s with the blocks kept. The worker
+    exits at the end of the run, returning everything.
+    """
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):  # not glibc: its own allocator's defaults
+        return
+    mallopt(_M_MMAP_THRESHOLD, _MMAP_FROM)
+    mallopt(_M_TRIM_THRESHOLD, _TRIM_AT)
 
 
 def _extreme_task(rule_set_id: str, partnership: bool) -> dict[str, ConcreteSide | None]:
