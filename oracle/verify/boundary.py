@@ -129,7 +129,7 @@ def _flips(
     """Every point p in the domain where predicate(p) != predicate(p + step), and p + step, for each step."""
     for step in steps:
         moved = [v + d for v, d in zip(variables, step, strict=True)]
-        solver = PROOF_BUDGET.solver()
+        solver = PROOF_BUDGET.simple_solver()
         solver.add(domain(*variables), domain(*moved), predicate(*variables) != predicate(*moved))
         for _ in range(MAX_FLIPS):
             if not check_within(solver, PROOF_BUDGET, f"the boundary search along {step}"):

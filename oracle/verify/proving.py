@@ -40,7 +40,7 @@ def _describe(model: z3.ModelRef, show: Shown) -> str:
 
 def prove(claim: Cond, given: Sequence[Cond] = (), show: Shown = (), budget: Budget = PROOF_BUDGET) -> Outcome:
     """Proved when `given` and not `claim` is unsatisfiable; otherwise the counterexample, in `show`'s terms."""
-    solver = budget.solver()
+    solver = budget.simple_solver()
     solver.add(*given)
     solver.add(z3.Not(claim))
     result = solver.check()
@@ -53,7 +53,7 @@ def prove(claim: Cond, given: Sequence[Cond] = (), show: Shown = (), budget: Bud
 
 def exists(claim: Cond, show: Shown, why_not: str, budget: Budget = PROOF_BUDGET) -> Outcome:
     """Proved by a witness of `claim`; otherwise `why_not`."""
-    solver = budget.solver()
+    solver = budget.simple_solver()
     solver.add(claim)
     result = solver.check()
     if result == z3.sat:
