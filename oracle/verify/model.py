@@ -45,6 +45,7 @@ import z3
 from oracle.api.v1 import ruleset_pb2
 from oracle.ruleset.compiled import CompiledRules
 from oracle.verify import model_family, model_foot
+from oracle.verify.model_numbers import SpecNumbers
 from oracle.verify.terms import (
     NATURAL_RANKS,
     RANK_CLASSES,
@@ -61,65 +62,12 @@ from oracle.verify.terms import (
 )
 
 
-class RuleModel:
+class RuleModel(SpecNumbers):
     """One rule set's rules as Z3 terms over counts (see the module docstring for the semantics)."""
 
     def __init__(self, rules: CompiledRules | ruleset_pb2.RuleSet) -> None:
         self.spec = spec_of(rules)
         self.memo: dict[str, object] = {}  #: bigger terms built once per model (side hands, meld sets), by name
-
-    # The numbers below are read from the spec when asked, not when the model is made, so that a computation that
-    # reads a model through a recording spec (footprint.shared) notes only the fields it uses.
-
-    @property
-    def id(self) -> str:
-        """The rule set's id."""
-        return self.spec.id
-
-    @property
-    def rank_copies(self) -> int:
-        """Cards of one natural rank in the deck."""
-        return 4 * self.spec.deck.packs
-
-    @property
-    def two_copies(self) -> int:
-        """Twos in the deck."""
-        return 4 * self.spec.deck.packs
-
-    @property
-    def joker_copies(self) -> int:
-        """Jokers in the deck."""
-        return self.spec.deck.jokers
-
-    @property
-    def wild_copies(self) -> int:
-        """Wild cards (twos and jokers) in the deck."""
-        return self.two_copies + self.joker_copies
-
-    @property
-    def black_three_copies(self) -> int:
-        """Black threes in the deck."""
-        return 2 * self.spec.deck.packs
-
-    @property
-    def red_three_copies(self) -> int:
-        """Red threes in the deck."""
-        return 2 * self.spec.deck.packs
-
-    @property
-    def canasta_size(self) -> int:
-        """canastas.min_size."""
-        return self.spec.canastas.min_size
-
-    @property
-    def required(self) -> int:
-        """going_out.canastas_required."""
-        return self.spec.going_out.canastas_required
-
-    @property
-    def thresholds(self) -> tuple[tuple[int, int], ...]:
-        """initial_meld.thresholds as (from_score, minimum) rows."""
-        return tuple((row.from_score, row.minimum) for row in self.spec.initial_meld.thresholds)
 
     # ----- melds -----------------------------------------------------------------------------------------
 
