@@ -194,6 +194,21 @@ def test_answers_handed_to_another_process_are_used_without_solver_work(
     assert [(p.property_id, p.holds, p.detail) for p in again] == [(p.property_id, p.holds, p.detail) for p in first]
 
 
+def test_a_worker_hands_back_only_the_answers_it_kept_since_it_was_handed_some(
+    kept: dict[str, dict[footprint.Footprint, object]],
+) -> None:
+    classic = BOOK.get("classic-2p").rules.spec
+    check_properties(RuleModel(classic))
+    handed = footprint.kept()
+    before = footprint.kept_keys()
+    assert footprint.kept_after(before) == []  # nothing new since
+    check_properties(RuleModel(BOOK.get("samba-4p").rules.spec))  # other fields: answers of its own
+    new = footprint.kept_after(before)
+    assert new and all((name, fp) not in before for name, fp, _ in new)
+    # what was handed plus what came back is everything the process keeps
+    assert sorted(map(repr, handed + new)) == sorted(map(repr, footprint.kept()))
+
+
 def test_a_side_table_reads_only_the_fields_it_is_kept_by(monkeypatch: pytest.MonkeyPatch) -> None:
     # side_hand keeps one table per process for the values of hand.SIDE_FIELDS (and the extremes their key): a
     # field it read beyond them could give two rule sets one table that only one of them has

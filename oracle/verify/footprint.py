@@ -114,6 +114,16 @@ def kept() -> Kept:
     return [(name, footprint, answer) for name, answers in _kept.items() for footprint, answer in answers.items()]
 
 
+def kept_keys() -> set[tuple[str, Footprint]]:
+    """The (name, footprint) of every answer this process keeps: what kept_after leaves out."""
+    return {(name, footprint) for name, answers in _kept.items() for footprint in answers}
+
+
+def kept_after(before: set[tuple[str, Footprint]]) -> Kept:
+    """The answers kept since kept_keys gave `before`: what this process computed or was handed since."""
+    return [(name, footprint, answer) for name, footprint, answer in kept() if (name, footprint) not in before]
+
+
 def adopt(answers: Kept) -> None:
     """Keep answers another process computed (kept): the same this process would compute for those footprints."""
     for name, footprint, answer in answers:
@@ -125,4 +135,16 @@ def forget() -> None:
     _kept.clear()
 
 
-__all__ = ["Footprint", "Kept", "Recording", "adopt", "forget", "kept", "read_path", "recording", "shared"]
+__all__ = [
+    "Footprint",
+    "Kept",
+    "Recording",
+    "adopt",
+    "forget",
+    "kept",
+    "kept_after",
+    "kept_keys",
+    "read_path",
+    "recording",
+    "shared",
+]

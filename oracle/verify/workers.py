@@ -35,7 +35,7 @@ from google.protobuf.message import Message
 from oracle.api.v1 import ruleset_pb2
 from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.loader import RuleBook
-from oracle.verify.footprint import Footprint, Kept, adopt, kept
+from oracle.verify.footprint import Footprint, Kept, adopt, kept_after, kept_keys
 from oracle.verify.hand_read import ConcreteSide, extreme_key, extreme_side, known_extremes, seed_extremes
 from oracle.verify.model import RuleModel
 from oracle.verify.model_formation import lone_hand
@@ -101,7 +101,8 @@ def _verify_task(rule_set_id: str, extremes: dict[str, ConcreteSide | None], ans
     worker = _WORKER[0]
     seed_extremes(extremes)
     adopt(answers)
-    return worker.verify(rule_set_id, worker.book.get(rule_set_id).rules, worker.case_dir), kept()
+    before = kept_keys()  # the parent has these (it sent them, or this worker sent them back before)
+    return worker.verify(rule_set_id, worker.book.get(rule_set_id).rules, worker.case_dir), kept_after(before)
 
 
 def weight(spec: ruleset_pb2.RuleSet) -> int:
