@@ -12,10 +12,11 @@ from oracle.ruleset.loader import default_rule_book
 from oracle.verify import budget, footprint, hand, hand_read
 from oracle.verify.hand import side_hand
 from oracle.verify.hand_read import extreme_key, extreme_side, score_extremes
-from oracle.verify.model import RuleModel
+from oracle.verify.model import MeldCounts, RuleModel
 from oracle.verify.model_formation import lone_hand
 from oracle.verify.properties import check_properties
 from oracle.verify.report import RuleSetVerification, shipped_book, verify_one
+from oracle.verify.term_copy import translated
 from oracle.verify.workers import verify_in_workers, weight
 
 BOOK = default_rule_book()
@@ -207,6 +208,29 @@ def test_a_worker_hands_back_only_the_answers_it_kept_since_it_was_handed_some(
     assert new and all((name, fp) not in before for name, fp, _ in new)
     # what was handed plus what came back is everything the process keeps
     assert sorted(map(repr, handed + new)) == sorted(map(repr, footprint.kept()))
+
+
+def test_terms_copied_into_another_context_keep_their_structure_class_and_answers() -> None:
+    with budget.own_z3_context():
+        x, y = z3.Ints("x y")
+        original = {"pair": (x + y, [x >= 2, z3.Or(y == x, y > 5)]), "meld": MeldCounts(x, y, z3.IntVal(0))}
+        source = x.ctx
+    target = z3.Context()
+    copy = translated(original, target)
+    assert isinstance(copy["meld"], MeldCounts) and isinstance(copy["pair"], tuple)
+    pairs = [
+        (copy["pair"][0], original["pair"][0]),
+        *zip(copy["pair"][1], original["pair"][1], strict=True),
+        (copy["meld"].naturals, x),
+        (copy["meld"].jokers, original["meld"].jokers),
+    ]
+    for copied, term in pairs:
+        assert copied.ctx is target and term.ctx is source
+        assert type(copied) is type(term) and copied.sexpr() == term.sexpr()
+    solver = z3.Solver(ctx=target)
+    solver.add(*copy["pair"][1], copy["pair"][0] < 5)  # x >= 2, y == x: x + y = 4 is the only way below 5
+    assert solver.check() == z3.sat
+    assert solver.model().eval(copy["pair"][0]).as_long() == 4
 
 
 def test_a_side_table_reads_only_the_fields_it_is_kept_by(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from dataclasses import dataclass
-from typing import TypeVar, cast
 
 import z3
 
@@ -13,8 +11,7 @@ from oracle.verify import model_family as fam
 from oracle.verify import model_foot as foot
 from oracle.verify.budget import own_z3_context
 from oracle.verify.model import NATURAL_RANKS, RANK_CLASSES, WILD_MELD, Cond, Expr, MeldCounts, RuleModel, field_value
-
-_T = TypeVar("_T")
+from oracle.verify.term_copy import translated
 
 #: The score items, in the order a breakdown lists them ("red_threes": the threes' score, by count where
 #: threes.count_values is set; "unfinished": melds short of a canasta that cost points; "held": ranks held).
@@ -167,29 +164,9 @@ def side_hand(model: RuleModel, name: str = "side", *, partnership: bool = False
     if key not in _built:
         with own_z3_context():
             _built[key] = _build_side_hand(RuleModel(model.spec), name, partnership)
-    built = _translated(_built[key], z3.main_ctx())
+    built = translated(_built[key], z3.main_ctx())
     model.memo[f"side_hand:{name}"] = built
     return built
-
-
-def _translated(value: _T, ctx: z3.Context) -> _T:
-    """`value` (terms, or dataclasses, tuples, lists and dicts of them) with every term copied into `ctx`."""
-    found: object
-    if isinstance(value, z3.ExprRef):
-        found = value.translate(ctx)
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        found = dataclasses.replace(
-            value, **{f.name: _translated(getattr(value, f.name), ctx) for f in dataclasses.fields(value)}
-        )
-    elif isinstance(value, tuple):
-        found = tuple(_translated(v, ctx) for v in value)
-    elif isinstance(value, list):
-        found = [_translated(v, ctx) for v in value]
-    elif isinstance(value, dict):
-        found = {k: _translated(v, ctx) for k, v in value.items()}
-    else:
-        found = value
-    return cast(_T, found)
 
 
 def _build_side_hand(model: RuleModel, name: str, partnership: bool = False) -> SideHand:
