@@ -22,6 +22,7 @@ must be plain data (no Z3 term: those belong to the context that is dropped).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from typing import TypeVar, cast
 
@@ -64,7 +65,7 @@ class Recording:
         path: str = object.__getattribute__(self, "_path")
         reads: Reads = object.__getattribute__(self, "_reads")
         value = getattr(message, name)
-        here = f"{path}.{name}" if path else name
+        here = sys.intern(f"{path}.{name}" if path else name)  # one object per path: pickled once per hand-over
         if isinstance(value, Message):
             return Recording(value, here, reads)
         if callable(value):  # a method of the message: whatever it reads, the whole message is read
