@@ -469,6 +469,7 @@ def test_a_second_verify_reads_the_cache_without_solver_work_and_no_cache_proves
     doc = json.loads(runner.invoke(main, ["verify", "--rules", "classic-2p", "--json"]).output)
     assert doc["ok"] and doc["cached"] == ["classic-2p"] and not solver_checks
 
+    footprint.forget()  # as in a new process: no answer kept in memory from the runs above (footprint.shared)
     again = runner.invoke(main, ["verify", "--rules", "classic-2p", "--no-cache"])
     assert again.exit_code == 0 and "cached" not in again.output
     assert solver_checks

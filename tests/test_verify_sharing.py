@@ -10,6 +10,7 @@ import z3
 from oracle.api.v1 import ruleset_pb2
 from oracle.ruleset.loader import default_rule_book
 from oracle.verify import budget, footprint, hand, hand_read
+from oracle.verify.boundary_stock import stock_end_cases
 from oracle.verify.hand import side_hand
 from oracle.verify.hand_read import extreme_key, extreme_side, score_extremes
 from oracle.verify.model import MeldCounts, RuleModel
@@ -208,6 +209,21 @@ def test_a_worker_hands_back_only_the_answers_it_kept_since_it_was_handed_some(
     assert new and all((name, fp) not in before for name, fp, _ in new)
     # what was handed plus what came back is everything the process keeps
     assert sorted(map(repr, handed + new)) == sorted(map(repr, footprint.kept()))
+
+
+def test_the_stock_end_answers_are_shared_and_each_rule_set_gets_its_own_cases(
+    kept: dict[str, dict[footprint.Footprint, object]],
+) -> None:
+    def cases(rule_set_id: str) -> list[dict[str, object]]:
+        rules = BOOK.get(rule_set_id).rules
+        return [c.to_json() for c in stock_end_cases(RuleModel(rules.spec), rules)]
+
+    together = {i: cases(i) for i in BOOK.ids()}
+    assert 1 <= len(kept["stock-end"]) < len(together) / 2  # most rule sets agree on the stock's rules
+    for rule_set_id in ("classic-2p", "cutthroat-3p", "samba-4p", "hand-and-foot-4p", "american-4p"):
+        kept.clear()  # alone, with nothing kept
+        assert cases(rule_set_id) == together[rule_set_id]
+        assert all(c["ruleSetId"] == rule_set_id for c in together[rule_set_id])
 
 
 def test_terms_copied_into_another_context_keep_their_structure_class_and_answers() -> None:

@@ -19,6 +19,7 @@ from oracle.ruleset.compiled import CompiledRules
 from oracle.verify.budget import PROOF_BUDGET, check_within
 from oracle.verify.cases import Case
 from oracle.verify.deck_cards import Cards, seat_hands, whole_state
+from oracle.verify.footprint import shared
 from oracle.verify.model import RuleModel
 from oracle.verify.model_formation import StockTurn, stock_turn
 
@@ -34,25 +35,41 @@ def _verdict_end(rules: CompiledRules, state: GameState, action: Discard | Draw)
     return {"legal": True, "handOver": after.phase == Phase.HAND_OVER, "stockAfter": len(after.stock)}
 
 
+def _steps(draw: int) -> list[tuple[str, int]]:
+    """The cases' (action, stock): discards with 0 and 1 stock cards left, draws from stocks of 1 .. `draw`."""
+    return [("discard", 0), ("discard", 1), *[("draw", k) for k in range(1, draw + 1)]]
+
+
+def _hand_ends(rm: RuleModel) -> list[bool]:
+    """Whether the model ends the hand at each of _steps' cases (a plain turn: no red three, take or going out)."""
+    turn = stock_turn(rm, "case")
+    draw = rm.spec.turn.draw_count
+    ends = []
+    for action_kind, stock in _steps(draw):
+        fixed = [turn.before == (stock if action_kind == "draw" else stock + draw)]
+        if action_kind == "discard":
+            ends.append(_decided(turn.over, [*turn.constraints, *fixed, turn.after == stock, *_plain_turn(turn)]))
+        else:
+            ends.append(_decided(turn.over_at_draw, [*turn.constraints, *fixed, *_plain_turn(turn)]))
+    return ends
+
+
 def stock_end_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
     """Discards with 0 and 1 stock cards left, draws from stocks of 1 .. turn.draw_count cards."""
-    turn = stock_turn(rm, "case")
+    # the model's answers, shared by the rule sets that agree on every field they read (footprint)
+    ends = shared("stock-end", rm.spec, lambda spec: _hand_ends(RuleModel(spec)))
     cases = []
     draw = rm.spec.turn.draw_count
-    for action_kind, stock in [("discard", 0), ("discard", 1), *[("draw", k) for k in range(1, draw + 1)]]:
+    for (action_kind, stock), over in zip(_steps(draw), ends, strict=True):
         cards = Cards(rules)
         hands = seat_hands(rules, cards, 0, ())
         mover = hands[0]
         state = whole_state(cards, hands, [[] for _ in range(rules.sides)], stock)
-        fixed = [turn.before == (stock if action_kind == "draw" else stock + draw)]
         if action_kind == "discard":
             state = state.evolve(phase=Phase.PLAY, turn=TurnState(TurnStart.DREW))
-            fixed += [turn.after == stock]
-            over = _decided(turn.over, [*turn.constraints, *fixed, *_plain_turn(turn)])
             action: Discard | Draw = Discard(mover[0])
             expected: dict[str, object] = {"legal": True, "handOver": over, "stockAfter": stock}
         else:
-            over = _decided(turn.over_at_draw, [*turn.constraints, *fixed, *_plain_turn(turn)])
             action = Draw()
             expected = {"legal": True, "handOver": over}
             if not over:
