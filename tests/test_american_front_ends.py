@@ -146,7 +146,7 @@ CHECKS = [
     (WILD_MELD, "meld QD 2C", "WILD_MELD_OPEN (melds.open_wild_meld_blocks_wilds): the side's meld of wild cards"),
     (OPENING, "meld KC KD 2S, AH AD AS JK", "INITIAL_MELD_NEEDS_NATURAL_MELD (initial_meld.natural_meld_required):"),
     (OPENING, "meld KC KD KH KS KC KD 2S, AH AD AS", "INITIAL_MELD_MIXED_CANASTA (initial_meld.no_mixed_canasta):"),
-    (EMPTY_PILE, "discard 7H", "DISCARD_RESTRICTED (melds.rank_rules): 7H may not be discarded onto an empty pile"),
+    (EMPTY_PILE, "discard 7H", "DISCARD_RESTRICTED (discard_pile): 7H may not be discarded onto an empty pile"),
     (EMPTY_PILE, "discard 2S", "DISCARD_RESTRICTED (discard_pile.no_wild_on_empty_pile):"),
     (DEAD_TOP, "take-pile with 5D 5H", "PILE_TOP_DEAD (discard_pile.closed_rank_dead): the top card 5S is dead"),
     (BLOCKED, "discard 6C", "GO_OUT_WITH_UNFINISHED_MELD (going_out.unfinished_special_meld_blocks):"),

@@ -146,8 +146,8 @@ def _restricted(ctx: Ctx, card: int, dead: dict[int, int], *, empty_pile: bool) 
         return None
     rank = rank_of(card)
     rule = rules.rank_rule_at[rank] if card != JOKER else None
-    if rule is not None and rule.no_discard_on_empty_pile:  # the rank's rule says so: cited from that field
-        return "melds.rank_rules", f"{describe_rank(rank)} go onto no empty pile"
+    if rule is not None and rule.no_discard_on_empty_pile:  # reported under the rule's own section, discard_pile
+        return "discard_pile", f"{describe_rank(rank)} go onto no empty pile (melds.rank_rules)"
     if rank in dead:
         return "discard_pile.closed_rank_dead", f"{describe_rank(rank)} are dead"
     return None
