@@ -15,8 +15,6 @@ last move led to, a simulation) finds it by identity, without hashing it.
 
 from __future__ import annotations
 
-import threading
-
 from oracle.model.errors import FieldProblem
 from oracle.model.lru import LRU
 from oracle.model.state import GameState
@@ -44,11 +42,9 @@ class StateMemo:
         self._entries = LRU(capacity)
         if vouched < 1:
             raise ValueError(f"a state memo vouches for at least 1 state, not {vouched}")
-        #: by the id of the state, the oldest forgotten first: the entry holds the state, so its id is not reused while
-        #: the entry lives. Read without the lock (one dict lookup); written and trimmed under it.
-        self._vouched: dict[int, tuple[CompiledRules, GameState]] = {}
-        self._vouched_capacity = vouched
-        self._vouch_lock = threading.Lock()
+        #: by the id of the state, the oldest vouched for forgotten first (read with peek, which leaves the order):
+        #: the entry holds the state, so its id is not reused while the entry lives
+        self._vouched: LRU[int, tuple[CompiledRules, GameState]] = LRU(vouched)
         self.hits = 0  #: answers from memory (diagnostics)
         self.misses = 0  #: states validated
 
@@ -56,16 +52,13 @@ class StateMemo:
         """Remember `state` as valid under `rules` by identity: the caller made it by the oracle's own transition
         from a state valid under `rules` (check_action after a legal action). A GameState is frozen, so the object
         cannot change while it is remembered."""
-        with self._vouch_lock:
-            self._vouched[id(state)] = (rules, state)
-            if len(self._vouched) > self._vouched_capacity:
-                del self._vouched[next(iter(self._vouched))]
+        self._vouched.put(id(state), (rules, state))
 
     def problems(self, rules: CompiledRules, state: GameState, prefix: str = "state") -> list[FieldProblem]:
         """validate_state(rules, state, prefix), from memory when this state was judged under these rules."""
         if prefix != "state":  # problems name their paths; only the common prefix is remembered
             return validate_state(rules, state, prefix)
-        made = self._vouched.get(id(state))
+        made = self._vouched.peek(id(state))
         if made is not None and made[0] is rules and made[1] is state:
             self.hits += 1
             return []
@@ -85,8 +78,7 @@ class StateMemo:
     def clear(self) -> None:
         """Forget every state, and what the checks remembered of their parts (oracle.rules.rules_memo)."""
         self._entries.clear()
-        with self._vouch_lock:
-            self._vouched.clear()
+        self._vouched.clear()
         rules_memo.clear()
 
     def __len__(self) -> int:
