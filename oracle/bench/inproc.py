@@ -65,12 +65,11 @@ def check_rows(found: list[Position], sizes: InProcessSizes, progress: Progress)
             missing(key, title, "µs", got) if isinstance(got, str) else over_samples(key, title, got["us"], "µs")
         )
         if key == "check.repeat":
-            rows.append(_made_row("check.made", MADE_CHECK, found, sizes, progress))
+            rows.append(_made_row("check.made", MADE, found, sizes, progress))
     return rows
 
 
-MADE_CHECK = "  the same, a state the oracle made (the last action's next state: vouched for)"
-MADE_LEGAL = "  the same, a state the oracle made (the last action's next state: vouched for)"
+MADE = "  the same, a state the oracle made (the last action's next state: vouched for)"  #: the check's and legal's
 
 
 def _made_job(kind: str, found: list[Position], sizes: InProcessSizes, rule_set_id: str | None = None) -> Job:
@@ -105,9 +104,9 @@ def legal_rows(found: list[Position], sizes: InProcessSizes, progress: Progress)
         if kind == "legal.moves":
             got = _measure(_made_job("legal.made", found, sizes, "classic-4p"), sizes, progress)
             rows.append(
-                missing("legal.made", MADE_LEGAL, "µs", got)
+                missing("legal.made", MADE, "µs", got)
                 if isinstance(got, str)
-                else over_samples("legal.made", MADE_LEGAL, got["all"], "µs")
+                else over_samples("legal.made", MADE, got["all"], "µs")
             )
         if kind == "legal.bare":
             rows.append(_worst_row(got))
