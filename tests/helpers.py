@@ -9,7 +9,7 @@ from typing import Any
 
 from google.protobuf import json_format
 
-from oracle.api.v1 import notation_pb2, ruleset_pb2
+from oracle.api.v1 import game_pb2, notation_pb2, ruleset_pb2
 from oracle.games.deal import deal
 from oracle.games.match import dealer_of_hand, deck_order, start_standing
 from oracle.games.simulate import simulate_game
@@ -124,6 +124,36 @@ def simulated_hand(rule_set_id: str, seed: int) -> Hand:
         states.append(state)
     assert hand.deck.seed is not None
     return Hand(game.record.first_dealer, hand.deck.seed, tuple(states), hand.actions)
+
+
+def four_seat_position(
+    rule_set_id: str,
+    hand: str,
+    melds: Sequence[str],
+    *,
+    others: Sequence[str],
+    opponents: Sequence[str] = (),
+    pile: str = "9D",
+    stock: str = "4C 5C 6C 8C",
+    melded_before: bool | None = None,
+    asks: tuple[int, int] = (0, 0),
+    draw: bool = False,
+) -> GameState:
+    """A four-seat position in card notation: seat 0 to move holding `hand`, seats 1-3 holding `others`; side 0 has
+    `melds` (all there when the turn began), side 1 `opponents` (seats 1 and 3 melded before when it has any); the
+    play phase of a turn begun by drawing, or (`draw`) the start of the turn; `stock` lies on top of the cards the
+    position does not place (its last card drawn first); `asks` are the sides' questions this hand."""
+    phase = game_pb2.PHASE_DRAW if draw else game_pb2.PHASE_PLAY
+    msg = notation_pb2.GameStateNotation(stock=stock, discard_pile=pile, phase=phase, seat_to_move=0, fill_stock=True)
+    msg.seats.add(hand=hand, melded_before=bool(melds) if melded_before is None else melded_before)
+    for seat, other in enumerate(others, start=1):
+        msg.seats.add(hand=other, melded_before=seat % 2 == 1 and bool(opponents))  # seats 1 and 3: side 1
+    msg.sides.add(melds=melds, asks=asks[0])
+    msg.sides.add(melds=opponents, asks=asks[1])
+    if not draw:
+        msg.turn.start = game_pb2.TURN_START_DREW
+        msg.turn.melds_before_turn = len(melds)
+    return state_from_notation(msg, default_rule_book().get(rule_set_id).rules)
 
 
 def foot_position(

@@ -5,12 +5,9 @@ from __future__ import annotations
 
 import functools
 
-from helpers import Hand, simulated_hand
+from helpers import Hand, four_seat_position, simulated_hand
 
-from oracle.api.v1 import game_pb2, notation_pb2
 from oracle.model.state import GameState
-from oracle.ruleset.loader import default_rule_book
-from oracle.service.convert_game import state_from_notation
 
 RULE_SET = "samba-4p"
 SEEDS = (1, 2, 3)  #: one simulated hand per seed
@@ -40,19 +37,7 @@ def position(
 ) -> GameState:
     """Seat 0 to move holding `hand`, side 0 with `melds` (all there when the turn began), side 1 with `opponents`:
     in the play phase of a turn begun by drawing, or (`draw`) at the start of the turn, the pile's top card last."""
-    phase = game_pb2.PHASE_DRAW if draw else game_pb2.PHASE_PLAY
-    msg = notation_pb2.GameStateNotation(
-        stock="4C 5C 6C 8C", discard_pile=pile, phase=phase, seat_to_move=0, fill_stock=True
-    )
-    msg.seats.add(hand=hand, melded_before=bool(melds))
-    for seat, other in enumerate(OTHERS, start=1):
-        msg.seats.add(hand=other, melded_before=seat % 2 == 1 and bool(opponents))  # seats 1 and 3: side 1
-    msg.sides.add(melds=melds)
-    msg.sides.add(melds=opponents)
-    if not draw:
-        msg.turn.start = game_pb2.TURN_START_DREW
-        msg.turn.melds_before_turn = len(melds)
-    return state_from_notation(msg, default_rule_book().get(rule_set).rules)
+    return four_seat_position(rule_set, hand, melds, others=OTHERS, opponents=opponents, pile=pile, draw=draw)
 
 
 __all__ = ["OTHERS", "RULE_SET", "SEEDS", "position", "samba_hands", "samba_states"]
