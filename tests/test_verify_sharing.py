@@ -9,7 +9,7 @@ import z3
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.ruleset.loader import default_rule_book
-from oracle.verify import budget, footprint, hand, hand_read
+from oracle.verify import budget, footprint, hand, hand_read, hand_split
 from oracle.verify.boundary_stock import stock_end_cases
 from oracle.verify.hand import side_hand
 from oracle.verify.hand_read import extreme_key, extreme_side, score_extremes
@@ -261,6 +261,22 @@ def test_a_side_table_reads_only_the_fields_it_is_kept_by(monkeypatch: pytest.Mo
                 side_hand(RuleModel(footprint.recording(spec, reads)), "t", partnership=partnership)
             assert set(reads) <= set(hand.SIDE_FIELDS), (rule_set_id, set(reads) - set(hand.SIDE_FIELDS))
             assert len(reads) > 20, rule_set_id
+        if spec.melds.one_open_meld_per_rank and hand_split.splits(spec):
+            # the highest table proved rank by rank (hand_read.extreme_side) is kept by the same fields
+            reads = {}
+            with budget.own_z3_context():
+                assert hand_split.highest_split(RuleModel(footprint.recording(spec, reads))) is not None
+            assert set(reads) <= set(hand.SIDE_FIELDS), (rule_set_id, set(reads) - set(hand.SIDE_FIELDS))
+
+
+def test_a_table_kept_by_some_fields_is_refused_when_it_reads_another() -> None:
+    spec = BOOK.get("classic-4p").rules.spec
+    assert footprint.read_within(spec, ["deck.packs"], lambda s: s.deck.packs) == spec.deck.packs
+    with pytest.raises(RuntimeError, match=r"read others too: \['deck.jokers'\]"):
+        footprint.read_within(spec, ["deck.packs"], lambda s: s.deck.packs + s.deck.jokers)
+    reads: footprint.Reads = {}  # inside a shared computation: the inner reads are checked, not noted outside
+    assert footprint.read_within(footprint.recording(spec, reads), ["deck.packs"], lambda s: s.deck.packs) == 2
+    assert reads == {}
 
 
 def test_a_kept_side_table_is_copied_into_the_context_that_asks(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -96,6 +96,21 @@ def recording(spec: ruleset_pb2.RuleSet, reads: Reads) -> ruleset_pb2.RuleSet:
     return cast(ruleset_pb2.RuleSet, Recording(spec, "", reads))
 
 
+def read_within(spec: ruleset_pb2.RuleSet, fields: Sequence[str], compute: Callable[[ruleset_pb2.RuleSet], T]) -> T:
+    """compute(a recording view of spec), refused if it reads a field outside `fields`.
+
+    For an answer kept by the values of `fields` alone (hand.side_hand's tables): a field read beyond them could
+    give two rule sets an answer that only one of them has, so it is an error, not a silent share. Inside a
+    shared computation the reads are noted here only: the caller reads `fields` through its own view.
+    """
+    reads: Reads = {}
+    message = object.__getattribute__(spec, "_message") if isinstance(spec, Recording) else spec
+    answer = compute(recording(message, reads))
+    if beyond := sorted(set(reads) - set(fields)):
+        raise RuntimeError(f"a computation kept by {len(fields)} fields read others too: {beyond}")
+    return answer
+
+
 def shared(name: str, spec: ruleset_pb2.RuleSet, compute: Callable[[ruleset_pb2.RuleSet], T]) -> T:
     """compute(spec) (plain data), or the answer kept for a rule set that agrees on every field it read."""
     if isinstance(spec, Recording):  # inside another shared computation, which notes what this one reads
@@ -146,6 +161,7 @@ __all__ = [
     "kept_after",
     "kept_keys",
     "read_path",
+    "read_within",
     "recording",
     "shared",
 ]

@@ -10,6 +10,7 @@ import z3
 from oracle.verify import model_family as fam
 from oracle.verify import model_foot as foot
 from oracle.verify.budget import own_z3_context
+from oracle.verify.footprint import read_within
 from oracle.verify.model import NATURAL_RANKS, RANK_CLASSES, WILD_MELD, Cond, Expr, MeldCounts, RuleModel, field_value
 from oracle.verify.term_copy import translated
 
@@ -163,7 +164,10 @@ def side_hand(model: RuleModel, name: str = "side", *, partnership: bool = False
     key = repr([field_value(model.spec, path) for path in SIDE_FIELDS] + [name, partnership])
     if key not in _built:
         with own_z3_context():
-            _built[key] = _build_side_hand(RuleModel(model.spec), name, partnership)
+            # built through a view that refuses a read beyond SIDE_FIELDS: the key would not tell such tables apart
+            _built[key] = read_within(
+                model.spec, SIDE_FIELDS, lambda spec: _build_side_hand(RuleModel(spec), name, partnership)
+            )
     built = translated(_built[key], z3.main_ctx())
     model.memo[f"side_hand:{name}"] = built
     return built
