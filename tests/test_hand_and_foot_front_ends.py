@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import pytest
 from cli_harness import check_refused, explained_code, explained_field, json_files, run
 from click.testing import CliRunner
 from google.protobuf import json_format
+from hand_and_foot_states import ASKED_YES, CLEAN, DIRTY, FOOT, OPEN
 from helpers import foot_position
 
 from oracle.api.v1 import notation_pb2
@@ -23,16 +25,10 @@ from oracle.ruleset.loader import default_rule_book
 from oracle.service.convert_game import state_from_notation
 from oracle.service.convert_view import view_to_proto
 
-FOOT = "4C 4D 5C 5D 6C 6D 8C 8D TC TD JC"  #: an 11-card foot not yet taken up (70 points)
-CLEAN = ["KC KC KD KD KH KH KS", "JC JC JD JD JH JH JS"]  #: two natural books
-DIRTY = ["QC QC QD QD QH 2C 2D", "TC TC TD TD TH JK 2H"]  #: two mixed books
-OPEN = ["9C 9D 9H"]  #: an open book: the side's initial meld made
-ASKED_YES = {"start": "TURN_START_DREW", "partnerAnswer": "PARTNER_ANSWER_YES"}
-
 
 def hf(
     hand: str,
-    melds: list[str],
+    melds: Sequence[str],
     *,
     foot: str = "",
     partner_foot: str = "",

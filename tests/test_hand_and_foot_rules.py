@@ -7,10 +7,12 @@ copied, changed and compiled), so a field the engine stopped reading fails here.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import pytest
-from helpers import changed_rules, foot_position, judge_valid, state_from_json
+from hand_and_foot_states import ASKED_YES, CLEAN, DIRTY, FOOT, OPEN, foot_state
+from helpers import changed_rules, judge_valid
 from helpers import code_fields as codes
 
 from oracle.api.v1 import ruleset_pb2
@@ -31,41 +33,8 @@ from oracle.ruleset.validate import check_rule_set
 
 BOOK = default_rule_book()
 RULES = BOOK.get("hand-and-foot-4p").rules
-FOOT = "4C 4D 5C 5D 6C 6D 8C 8D TC TD JC"  #: an 11-card foot not yet taken up
-CLEAN = ("KC KC KD KD KH KH KS", "JC JC JD JD JH JH JS")  #: two natural books
-DIRTY = ("QC QC QD QD QH 2C 2D", "TC TC TD TD TH JK 2H")  #: two mixed books
-OPEN = ("9C 9D 9H",)  #: an open meld, the side's initial meld made
-PLAY = {"start": "TURN_START_DREW"}
-ASKED_YES = {"start": "TURN_START_DREW", "partnerAnswer": "PARTNER_ANSWER_YES"}
-
-
-def hf(
-    hand: str,
-    melds: tuple[str, ...] = OPEN,
-    *,
-    foot: str = "",
-    partner_foot: str = "",
-    partner_hand: str = "6D 8C",
-    turn: dict[str, str] | None = None,
-    phase: str = "PHASE_PLAY",
-    hand_number: int = 0,
-    pile: str = "5S",
-    rules: CompiledRules = RULES,
-) -> GameState:
-    """Seat 0 to move (seat 2 its partner) holding `hand`, with `foot` not yet taken up; side 0 has `melds`, all there
-    when the turn began (none in the draw phase); every card not placed is in the stock (helpers.foot_position)."""
-    doc = foot_position(
-        hand,
-        melds,
-        foot=foot,
-        partner_foot=partner_foot,
-        partner_hand=partner_hand,
-        turn=PLAY if turn is None else turn,
-        phase=phase,
-        hand_number=hand_number,
-        pile=pile,
-    )
-    return state_from_json(doc, rules)
+#: A Hand and Foot position under hand-and-foot-4p, or the rules given (hand_and_foot_states.foot_state)
+hf = functools.partial(foot_state, rules=RULES)
 
 
 def judge(state: GameState, action: str, rules: CompiledRules = RULES) -> Verdict:

@@ -9,12 +9,14 @@ seed). The server runs in-process (tests/server_harness.py) with its HTTP port o
 
 from __future__ import annotations
 
+import functools
 import json
 
 import grpc
 import pytest
 from google.protobuf import json_format
-from helpers import card_list, foot_position, next_state, simulated_hand, state_from_json
+from hand_and_foot_states import ASKED_YES, CLEAN, DIRTY, FOOT, OPEN, foot_state
+from helpers import card_list, next_state, simulated_hand
 from server_harness import (
     RPC_TIMEOUT,
     CheckRequests,
@@ -43,28 +45,8 @@ RULE_SET = "hand-and-foot-4p"
 SEED = 2  #: the simulated hand-and-foot-4p game whose first hand gives states
 REF = oracle_pb2.RuleSetRef(id=RULE_SET)
 BOOKS = ("hand-and-foot-4p", "hand-and-foot-13-4p", "hand-and-foot-red-threes-laid-4p", "hand-and-foot-one-each-4p")
-FOOT = "4C 4D 5C 5D 6C 6D 8C 8D TC TD JC"  #: an 11-card foot not yet taken up (70 points)
-CLEAN = ("KC KC KD KD KH KH KS", "JC JC JD JD JH JH JS")  #: two natural books
-DIRTY = ("QC QC QD QD QH 2C 2D", "TC TC TD TD TH JK 2H")  #: two mixed books
-OPEN = ("9C 9D 9H",)  #: an open book: the side's initial meld made
-ASKED_YES = {"start": "TURN_START_DREW", "partnerAnswer": "PARTNER_ANSWER_YES"}
-
-
-def hf(
-    hand: str,
-    melds: tuple[str, ...] = OPEN,
-    *,
-    foot: str = "",
-    partner_foot: str = "",
-    turn: dict[str, str] | None = None,
-    phase: str = "PHASE_PLAY",
-    pile: str = "5S",
-    rule_set: str = RULE_SET,
-) -> GameState:
-    """Seat 0 to move (seat 2 its partner) holding `hand`, `foot` not yet taken up; side 0 has `melds`, all there when
-    the turn began; the stock holds every card not placed (helpers.foot_position)."""
-    doc = foot_position(hand, melds, foot=foot, partner_foot=partner_foot, turn=turn, phase=phase, pile=pile)
-    return state_from_json(doc, default_rule_book().get(rule_set).rules)
+#: A Hand and Foot position under hand-and-foot-4p (hand_and_foot_states.foot_state)
+hf = functools.partial(foot_state, rules=default_rule_book().get(RULE_SET).rules)
 
 
 _check = CheckRequests(REF)
