@@ -26,7 +26,7 @@ from oracle.rules import melds
 from oracle.rules.facts import frozen_reasons_for_side
 from oracle.ruleset.compiled import CompiledRules
 from oracle.verify import model_runs as mr
-from oracle.verify.boundary_play import STOCK, _codes, verdict_codes
+from oracle.verify.boundary_play import STOCK, _case, _codes, verdict_codes
 from oracle.verify.cases import Case
 from oracle.verify.deck_cards import Cards, seat_hands, whole_state
 from oracle.verify.model import RuleModel, fixed_meld
@@ -110,21 +110,26 @@ def _pile_run_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
             extra = tuple(cards.take(ranks[-1] + 2, 1, suits=(0,))) if hand_cards else ()
             side_melds: list[list[tuple[int, ...]]] = [[run]] + [[] for _ in range(rules.sides - 1)]
             answer = _unfrozen_take(rules, cards, side_melds, TakePile(with_cards=extra, onto=1), extra, top)
-            codes = answer.get("codes")
-            refused_engine: object = bool(codes) if isinstance(codes, list) else answer
             take = mr.take_onto_run(spec, _counts(ranks), ranks[-1] + 1, z3.IntVal(hand_cards), z3.BoolVal(False))
             cases.append(
-                Case(
-                    f"{rm.id}-play-pile-run{size}-hand{hand_cards}",
+                _refused_case(
+                    rm,
+                    f"pile-run{size}-hand{hand_cards}",
                     f"the pile's top card onto the side's run of {size} with {hand_cards} hand card(s): refused",
-                    rm.id,
-                    "play",
-                    {"slug": f"pile-run{size}-hand{hand_cards}"},
-                    {"refused": not simplifies_true(take)},
-                    {"refused": refused_engine, **answer},
+                    take,
+                    answer,
                 )
             )
     return cases
+
+
+def _refused_case(rm: RuleModel, slug: str, what: str, take: z3.BoolRef, answer: dict[str, object]) -> Case:
+    """A take of the pile onto a run: refused where the model's `take` does not hold; the engine: any code."""
+    codes = answer.get("codes")
+    engine = {"refused": bool(codes) if isinstance(codes, list) else answer, **answer}
+    return Case(
+        f"{rm.id}-play-{slug}", what, rm.id, "play", {"slug": slug}, {"refused": not simplifies_true(take)}, engine
+    )
 
 
 def _frozen_pile_run_case(rm: RuleModel, rules: CompiledRules) -> list[Case]:
@@ -138,19 +143,9 @@ def _frozen_pile_run_case(rm: RuleModel, rules: CompiledRules) -> list[Case]:
     top = cards.take(ranks[-1] + 1, 1, suits=(0,))[0]
     side_melds: list[list[tuple[int, ...]]] = [[run]] + [[] for _ in range(rules.sides - 1)]
     answer = _codes(rules, cards, side_melds, 0, TakePile(onto=1), (), top=top)
-    codes = answer.get("codes")
     take = mr.take_onto_run(rm.spec, _counts(ranks), ranks[-1] + 1, z3.IntVal(0), z3.BoolVal(True))
-    return [
-        Case(
-            f"{rm.id}-play-pile-run{len(ranks)}-frozen",
-            f"the pile's top card alone onto the side's run of {len(ranks)}, the pile frozen: refused",
-            rm.id,
-            "play",
-            {"slug": f"pile-run{len(ranks)}-frozen"},
-            {"refused": not simplifies_true(take)},
-            {"refused": bool(codes) if isinstance(codes, list) else answer, **answer},
-        )
-    ]
+    what = f"the pile's top card alone onto the side's run of {len(ranks)}, the pile frozen: refused"
+    return [_refused_case(rm, f"pile-run{len(ranks)}-frozen", what, take, answer)]
 
 
 def _combine_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
@@ -168,20 +163,14 @@ def _combine_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:
         two = cards.take(RANK_KING, 3) + cards.wilds(second, 0)
         side_melds: list[list[tuple[int, ...]]] = [[one, two]] + [[] for _ in range(rules.sides - 1)]
         answer = _codes(rules, cards, side_melds, 0, Combine(1, 2), ())
-        codes = answer.get("codes")
-        broken: object = "COMBINE_BREAKS_MELD" in codes if isinstance(codes, list) else answer
         legal = rm.legal_natural_meld_at(fixed_meld(6, first + second), RANK_KING)
+        what = (
+            f"two melds of kings, 3 naturals with {first} and with {second} wild card(s), put together: the"
+            " result breaks a meld rule"
+        )
+        breaks = not simplifies_true(legal)
         cases.append(
-            Case(
-                f"{rm.id}-play-combine-w{first}-w{second}",
-                f"two melds of kings, 3 naturals with {first} and with {second} wild card(s), put together: the"
-                " result breaks a meld rule",
-                rm.id,
-                "play",
-                {"slug": f"combine-w{first}-w{second}"},
-                {"breaksMeld": not simplifies_true(legal)},
-                {"breaksMeld": broken, **answer},
-            )
+            _case(rm, f"combine-w{first}-w{second}", what, breaks, "breaksMeld", answer, "COMBINE_BREAKS_MELD")
         )
     return cases
 
