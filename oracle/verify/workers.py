@@ -191,8 +191,7 @@ def verify_in_workers(
     followed = _followed(order, book)
     after = {i: lead for i, (lead, _) in followed.items()}
     rule_sets = sorted(ids, key=lambda i: (i in after, -cost[i], -followed.get(i, ("", 0))[1], i))
-    found: dict[str, None] = {}  #: the pairs of extremes known, by the highest's key
-    given_sides: dict[str, ConcreteSide | None] = {}  #: every extreme known, by extreme_key
+    given_sides: dict[str, ConcreteSide | None] = {}  #: every extreme known, by extreme_key (a pair: both its keys)
     results: dict[str, T] = {}
     shared_answers: dict[tuple[str, Footprint], object] = {}  #: the footprint answers the workers have sent back
     with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(given, load, case_dir, verify)) as pool:
@@ -203,7 +202,9 @@ def verify_in_workers(
                     key = extremes.pop(0)
                     running[pool.submit(_extreme_task, *searches[key])] = ("extreme", key)
                     continue
-                ready = [i for i in rule_sets if all(k in found for k in needs[i]) and after.get(i, i) in (i, *results)]
+                ready = [
+                    i for i in rule_sets if all(k in given_sides for k in needs[i]) and after.get(i, i) in (i, *results)
+                ]
                 if not ready and running:
                     break  # the extremes and leads still in flight come back first
                 chosen = (ready or rule_sets)[0]
@@ -214,8 +215,7 @@ def verify_in_workers(
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in done:
                 kind, name = running.pop(future)
-                if kind == "extreme":
-                    found[name] = None  # the pair is known: its sides go to the rule sets that need them
+                if kind == "extreme":  # the pair is known: its sides go to the rule sets that need them
                     given_sides.update(cast(dict[str, ConcreteSide | None], future.result()))
                 else:
                     result, answers = cast(tuple[T, Kept], future.result())
