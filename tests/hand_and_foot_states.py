@@ -7,7 +7,9 @@ from helpers import foot_position, state_from_json
 
 from oracle.model.state import GameState
 from oracle.ruleset.compiled import CompiledRules
+from oracle.ruleset.loader import default_rule_book
 
+RULE_SET = "hand-and-foot-4p"  #: the rule set a position is read under unless another is given
 FOOT = "4C 4D 5C 5D 6C 6D 8C 8D TC TD JC"  #: an 11-card foot not yet taken up (70 points)
 CLEAN = ("KC KC KD KD KH KH KS", "JC JC JD JD JH JH JS")  #: two natural books
 DIRTY = ("QC QC QD QD QH 2C 2D", "TC TC TD TD TH JK 2H")  #: two mixed books
@@ -19,7 +21,7 @@ def foot_state(
     hand: str,
     melds: tuple[str, ...] = OPEN,
     *,
-    rules: CompiledRules,
+    rules: CompiledRules | None = None,
     foot: str = "",
     partner_foot: str = "",
     partner_hand: str = "6D 8C",
@@ -30,7 +32,7 @@ def foot_state(
 ) -> GameState:
     """Seat 0 to move (seat 2 its partner) holding `hand`, with `foot` not yet taken up; side 0 has `melds`, all there
     when the turn began (a turn begun by drawing unless `turn` says otherwise; none in the draw phase); every card not
-    placed is in the stock (helpers.foot_position), read under `rules`."""
+    placed is in the stock (helpers.foot_position), read under `rules` (hand-and-foot-4p's unless given)."""
     doc = foot_position(
         hand,
         melds,
@@ -42,7 +44,7 @@ def foot_state(
         hand_number=hand_number,
         pile=pile,
     )
-    return state_from_json(doc, rules)
+    return state_from_json(doc, default_rule_book().get(RULE_SET).rules if rules is None else rules)
 
 
-__all__ = ["ASKED_YES", "CLEAN", "DIRTY", "FOOT", "OPEN", "foot_state"]
+__all__ = ["ASKED_YES", "CLEAN", "DIRTY", "FOOT", "OPEN", "RULE_SET", "foot_state"]

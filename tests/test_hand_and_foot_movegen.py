@@ -9,7 +9,8 @@ import random
 from collections.abc import Callable, Sequence
 
 import pytest
-from test_hand_and_foot_rules import ASKED_YES, CLEAN, DIRTY, FOOT, OPEN, RULES, hf
+from hand_and_foot_states import ASKED_YES, CLEAN, DIRTY, FOOT, OPEN, RULE_SET
+from hand_and_foot_states import foot_state as hf
 
 from oracle.games.deal import deal
 from oracle.games.match import DeckSource, deck_order
@@ -23,6 +24,7 @@ from oracle.rules.state_check import validate_state
 from oracle.ruleset.loader import default_rule_book
 
 BOOK = default_rule_book()
+RULES = BOOK.get(RULE_SET).rules
 HAND_AND_FOOT = [
     "hand-and-foot-4p",
     "hand-and-foot-13-4p",

@@ -7,11 +7,11 @@ copied, changed and compiled), so a field the engine stopped reading fails here.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 
 import pytest
-from hand_and_foot_states import ASKED_YES, CLEAN, DIRTY, FOOT, OPEN, foot_state
+from hand_and_foot_states import ASKED_YES, CLEAN, DIRTY, FOOT, OPEN
+from hand_and_foot_states import foot_state as hf
 from helpers import changed_rules, judge_valid
 from helpers import code_fields as codes
 
@@ -33,8 +33,6 @@ from oracle.ruleset.validate import check_rule_set
 
 BOOK = default_rule_book()
 RULES = BOOK.get("hand-and-foot-4p").rules
-#: A Hand and Foot position under hand-and-foot-4p, or the rules given (hand_and_foot_states.foot_state)
-hf = functools.partial(foot_state, rules=RULES)
 
 
 def judge(state: GameState, action: str, rules: CompiledRules = RULES) -> Verdict:

@@ -9,13 +9,13 @@ seed). The server runs in-process (tests/server_harness.py) with its HTTP port o
 
 from __future__ import annotations
 
-import functools
 import json
 
 import grpc
 import pytest
 from google.protobuf import json_format
-from hand_and_foot_states import ASKED_YES, CLEAN, DIRTY, FOOT, OPEN, foot_state
+from hand_and_foot_states import ASKED_YES, CLEAN, DIRTY, FOOT, OPEN
+from hand_and_foot_states import foot_state as hf
 from helpers import card_list, next_state, simulated_hand
 from server_harness import (
     RPC_TIMEOUT,
@@ -45,10 +45,6 @@ RULE_SET = "hand-and-foot-4p"
 SEED = 2  #: the simulated hand-and-foot-4p game whose first hand gives states
 REF = oracle_pb2.RuleSetRef(id=RULE_SET)
 BOOKS = ("hand-and-foot-4p", "hand-and-foot-13-4p", "hand-and-foot-red-threes-laid-4p", "hand-and-foot-one-each-4p")
-#: A Hand and Foot position under hand-and-foot-4p (hand_and_foot_states.foot_state)
-hf = functools.partial(foot_state, rules=default_rule_book().get(RULE_SET).rules)
-
-
 _check = CheckRequests(REF)
 
 
