@@ -4,11 +4,10 @@ named by number (the going-out search behind MUST_GO_OUT_PARTNER_SAID_YES)."""
 from __future__ import annotations
 
 import pytest
+from helpers import codes, judge
 
 from oracle.api.v1 import game_pb2, notation_pb2
-from oracle.model.actions import parse_action
 from oracle.model.state import GameState
-from oracle.rules.referee import check_action
 from oracle.ruleset.loader import default_rule_book
 from oracle.service.convert_game import state_from_notation
 
@@ -31,11 +30,6 @@ def _told_yes(rule_set: str, hand: str, melds: tuple[str, ...] = CANASTAS) -> Ga
     return state_from_notation(msg, default_rule_book().get(rule_set).rules)
 
 
-def _codes(rule_set: str, state: GameState, action: str) -> list[str]:
-    rules = default_rule_book().get(rule_set).rules
-    return [v.code.value for v in check_action(rules, state, parse_action(action)).violations]
-
-
 @pytest.mark.parametrize(
     ("hand", "going_out"),
     [
@@ -45,15 +39,14 @@ def _codes(rule_set: str, state: GameState, action: str) -> list[str]:
 )
 def test_a_player_told_yes_who_can_go_out_through_runs_must(hand: str, going_out: tuple[str, str]) -> None:
     state = _told_yes("samba-4p", hand)
-    assert _codes("samba-4p", state, "discard 9C") == ["MUST_GO_OUT_PARTNER_SAID_YES"]
-    rules = default_rule_book().get("samba-4p").rules
-    melded = check_action(rules, state, parse_action(going_out[0]))
+    assert codes(judge("samba-4p", state, "discard 9C")) == ["MUST_GO_OUT_PARTNER_SAID_YES"]
+    melded = judge("samba-4p", state, going_out[0])
     assert melded.legal and melded.next_state is not None
-    out = check_action(rules, melded.next_state, parse_action(going_out[1]))
+    out = judge("samba-4p", melded.next_state, going_out[1])
     assert out.legal and out.next_state is not None and out.next_state.hand_end.name == "WENT_OUT"
 
 
 def test_a_wild_card_kept_off_a_canasta_under_the_official_laws_is_no_way_out() -> None:
     state = _told_yes("samba-ocl-4p", "2D 9C")  # the two could only go onto a canasta, which the variant forbids
-    assert _codes("samba-ocl-4p", state, "discard 9C") == []
-    assert _codes("samba-4p", _told_yes("samba-4p", "2D 9C"), "discard 9C") == ["MUST_GO_OUT_PARTNER_SAID_YES"]
+    assert codes(judge("samba-ocl-4p", state, "discard 9C")) == []
+    assert codes(judge("samba-4p", _told_yes("samba-4p", "2D 9C"), "discard 9C")) == ["MUST_GO_OUT_PARTNER_SAID_YES"]
