@@ -88,16 +88,13 @@ class Extremes:
     high: ConcreteSide
 
 
-# The rule-set fields side_hand reads (their values are the cache key of the extremes)
-_SCORING_FIELDS = SIDE_FIELDS
-
-
 _extremes_cache: dict[str, ConcreteSide | None] = {}
 
 
 def extreme_key(spec: ruleset_pb2.RuleSet, *, partnership: bool, sign: int) -> str:
     """What one extreme (extreme_side) depends on: the scoring fields' values, the side's kind and the direction."""
-    return repr([field_value(spec, path) for path in _SCORING_FIELDS] + [partnership, sign])
+    # the fields side_hand reads (hand.SIDE_FIELDS), which the rank-by-rank highest (hand_split) reads too
+    return repr([field_value(spec, path) for path in SIDE_FIELDS] + [partnership, sign])
 
 
 def seed_extremes(found: dict[str, ConcreteSide | None]) -> None:
