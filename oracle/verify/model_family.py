@@ -33,7 +33,7 @@ import z3
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.verify.model_foot import priced_ranks
-from oracle.verify.terms import RANK_CLASSES, Cond, Expr, MeldCounts, rank_index, rank_value_field
+from oracle.verify.terms import RANK_CLASSES, Cond, Expr, MeldCounts, rank_index
 
 
 def rank_rule(spec: ruleset_pb2.RuleSet, rank: int) -> ruleset_pb2.RankRule | None:
@@ -182,11 +182,6 @@ def held_penalty(
     return -row.held_penalty * holders, cons
 
 
-def class_of(rank: int) -> str:
-    """The value class of a rank index."""
-    return rank_value_field(rank)
-
-
 def sum_or_zero(terms: Sequence[Expr]) -> Expr:
     """z3.Sum of the terms, or 0 for none."""
     return z3.Sum(list(terms)) if terms else z3.IntVal(0)
@@ -195,7 +190,6 @@ def sum_or_zero(terms: Sequence[Expr]) -> Expr:
 __all__ = [
     "black_threes_bonus",
     "blocks_going_out",
-    "class_of",
     "count_sign",
     "count_value",
     "free_ranks",
