@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import z3
 from click.testing import CliRunner
+from verify_harness import fresh_footprints as fresh_footprints  # autouse: each test proves afresh
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.cli.main import main
@@ -20,22 +21,13 @@ from oracle.rules import melds
 from oracle.ruleset.compiled import CompiledRules, compile_rules
 from oracle.ruleset.loader import RuleBook, SpecError, UnknownRuleSetError, default_rule_book
 from oracle.verify import cache as verify_cache
-from oracle.verify import footprint, hand
+from oracle.verify import footprint
 from oracle.verify.boundary import check_engine
 from oracle.verify.gate import contradictions
 from oracle.verify.lint import ERROR, WARNING, LintFinding, lint
 from oracle.verify.model import RuleModel, fixed_meld
 from oracle.verify.properties import PROPERTIES, check_properties
 from oracle.verify.report import RuleSetVerification, verify_command_lines, verify_rule_sets
-
-
-@pytest.fixture(autouse=True)
-def fresh_footprints(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test proves afresh: a model a test seeds with a bug is never answered by a proof or a side table kept
-    from the honest model for a rule set that reads alike (footprint.shared, hand.side_hand)."""
-    monkeypatch.setattr(footprint, "_kept", {})
-    monkeypatch.setattr(hand, "_built", {})
-
 
 SPECS = resources.files("oracle.specs")
 CASE_FIELDS = {"id", "description", "ruleSetId", "kind", "input", "expected", "engine"}

@@ -10,6 +10,7 @@ from functools import cache
 
 import pytest
 import z3
+from verify_harness import fresh_footprints as fresh_footprints  # autouse: each test proves afresh
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.model.cards import parse_cards
@@ -21,21 +22,12 @@ from oracle.rules import draw, family_checks, melds, scoring, scoring_family
 from oracle.rules.melds import MeldShape, canasta_count
 from oracle.ruleset.compiled import CompiledRules, compile_rules
 from oracle.ruleset.loader import default_rule_book
-from oracle.verify import footprint, hand, model_family
+from oracle.verify import footprint, model_family
 from oracle.verify.boundary import EngineReport, check_engine
 from oracle.verify.lint import ERROR, WARNING, lint
 from oracle.verify.model import RuleModel
 from oracle.verify.properties import PROPERTIES, check_properties
 from oracle.verify.report import verify_rule_sets
-
-
-@pytest.fixture(autouse=True)
-def fresh_footprints(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test proves afresh: a model a test seeds with a bug is never answered by a proof or a side table kept
-    from the honest model for a rule set that reads alike (footprint.shared, hand.side_hand)."""
-    monkeypatch.setattr(footprint, "_kept", {})
-    monkeypatch.setattr(hand, "_built", {})
-
 
 NEW = (
     "threes-by-count",

@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 import z3
 from cutthroat_states import cutthroat_hands
+from verify_harness import fresh_footprints as fresh_footprints  # autouse: each test proves afresh
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.model.cards import is_wild, parse_cards
@@ -20,23 +21,12 @@ from oracle.rules import formation, scoring
 from oracle.ruleset.compiled import CompiledRules, compile_rules
 from oracle.ruleset.loader import default_rule_book
 from oracle.ruleset.sections import AfterLastCard
-from oracle.verify import footprint
-from oracle.verify import hand as verify_hand
 from oracle.verify import model_formation as mf
 from oracle.verify.boundary import check_engine
 from oracle.verify.lint import ERROR, WARNING, lint
 from oracle.verify.model import MeldCounts, RuleModel
 from oracle.verify.properties import PROPERTIES, check_properties
 from oracle.verify.report import verify_rule_sets
-
-
-@pytest.fixture(autouse=True)
-def fresh_footprints(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test proves afresh: a model a test seeds with a bug is never answered by a proof or a side table kept
-    from the honest model for a rule set that reads alike (footprint.shared, hand.side_hand)."""
-    monkeypatch.setattr(footprint, "_kept", {})
-    monkeypatch.setattr(verify_hand, "_built", {})
-
 
 CUTTHROAT = ("cutthroat-3p", "cutthroat-one-canasta-3p", "cutthroat-play-on-3p")
 NEW = ("stock-end", "formation-merge", "partner-score", "lone-hand-score", "all-red-threes-one-owner")

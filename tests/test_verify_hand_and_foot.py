@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from google.protobuf import text_format
+from verify_harness import fresh_footprints as fresh_footprints  # autouse: each test proves afresh
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.conformance.runner import InProcessTarget, RunOptions, load_cases, run_cases
@@ -19,7 +20,7 @@ from oracle.model.table import HandTable, SideTable, WentOut
 from oracle.rules import scoring
 from oracle.ruleset.compiled import compile_rules
 from oracle.ruleset.loader import RuleBook, SpecError, default_rule_book
-from oracle.verify import footprint, hand, hand_split
+from oracle.verify import hand_split
 from oracle.verify.boundary import check_engine
 from oracle.verify.boundary_foot import foot_engine_cases
 from oracle.verify.gate import contradictions
@@ -27,15 +28,6 @@ from oracle.verify.hand import side_hand
 from oracle.verify.lint import ERROR, WARNING, lint
 from oracle.verify.model import RuleModel
 from oracle.verify.properties import PROPERTIES, PropertyResult, check_properties
-
-
-@pytest.fixture(autouse=True)
-def fresh_footprints(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test proves afresh: a model a test seeds with a bug is never answered by a proof or a side table kept
-    from the honest model for a rule set that reads alike (footprint.shared, hand.side_hand)."""
-    monkeypatch.setattr(footprint, "_kept", {})
-    monkeypatch.setattr(hand, "_built", {})
-
 
 FOOT_PROPERTIES = ("foot-pickup", "foot-go-out", "book-quotas", "minimum-by-hand", "held-red-three-score")
 

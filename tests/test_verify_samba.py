@@ -9,25 +9,17 @@ from functools import cache
 
 import pytest
 import z3
+from verify_harness import fresh_footprints as fresh_footprints  # autouse: each test proves afresh
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.rules import combine as engine_combine
 from oracle.ruleset.loader import default_rule_book
-from oracle.verify import boundary_runs, footprint, hand, model_runs
+from oracle.verify import boundary_runs, model_runs
 from oracle.verify.boundary import EngineReport, check_engine
 from oracle.verify.lint import ERROR, WARNING, lint
 from oracle.verify.model import RuleModel
 from oracle.verify.properties import PROPERTIES, check_properties
 from oracle.verify.terms import Clause
-
-
-@pytest.fixture(autouse=True)
-def fresh_footprints(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test proves afresh: a model a test seeds with a bug is never answered by a proof or a side table kept
-    from the honest model for a rule set that reads alike (footprint.shared, hand.side_hand)."""
-    monkeypatch.setattr(footprint, "_kept", {})
-    monkeypatch.setattr(hand, "_built", {})
-
 
 NEW = ("run-limits", "run-canasta", "run-canasta-reachable", "pile-top-run", "red-threes-need-canastas", "combine")
 
