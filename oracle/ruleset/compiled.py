@@ -129,6 +129,11 @@ class CompiledRules:
         return minimum, row
 
 
+def rank_index(natural_rank: int) -> int:
+    """The engine's rank index (four = 2) of a NaturalRank enum value (NATURAL_RANK_FOUR = 4)."""
+    return natural_rank - 2
+
+
 def _family(spec: ruleset_pb2.RuleSet) -> bool:
     """Whether the rule set sets any of the meld and discard rules oracle.rules.family_checks judges."""
     m, d, im = spec.melds, spec.discard_pile, spec.initial_meld
@@ -189,12 +194,12 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
         v.four_to_seven,
         v.black_three,
         v.table_minus_below_canastas,
-        tuple((row.rank - 2, row.points) for row in v.rank_values),  # NATURAL_RANK_FOUR (4) is rank index 2
+        tuple((rank_index(row.rank), row.points) for row in v.rank_values),
         v.red_three,
     )
     rank_rules = tuple(
         RankRule(
-            row.rank - 2,  # NATURAL_RANK_FOUR (4) is rank index 2
+            rank_index(row.rank),
             row.max_wilds,
             row.wilds_in_initial_meld,
             row.canasta_bonus,
@@ -324,8 +329,8 @@ def compile_rules(spec: ruleset_pb2.RuleSet) -> CompiledRules:
         runs=RunRules(
             r.min_size,
             r.max_size,
-            r.lowest_rank - 2,  # NATURAL_RANK_FOUR (4) is rank index 2
-            r.highest_rank - 2,
+            rank_index(r.lowest_rank),
+            rank_index(r.highest_rank),
             r.canasta_size,
             r.canasta_bonus,
             r.pile_top_alone,

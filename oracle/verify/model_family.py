@@ -32,8 +32,9 @@ from collections.abc import Sequence
 import z3
 
 from oracle.api.v1 import ruleset_pb2
+from oracle.ruleset.compiled import rank_index
 from oracle.verify.model_foot import priced_ranks
-from oracle.verify.terms import RANK_CLASSES, Cond, Expr, MeldCounts, rank_index
+from oracle.verify.terms import RANK_CLASSES, Cond, Expr, MeldCounts
 
 
 def rank_rule(spec: ruleset_pb2.RuleSet, rank: int) -> ruleset_pb2.RankRule | None:

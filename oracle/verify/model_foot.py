@@ -24,7 +24,8 @@ from dataclasses import dataclass
 import z3
 
 from oracle.api.v1 import ruleset_pb2
-from oracle.verify.terms import Cond, Expr, MeldCounts, rank_index
+from oracle.ruleset.compiled import rank_index
+from oracle.verify.terms import Cond, Expr, MeldCounts
 
 
 def priced_ranks(spec: ruleset_pb2.RuleSet) -> tuple[int, ...]:

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 import z3
 
 from oracle.api.v1 import ruleset_pb2
-from oracle.verify.terms import NATURAL_RANKS, Clause, Cond, Expr, rank_index
+from oracle.ruleset.compiled import rank_index
+from oracle.verify.terms import NATURAL_RANKS, Clause, Cond, Expr
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,13 @@ from __future__ import annotations
 import z3
 
 from oracle.api.v1 import ruleset_pb2
+from oracle.ruleset.compiled import rank_index
 from oracle.verify import model_runs as mr
 from oracle.verify.hand import side_hand
 from oracle.verify.model import RuleModel, meld_counts
 from oracle.verify.model_family import rank_rule, ruled_ranks
 from oracle.verify.proving import Outcome, exists, prove
-from oracle.verify.terms import NATURAL_RANKS, Cond, MeldCounts, rank_index
+from oracle.verify.terms import NATURAL_RANKS, Cond, MeldCounts
 
 
 def no_runs(spec: ruleset_pb2.RuleSet) -> str:

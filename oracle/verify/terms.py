@@ -25,11 +25,6 @@ def simplifies_true(condition: Cond) -> bool:
     return bool(z3.is_true(z3.simplify(condition)))
 
 
-def rank_index(natural_rank: int) -> int:
-    """The rank index (four = 2) of a NaturalRank enum value (NATURAL_RANK_FOUR = 4)."""
-    return natural_rank - 2
-
-
 def rank_value_field(rank: int) -> str:
     """The card_values field that prices a natural rank."""
     if rank == RANK_ACE:
@@ -113,7 +108,6 @@ __all__ = [
     "field_value",
     "fixed_meld",
     "meld_counts",
-    "rank_index",
     "rank_value_field",
     "simplifies_true",
     "spec_of",
