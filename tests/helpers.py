@@ -195,12 +195,18 @@ def state_from_json(doc: dict[str, Any], compiled: CompiledRules) -> GameState:
     return state_from_notation(json_format.ParseDict(doc, notation_pb2.GameStateNotation()), compiled)
 
 
-def changed_rules(rule_set_id: str, edit: Callable[[ruleset_pb2.RuleSet], None]) -> CompiledRules:
-    """A shipped rule set with its spec copied, changed by `edit` and compiled."""
+def changed_spec(rule_set_id: str, edit: Callable[[ruleset_pb2.RuleSet], None] | None = None) -> ruleset_pb2.RuleSet:
+    """A copy of a shipped rule set's resolved spec, changed in place by `edit` (past the loader's checks)."""
     spec = ruleset_pb2.RuleSet()
     spec.CopyFrom(default_rule_book().get(rule_set_id).spec)
-    edit(spec)
-    return compile_rules(spec)
+    if edit is not None:
+        edit(spec)
+    return spec
+
+
+def changed_rules(rule_set_id: str, edit: Callable[[ruleset_pb2.RuleSet], None]) -> CompiledRules:
+    """A shipped rule set with its spec copied, changed by `edit` and compiled."""
+    return compile_rules(changed_spec(rule_set_id, edit))
 
 
 def judge_valid(compiled: CompiledRules, state: GameState, action: str) -> Verdict:

@@ -10,7 +10,9 @@ from functools import cache
 
 import pytest
 import z3
+from helpers import changed_spec
 from verify_harness import fresh_footprints as fresh_footprints  # autouse: each test proves afresh
+from verify_harness import outcome
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.model.cards import parse_cards
@@ -25,8 +27,7 @@ from oracle.ruleset.loader import default_rule_book
 from oracle.verify import footprint, model_family
 from oracle.verify.boundary import EngineReport, check_engine
 from oracle.verify.lint import ERROR, WARNING, lint
-from oracle.verify.model import RuleModel
-from oracle.verify.properties import PROPERTIES, check_properties
+from oracle.verify.properties import PROPERTIES
 from oracle.verify.report import verify_rule_sets
 
 NEW = (
@@ -41,19 +42,7 @@ NEW = (
 
 def american(change: Callable[[ruleset_pb2.RuleSet], None] | None = None) -> ruleset_pb2.RuleSet:
     """american-4p's resolved rule set, changed in place by `change`."""
-    spec = ruleset_pb2.RuleSet()
-    spec.CopyFrom(default_rule_book().get("american-4p").spec)
-    if change is not None:
-        change(spec)
-    return spec
-
-
-def outcome(spec: ruleset_pb2.RuleSet, property_id: str) -> tuple[bool, str]:
-    """(holds, detail) of one property for a rule set."""
-    chosen = [p for p in PROPERTIES if p.id == property_id]
-    (result,) = check_properties(RuleModel(spec), chosen)
-    assert result.applicable, result.detail
-    return result.holds, result.detail
+    return changed_spec("american-4p", change)
 
 
 @cache

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
 import pytest
 from google.protobuf import text_format
+from helpers import changed_spec as spec_of
 from verify_harness import fresh_footprints as fresh_footprints  # autouse: each test proves afresh
 
 from oracle.api.v1 import ruleset_pb2
@@ -30,14 +30,6 @@ from oracle.verify.model import RuleModel
 from oracle.verify.properties import PROPERTIES, PropertyResult, check_properties
 
 FOOT_PROPERTIES = ("foot-pickup", "foot-go-out", "book-quotas", "minimum-by-hand", "held-red-three-score")
-
-
-def spec_of(rule_set_id: str, change: Callable[[ruleset_pb2.RuleSet], None] = lambda s: None) -> ruleset_pb2.RuleSet:
-    """A copy of a shipped rule set's resolved spec with `change` applied (past the loader's checks)."""
-    spec = ruleset_pb2.RuleSet()
-    spec.CopyFrom(default_rule_book().get(rule_set_id).spec)
-    change(spec)
-    return spec
 
 
 def results(spec: ruleset_pb2.RuleSet, ids: tuple[str, ...] = FOOT_PROPERTIES) -> dict[str, PropertyResult]:

@@ -9,7 +9,9 @@ from functools import cache
 
 import pytest
 import z3
+from helpers import changed_spec as spec_of
 from verify_harness import fresh_footprints as fresh_footprints  # autouse: each test proves afresh
+from verify_harness import outcome
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.rules import combine as engine_combine
@@ -24,24 +26,8 @@ from oracle.verify.terms import Clause
 NEW = ("run-limits", "run-canasta", "run-canasta-reachable", "pile-top-run", "red-threes-need-canastas", "combine")
 
 
-def spec_of(rule_set_id: str, change: Callable[[ruleset_pb2.RuleSet], None] | None = None) -> ruleset_pb2.RuleSet:
-    """A shipped rule set's resolved message, changed in place by `change`."""
-    spec = ruleset_pb2.RuleSet()
-    spec.CopyFrom(default_rule_book().get(rule_set_id).spec)
-    if change is not None:
-        change(spec)
-    return spec
-
-
 def samba(change: Callable[[ruleset_pb2.RuleSet], None] | None = None) -> ruleset_pb2.RuleSet:
     return spec_of("samba-4p", change)
-
-
-def outcome(spec: ruleset_pb2.RuleSet, property_id: str) -> tuple[bool, str]:
-    """(holds, detail) of one applicable property for a rule set."""
-    (result,) = check_properties(RuleModel(spec), [p for p in PROPERTIES if p.id == property_id])
-    assert result.applicable, result.detail
-    return result.holds, result.detail
 
 
 @cache

@@ -1,10 +1,13 @@
-"""The fixture the Z3 verification tests share: each test proves afresh, with nothing kept from another test."""
+"""What the Z3 verification tests share: a fixture so that each test proves afresh, and one property's outcome."""
 
 from __future__ import annotations
 
 import pytest
 
+from oracle.api.v1 import ruleset_pb2
 from oracle.verify import footprint, hand
+from oracle.verify.model import RuleModel
+from oracle.verify.properties import PROPERTIES, check_properties
 
 
 @pytest.fixture(autouse=True)
@@ -14,3 +17,10 @@ def fresh_footprints(monkeypatch: pytest.MonkeyPatch) -> None:
     module to apply it to every test there."""
     monkeypatch.setattr(footprint, "_kept", {})
     monkeypatch.setattr(hand, "_built", {})
+
+
+def outcome(spec: ruleset_pb2.RuleSet, property_id: str) -> tuple[bool, str]:
+    """(holds, detail) of one property for a rule set, which must apply to it."""
+    (result,) = check_properties(RuleModel(spec), [p for p in PROPERTIES if p.id == property_id])
+    assert result.applicable, result.detail
+    return result.holds, result.detail
