@@ -178,3 +178,19 @@ def page_state(page: Page, rule_set_id: str) -> dict[str, object]:
         resolved,
     )
     return state
+
+
+def shared_valid_state(page: Page, rule_set_id: str) -> dict[str, object]:
+    """The state the page builds, after sharing its link, asserted consistent by the oracle under `rule_set_id`."""
+    from google.protobuf import json_format
+
+    from oracle.api.v1 import oracle_pb2
+    from oracle.service.api import OracleApi
+
+    page.click("#share")
+    state = page_state(page, rule_set_id)
+    request = oracle_pb2.ValidateStateRequest(rule_set=oracle_pb2.RuleSetRef(id=rule_set_id))
+    json_format.ParseDict(state, request.state)
+    answer = OracleApi(default_rule_book()).ValidateState(request)
+    assert answer.valid, answer.problems
+    return state

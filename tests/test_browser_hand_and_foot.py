@@ -8,13 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from browser_harness import ask, book_label, choose_books, offered_books, page_state
+from browser_harness import ask, book_label, choose_books, offered_books, shared_valid_state
 from browser_harness import checked_page as checked_page  # the `page` fixture
 from browser_harness import module_desk as module_desk  # the `desk` fixture
-from google.protobuf import json_format
 from playwright.sync_api import Page
 
-from oracle.api.v1 import oracle_pb2
 from oracle.ruleset.loader import default_rule_book
 from oracle.service.api import OracleApi
 
@@ -45,17 +43,6 @@ def verdict(page: Page, action: str, book: str = "hand-and-foot-4p") -> tuple[st
     return column.locator(".badge").inner_text(), column.inner_text()
 
 
-def valid_on_the_server(page: Page, book: str = "hand-and-foot-4p") -> dict[str, object]:
-    """The state the page builds (after sharing the link), checked consistent by the oracle."""
-    page.click("#share")
-    state = page_state(page, book)
-    request = oracle_pb2.ValidateStateRequest(rule_set=oracle_pb2.RuleSetRef(id=book))
-    json_format.ParseDict(state, request.state)
-    answer = API.ValidateState(request)
-    assert answer.valid, answer.problems
-    return state
-
-
 def test_the_four_hand_and_foot_books_are_offered_like_any_other(page: Page) -> None:
     listed = offered_books(page)
     assert set(BOOKS) <= set(listed)
@@ -79,7 +66,7 @@ def test_each_foot_is_shown_by_its_count_face_down_and_the_hand_number_of_the_ga
     page.select_option("#foot-2", "up")
     assert "In the foot" in page.inner_text("#foot-2-state")
     page.fill("#hand-0", "9S 9S 2C")
-    state = valid_on_the_server(page)
+    state = shared_valid_state(page, "hand-and-foot-4p")
     assert [len(seat.get("foot", [])) for seat in state["seats"]] == [11, 11, 0, 11]  # type: ignore[attr-defined]
     assert state["handNumber"] == 3
     choose_books(page, "hand-and-foot-13-4p")
@@ -93,7 +80,7 @@ def test_melding_out_the_hand_goes_on_from_the_foot(page: Page) -> None:
     badge, text = verdict(page, "meld 9S 9S 2C")
     assert badge == "Legal"
     assert "Seat 0 took up the foot (11 cards): plays on from it this turn" in text
-    valid_on_the_server(page)
+    shared_valid_state(page, "hand-and-foot-4p")
 
 
 def test_discarding_the_last_hand_card_takes_up_the_foot_for_the_next_turn(page: Page) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from browser_harness import ask, book_label, choose_books, offered_books, page_state
+from browser_harness import ask, book_label, choose_books, offered_books, page_state, shared_valid_state
 from browser_harness import checked_page as checked_page  # the `page` fixture
 from browser_harness import module_desk as module_desk  # the `desk` fixture
 from google.protobuf import json_format
@@ -79,11 +79,7 @@ def test_a_run_a_run_extension_a_named_meld_and_a_combine_are_judged(page: Page)
     assert "Side 0 has a mixed canasta:" in text  # QC QD QS 2D joined by QH QD QS: seven cards
     badge, text = verdict(page, "combine 1 2")
     assert badge == "Illegal" and "COMBINE_DIFFERENT_RANKS" in text
-    page.click("#share")
-    state = page_state(page, "samba-4p")
-    request = oracle_pb2.ValidateStateRequest(rule_set=oracle_pb2.RuleSetRef(id="samba-4p"))
-    json_format.ParseDict(state, request.state)
-    assert API.ValidateState(request).valid
+    state = shared_valid_state(page, "samba-4p")
     melds = [[card.removeprefix("CARD_") for card in meld["cards"]] for meld in state["sides"][0]["melds"]]  # type: ignore[index]
     assert melds[1] == ["9H", "TH", "JH"]
 
