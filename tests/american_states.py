@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 
-from helpers import Hand, four_seat_position, simulated_hand
+from helpers import Hand, four_seat_position, make_state, simulated_hand
 
 from oracle.model.state import GameState
 
@@ -24,6 +24,16 @@ def american_hands() -> tuple[Hand, ...]:
 def american_states(every: int = 1) -> list[tuple[str, GameState]]:
     """Every `every`-th state of the simulated hands, with the rule-set id."""
     return [(RULE_SET, state) for hand in american_hands() for state in hand.states[::every]]
+
+
+def american(hand: str, melds: tuple[str, ...] = (), opp: tuple[str, ...] = (), **kw: object) -> GameState:
+    """An american-4p state with seat 0 to move (seat 2 the partner); every card not placed is in the stock."""
+    return make_state(
+        "american-4p",
+        hands=[hand, "6C 8D", "6D 8C", "6H 8H"],
+        melds=[list(melds), list(opp)],
+        **kw,  # type: ignore[arg-type]
+    )
 
 
 def position(
@@ -52,4 +62,4 @@ def position(
     )
 
 
-__all__ = ["OTHERS", "RULE_SET", "SEEDS", "american_hands", "american_states", "position"]
+__all__ = ["OTHERS", "RULE_SET", "SEEDS", "american", "american_hands", "american_states", "position"]

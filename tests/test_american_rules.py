@@ -13,7 +13,8 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
-from helpers import changed_rules, judge_valid, make_state
+from american_states import american
+from helpers import changed_rules, judge_valid
 from helpers import code_fields as found
 from helpers import score_points as points
 from helpers import side_table as side
@@ -46,16 +47,6 @@ FIVES_CANASTA = "5C 5C 5D 5H 5S 2D 2H"  # the opponents' mixed canasta of fives:
 PLAY = {"phase": "PHASE_PLAY", "turn": {"start": "TURN_START_DREW"}}
 OPENING = {"phase": "PHASE_PLAY", "turn": {"start": "TURN_START_DREW", "meldsBeforeTurn": 0}}
 MELDED_NOW = {"phase": "PHASE_PLAY", "turn": {"start": "TURN_START_DREW", "melded": True, "meldsBeforeTurn": 0}}
-
-
-def american(hand: str, melds: tuple[str, ...] = (), opp: tuple[str, ...] = (), **kw: object) -> GameState:
-    """An american-4p state with seat 0 to move (seat 2 the partner); every card not placed is in the stock."""
-    return make_state(
-        "american-4p",
-        hands=[hand, "6C 8D", "6D 8C", "6H 8H"],
-        melds=[list(melds), list(opp)],
-        **kw,  # type: ignore[arg-type]
-    )
 
 
 def changed(edit: Callable[[ruleset_pb2.RuleSet], None]) -> CompiledRules:

@@ -17,10 +17,10 @@ from dataclasses import dataclass, replace
 from importlib import resources
 
 import pytest
+from american_states import american
 from hand_and_foot_states import CLEAN, DIRTY, FOOT, OPEN
 from hand_and_foot_states import foot_state as hf
 from helpers import judge, make_state
-from test_american_rules import american
 
 from oracle.model.actions import parse_action
 from oracle.model.cards import deck, is_red_three, parse_cards
