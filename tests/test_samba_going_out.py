@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 from helpers import codes, judge
+from samba_states import OTHERS
 
 from oracle.api.v1 import game_pb2, notation_pb2
 from oracle.model.state import GameState
 from oracle.ruleset.loader import default_rule_book
 from oracle.service.convert_game import state_from_notation
 
-OTHERS = ("4D 5D 6S", "8D 9D TS", "JD QS KC")
 CANASTAS = ("QH QD QS QC QH QD QS", "JH JD JS JC JH JD JS", "9H TH JH")
 
 
