@@ -180,6 +180,14 @@ def page_state(page: Page, rule_set_id: str) -> dict[str, object]:
     return state
 
 
+def verdict(page: Page, action: str, book: str) -> tuple[str, str]:
+    """Ask about `action`; the badge and the text of `book`'s column of the answer."""
+    page.fill("#action", action)
+    ask(page)
+    column = page.locator(f"#answer .column[data-rule-set={book}]")
+    return column.locator(".badge").inner_text(), column.inner_text()
+
+
 def shared_valid_state(page: Page, rule_set_id: str) -> dict[str, object]:
     """The state the page builds, after sharing its link, asserted consistent by the oracle under `rule_set_id`."""
     from google.protobuf import json_format

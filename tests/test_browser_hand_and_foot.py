@@ -6,8 +6,10 @@ oracle."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
+import browser_harness
 from browser_harness import ask, book_label, choose_books, offered_books, shared_valid_state
 from browser_harness import checked_page as checked_page  # the `page` fixture
 from browser_harness import module_desk as module_desk  # the `desk` fixture
@@ -35,12 +37,8 @@ def position(
     page.fill("#pile", "5S")
 
 
-def verdict(page: Page, action: str, book: str = "hand-and-foot-4p") -> tuple[str, str]:
-    """Ask about `action`; the book's badge and its column's text."""
-    page.fill("#action", action)
-    ask(page)
-    column = page.locator(f"#answer .column[data-rule-set={book}]")
-    return column.locator(".badge").inner_text(), column.inner_text()
+#: Ask about an action; the book's badge and its column's text (hand-and-foot-4p's unless `book` is given).
+verdict = functools.partial(browser_harness.verdict, book="hand-and-foot-4p")
 
 
 def test_the_four_hand_and_foot_books_are_offered_like_any_other(page: Page) -> None:
@@ -127,7 +125,7 @@ def test_the_13_card_book_does_not_fit_feet_of_11(page: Page) -> None:
     position(page, "9S 9S 2C", "9C 9D 9H", books=("hand-and-foot-4p", "hand-and-foot-13-4p"))
     # the table is laid out for the first book ticked (hand-and-foot-13-4p): the page deals feet of 13 cards
     assert page.locator("#foot-0-state .foot-count").inner_text() == "13"
-    badge, text = verdict(page, "meld 9S 9S 2C", "hand-and-foot-13-4p")
+    badge, text = verdict(page, "meld 9S 9S 2C", book="hand-and-foot-13-4p")
     assert badge == "Legal" and "Seat 0 took up the foot (13 cards): plays on from it this turn" in text
     column = page.locator("#answer .column[data-rule-set=hand-and-foot-4p]").inner_text()
     assert "Not applicable" in column and "holds 13 cards; a foot not yet taken up holds the 11 dealt" in column

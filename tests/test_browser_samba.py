@@ -4,8 +4,10 @@ run judged, the position the page builds accepted by the oracle, and a samba-4p 
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
+import browser_harness
 from browser_harness import ask, book_label, choose_books, offered_books, page_state, shared_valid_state
 from browser_harness import checked_page as checked_page  # the `page` fixture
 from browser_harness import module_desk as module_desk  # the `desk` fixture
@@ -35,12 +37,8 @@ def samba_position(page: Page, phase: str, hand: str, pile: str) -> None:
     page.fill("#pile", pile)
 
 
-def verdict(page: Page, action: str) -> tuple[str, str]:
-    """Ask about `action`; samba-4p's badge and the column's text."""
-    page.fill("#action", action)
-    ask(page)
-    column = page.locator("#answer .column[data-rule-set=samba-4p]")
-    return column.locator(".badge").inner_text(), column.inner_text()
+#: Ask about an action; samba-4p's badge and the column's text.
+verdict = functools.partial(browser_harness.verdict, book="samba-4p")
 
 
 def test_the_picker_offers_samba_4p_with_four_seats(page: Page) -> None:
