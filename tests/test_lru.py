@@ -24,15 +24,6 @@ def test_the_least_recently_used_entry_goes_first_and_reading_is_use() -> None:
         LRU(0)
 
 
-def test_peeking_is_not_use() -> None:
-    lru: LRU[str, int] = LRU(2)
-    lru.put("a", 1)
-    lru.put("b", 2)
-    assert lru.peek("a") == 1 and lru.peek("z") is None
-    lru.put("c", 3)  # "a" goes: peeking did not make it recent
-    assert (lru.peek("a"), lru.peek("b"), lru.peek("c")) == (None, 2, 3)
-
-
 def test_threads_writing_at_once_keep_it_within_its_capacity() -> None:
     lru: LRU[int, int] = LRU(50)
 

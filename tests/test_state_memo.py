@@ -3,6 +3,7 @@ errors unchanged when the answer comes from memory."""
 
 from __future__ import annotations
 
+import gc
 from dataclasses import replace
 
 import pytest
@@ -14,7 +15,7 @@ from oracle.model.cards import deck
 from oracle.model.state import GameState
 from oracle.rules.referee import check_action
 from oracle.rules.state_check import InvalidStateError, validate_state
-from oracle.rules.state_memo import MEMO, StateMemo
+from oracle.rules.state_memo import MEMO, StateMemo, Vouched
 
 
 def dealt(rule_set_id: str, shift: int = 0) -> GameState:
@@ -123,20 +124,30 @@ def test_only_a_validated_state_passes_its_vouch_on(monkeypatch: pytest.MonkeyPa
     assert len(seen) == 1  # validate=False: the caller vouched for the state it gave, the oracle for nothing
 
 
-def test_the_states_vouched_for_are_bounded_oldest_first() -> None:
-    memo = StateMemo(vouched=2)
+def test_a_state_is_vouched_for_while_it_lives_however_many_were_made_since() -> None:
+    memo = StateMemo()
     r = rules("classic-2p")
-    a, b, c = (dealt("classic-2p", shift) for shift in (0, 1, 2))
-    for state in (a, b, c):
+    first = dealt("classic-2p", 0)
+    memo.vouch(r, first)
+    # a search holding thousands of positions it made: the first is still vouched for (no count bounds it)
+    held = [replace(first, seat_to_move=1) for _ in range(3000)]
+    for state in held:
         memo.vouch(r, state)
     misses = memo.misses
-    memo.problems(r, b)
-    memo.problems(r, c)
-    assert memo.misses == misses  # the two latest are vouched for
-    memo.problems(r, a)
-    assert memo.misses == misses + 1  # the oldest was forgotten, and is validated
+    assert memo.problems(r, first) == [] and memo.problems(r, held[0]) == []
+    assert memo.misses == misses
+    # what the memo keeps of a vouched state lives no longer than the state: the entries go as the states do
+    vouched = Vouched()
+    for state in held:
+        vouched.add(r, state)
+    assert len(vouched) == len(held)
+    kept = held[7]
+    del state
+    held.clear()
+    gc.collect()
+    assert len(vouched) == 1 and vouched.valid_under(r, kept)
+    assert not vouched.valid_under(rules("classic-4p"), kept)  # under its own rule set only
+    assert not vouched.valid_under(r, replace(kept))  # that object only, not an equal one
     memo.clear()
-    memo.problems(r, c)
-    assert memo.misses == misses + 2
-    with pytest.raises(ValueError, match="at least 1"):
-        StateMemo(vouched=0)
+    memo.problems(r, first)
+    assert memo.misses == misses + 1  # clearing forgets the vouched states too

@@ -28,11 +28,6 @@ class LRU(Generic[K, V]):
                 self._entries.move_to_end(key)
             return value
 
-    def peek(self, key: K) -> V | None:
-        """The value of `key`, or None, without the lock and without making it the most recent (one dict lookup,
-        atomic in CPython): for a reader on the hot path that may miss an entry being written at that moment."""
-        return self._entries.get(key)
-
     def put(self, key: K, value: V) -> None:
         """Set `key` (the most recent now), forgetting the least recent entries past the capacity."""
         with self._lock:

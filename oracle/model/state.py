@@ -123,7 +123,7 @@ class SideState:
 
 
 @fast_init
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)  # weakly referable: the rules vouch for states they made
 class GameState:
     """A hand in play: everything the rules need, nothing derivable."""
 

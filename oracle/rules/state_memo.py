@@ -10,10 +10,14 @@ States that come out of the oracle's own transitions are valid by
 construction: replay and the live referee pass validate=False, and a state
 that check_action made from a validated state by a legal action is vouched
 for (`vouch`), so that judging it next (a bot asking about the position its
-last move led to, a simulation) finds it by identity, without hashing it.
+last move led to, a simulation, a search that expands thousands of positions
+and comes back to them) finds it by identity, without hashing it, for as
+long as the state object lives.
 """
 
 from __future__ import annotations
+
+import weakref
 
 from oracle.model.errors import FieldProblem
 from oracle.model.lru import LRU
@@ -23,7 +27,39 @@ from oracle.rules.state_check import validate_state
 from oracle.ruleset.compiled import CompiledRules
 
 CAPACITY = 1024  #: states remembered (each entry holds a state the caller built anyway, a few KB)
-VOUCHED = 256  #: states the oracle made lately, remembered by identity (a game's last few positions per caller)
+
+
+class Vouched:
+    """The states the oracle made, by identity, each for as long as it lives (a weak reference whose callback
+    forgets it): no bound on how many a caller holds, and nothing kept alive here but the rule sets they were made
+    under. An id is reused only after its object is gone, and the entry is gone by then."""
+
+    def __init__(self) -> None:
+        #: by the id of the state: a weak reference to it, and the rule set it is valid under
+        self._made: dict[int, tuple[weakref.ref[GameState], CompiledRules]] = {}
+
+    def add(self, rules: CompiledRules, state: GameState) -> None:
+        """Remember `state` as valid under `rules` while it lives."""
+        key, made = id(state), self._made
+
+        def forget(ref: weakref.ref[GameState]) -> None:  # the state is going: forget it, unless vouched anew
+            entry = made.get(key)
+            if entry is not None and entry[0] is ref:
+                del made[key]
+
+        made[key] = (weakref.ref(state, forget), rules)
+
+    def valid_under(self, rules: CompiledRules, state: GameState) -> bool:
+        """True when `state` itself (not an equal one) was vouched for under `rules` itself."""
+        entry = self._made.get(id(state))
+        return entry is not None and entry[1] is rules and entry[0]() is state
+
+    def clear(self) -> None:
+        """Forget every state."""
+        self._made.clear()
+
+    def __len__(self) -> int:
+        return len(self._made)
 
 
 class StateMemo:
@@ -34,32 +70,27 @@ class StateMemo:
     so two states whose hashes collide share a slot, one at a time, and never an answer.
     """
 
-    def __init__(self, capacity: int = CAPACITY, vouched: int = VOUCHED) -> None:
+    def __init__(self, capacity: int = CAPACITY) -> None:
         if capacity < 1:
             raise ValueError(f"a state memo needs room for at least 1 state, not {capacity}")
         self.capacity = capacity
         self._entries: LRU[tuple[int, int], tuple[CompiledRules, GameState, tuple[FieldProblem, ...]]]
         self._entries = LRU(capacity)
-        if vouched < 1:
-            raise ValueError(f"a state memo vouches for at least 1 state, not {vouched}")
-        #: by the id of the state, the oldest vouched for forgotten first (read with peek, which leaves the order):
-        #: the entry holds the state, so its id is not reused while the entry lives
-        self._vouched: LRU[int, tuple[CompiledRules, GameState]] = LRU(vouched)
+        self._vouched = Vouched()  #: the states the oracle made, each while it lives
         self.hits = 0  #: answers from memory (diagnostics)
         self.misses = 0  #: states validated
 
     def vouch(self, rules: CompiledRules, state: GameState) -> None:
         """Remember `state` as valid under `rules` by identity: the caller made it by the oracle's own transition
         from a state valid under `rules` (check_action after a legal action). A GameState is frozen, so the object
-        cannot change while it is remembered."""
-        self._vouched.put(id(state), (rules, state))
+        cannot change while it is remembered, and it is remembered while it lives."""
+        self._vouched.add(rules, state)
 
     def problems(self, rules: CompiledRules, state: GameState, prefix: str = "state") -> list[FieldProblem]:
         """validate_state(rules, state, prefix), from memory when this state was judged under these rules."""
         if prefix != "state":  # problems name their paths; only the common prefix is remembered
             return validate_state(rules, state, prefix)
-        made = self._vouched.peek(id(state))
-        if made is not None and made[0] is rules and made[1] is state:
+        if self._vouched.valid_under(rules, state):
             self.hits += 1
             return []
         try:
@@ -98,4 +129,4 @@ def vouch(rules: CompiledRules, state: GameState) -> None:
     MEMO.vouch(rules, state)
 
 
-__all__ = ["CAPACITY", "MEMO", "VOUCHED", "StateMemo", "state_problems", "vouch"]
+__all__ = ["CAPACITY", "MEMO", "StateMemo", "Vouched", "state_problems", "vouch"]
