@@ -81,6 +81,23 @@ def test_each_variable_the_image_sets_is_a_serve_option_and_documented(dockerfil
         assert f"`{name}`" in container, f"{name} is not in the README's Container section"
 
 
+def test_the_image_carries_the_compiled_core_built_in_a_stage_of_its_own(dockerfile: DockerfileParser) -> None:
+    instructions = [i for i in dockerfile.structure if i["instruction"] != "COMMENT"]
+    last_from = max(n for n, i in enumerate(instructions) if i["instruction"] == "FROM")
+    build, final = instructions[:last_from], instructions[last_from:]
+    # the wheel is built with setup.py's switch on (scripts/check-compiled builds the same wheel the same way and
+    # compares its answers with the pure core's); a build argument turns it off
+    args = [i["value"] for i in build if i["instruction"] == "ARG"]
+    assert "CANASTA_ORACLE_COMPILE=1" in args
+    copied = " ".join(i["value"] for i in build if i["instruction"] == "COPY")
+    assert "setup.py" in copied.split(), "without setup.py the build cannot compile the core"
+    runs = [i["value"] for i in build if i["instruction"] == "RUN"]
+    assert any("install" in run and "gcc" in run for run in runs), "mypyc's C needs a compiler in the build stage"
+    assert any("pip wheel" in run for run in runs)
+    # the compiler stays behind: the image installs the wheel only
+    assert not any("gcc" in i["value"] for i in final if i["instruction"] == "RUN")
+
+
 def test_the_build_context_holds_what_the_dockerfile_copies(dockerfile: DockerfileParser) -> None:
     allowed = {
         line.removeprefix("!").rstrip("/")
