@@ -56,6 +56,23 @@ MEASURED = {  # today's code has every one of these
     "http.check.grpc_rate",
     "http.check.http_cpu",
     "http.check.grpc_cpu",
+    "native.check.ratio",
+    "native.check.oracle_rate",
+    "native.check.echo_rate",
+    "native.check.oracle_cpu",
+    "native.check.echo_cpu",
+    "native.check.client_cpu",
+    "native.check.floor_ratio",
+    "native.stream.ratio",
+    "native.stream.oracle_rate",
+    "native.stream.echo_rate",
+    "native.stream.oracle_cpu",
+    "native.stream.echo_cpu",
+    "native.workers.ratio",
+    "native.workers.one_rate",
+    "native.workers.two_rate",
+    "native.workers.one_cores",
+    "native.workers.client_cpu",
 }
 # Server CPU is read from /proc in clock ticks (10 ms): a tiny run on a busy machine can read 0 ticks, so these
 # rows may be 0 (or a ratio may be missing, with a note) without anything being wrong.
@@ -69,6 +86,13 @@ TICK_BOUND = {
     "grpc.stream.echo_cpu",
     "http.check.http_cpu",
     "http.check.grpc_cpu",
+    "native.check.oracle_cpu",
+    "native.check.echo_cpu",
+    "native.check.client_cpu",
+    "native.stream.oracle_cpu",
+    "native.stream.echo_cpu",
+    "native.workers.one_cores",
+    "native.workers.client_cpu",
 }
 pytestmark = pytest.mark.slow  # servers and a dozen measuring processes: about half a minute
 OPTIONAL = {"legal.draw", "legal.play", "verify.wall", "workers.ratio"}  # too few states of a phase; not asked for

@@ -13,6 +13,7 @@ from itertools import zip_longest
 
 from oracle.bench.http_rows import http_rows
 from oracle.bench.inproc import InProcessSizes, check_rows, legal_rows, throughput_rows
+from oracle.bench.native_rows import native_rows
 from oracle.bench.procs import stop_all
 from oracle.bench.rows import Row, missing
 from oracle.bench.serving import (
@@ -28,7 +29,7 @@ from oracle.bench.states import bench_records, positions, request_bytes, sample,
 from oracle.build import core_build
 from oracle.ruleset.loader import default_rule_book
 
-PARTS = ("inproc", "grpc", "http", "serving", "workers", "verify")  #: what `Sizes.only` may name
+PARTS = ("inproc", "grpc", "http", "serving", "workers", "native", "verify")  #: what `Sizes.only` may name
 UNARY_PAYLOADS = 200  #: CheckAction requests the client cycles through (the first of the sampled states)
 NOT_VERIFIED = missing("verify.wall", "canasta-oracle verify, all rule sets: wall", "s", "not run (pass --verify)")
 
@@ -91,6 +92,7 @@ def run(sizes: Sizes, progress: Callable[[str], None] = lambda _: None) -> list[
             ("http", lambda: http_rows(sizes.servers, unary, progress)),
             ("serving", lambda: startup_rows(sizes.servers, progress)),
             ("workers", lambda: workers_rows(sizes.servers, unary, workers, progress)),
+            ("native", lambda: native_rows(sizes.servers, unary, streams[0], workers, progress)),
         ]
     parts.append(("verify", lambda: verify_rows(progress) if sizes.servers.verify else [NOT_VERIFIED]))
     parts = [(name, measure) for name, measure in parts if wanted(name)]

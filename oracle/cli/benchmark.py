@@ -25,9 +25,10 @@ from oracle.cli.support import clean_errors
 @click.option(
     "--only",
     multiple=True,
-    type=click.Choice(["inproc", "grpc", "http", "serving", "workers", "verify"]),
+    type=click.Choice(["inproc", "grpc", "http", "serving", "workers", "native", "verify"]),
     help="Measure only these parts (repeatable): inproc (the in-process rows), grpc (CheckAction and RefereeGame"
-    " against the echo), http, serving (time to SERVING), workers, verify. Default: all.",
+    " against the echo), http, serving (time to SERVING), workers, native (the server rows under h2load, a native"
+    " load generator), verify. Default: all.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the rows and the run's context as JSON.")
 @clean_errors
