@@ -9,7 +9,7 @@ import z3
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.ruleset.loader import default_rule_book
-from oracle.verify import budget, footprint, hand, hand_read, hand_split
+from oracle.verify import budget, footprint, hand, hand_read, hand_split, workers
 from oracle.verify.boundary_stock import stock_end_cases
 from oracle.verify.hand import side_hand
 from oracle.verify.hand_read import extreme_key, extreme_side, score_extremes
@@ -89,6 +89,37 @@ def test_workers_give_the_serial_results_in_the_order_asked_whatever_the_order()
         parallel = verify_in_workers(order, BOOK, None, shipped_book, None, 2, verify_one)
         assert [r.rule_set_id for r in parallel] == order
         assert [outcome(r) for r in parallel] == [serial[i] for i in order]
+
+
+def test_a_search_for_extremes_near_an_earlier_one_waits_for_it_and_no_lead_waits() -> None:
+    searches, _ = workers._searches(BOOK.ids(), BOOK)
+    order = sorted(searches, key=lambda k: (-weight(BOOK.get(searches[k][0]).rules.spec), k))
+    waits = workers._search_leads(order, searches, BOOK)
+    hand_and_foot = [k for k in order if searches[k][0].startswith("hand-and-foot")]
+    assert len(hand_and_foot) >= 2  # house rules of Hand and Foot that score apart, sharing the rank tables
+    first, *later = hand_and_foot
+    assert waits[first] == [] and all(waits[k] == [first] for k in later)
+    assert all(waits[lead] == [] for k in order for lead in waits[k])  # one step only: no chain
+
+
+def test_a_search_for_extremes_hands_back_the_answers_it_shared_and_uses_those_handed_to_it(
+    monkeypatch: pytest.MonkeyPatch,
+    empty_cache: dict[str, hand_read.ConcreteSide | None],
+    kept: dict[str, dict[footprint.Footprint, object]],
+) -> None:
+    monkeypatch.setattr(workers, "_WORKER", [workers._Worker(BOOK, None, verify_one)])
+    sides, answers = workers._extreme_task("hand-and-foot-red-threes-laid-4p", False, [])
+    assert len(sides) == 2 and all(side is not None for side in sides.values())  # the lowest and the highest
+    assert "hand-split-ranks" in {name for name, _, _ in answers}  # the rank tables, proved in the search
+    alone = dict(empty_cache)
+    empty_cache.clear()
+    kept.clear()  # another worker: nothing kept but what it is handed
+    others, again = workers._extreme_task("hand-and-foot-one-each-4p", False, answers)
+    assert "hand-split-ranks" not in {name for name, _, _ in again}  # used, not proved again
+    kept.clear()
+    empty_cache.clear()
+    fresh, _ = workers._extreme_task("hand-and-foot-one-each-4p", False, [])
+    assert others == fresh and set(others).isdisjoint(alone)  # the same tables as its own search alone
 
 
 def test_the_costliest_rule_sets_are_weighed_heaviest() -> None:

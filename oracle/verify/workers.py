@@ -4,7 +4,9 @@ The costliest single piece of a rule set's verification is the proof of its
 lowest or highest score (hand_read.extreme_side), and rule sets that agree on
 the scoring fields share it. So the pool is given, first, one task per
 distinct pair of extremes (lowest and highest: hand_read.extreme_key, the
-scoring fields and the side's kind), heaviest first, and then one task per rule set, heaviest
+scoring fields and the side's kind), heaviest first (a search whose rule set is near an earlier one's waits
+for it, to find the answers shared inside a search, which a search takes and hands back like a rule set's
+task), and then one task per rule set, heaviest
 first, except that a rule set differing from a heavier one in a few fields
 (a house rule and its base game: NEAR_FIELDS) waits for that one's result. A rule-set task is sent once the
 extremes it needs are known, with them, and with every answer the workers
@@ -89,12 +91,14 @@ def _keep_freed_memory() -> None:
     mallopt(_M_TRIM_THRESHOLD, _TRIM_AT)
 
 
-def _extreme_task(rule_set_id: str, partnership: bool) -> dict[str, ConcreteSide | None]:
+def _extreme_task(rule_set_id: str, partnership: bool, answers: Kept) -> tuple[dict[str, ConcreteSide | None], Kept]:
     spec = _WORKER[0].book.get(rule_set_id).rules.spec
+    adopt(answers)  # the shared answers inside the search (hand_split's rank tables) another search found
+    before = kept_keys()
     extreme_side(RuleModel(spec), partnership=partnership)  # the lowest and the highest, together
     found = known_extremes()
     keys = [extreme_key(spec, partnership=partnership, sign=sign) for sign in (-1, 1)]
-    return {key: found[key] for key in keys}
+    return {key: found[key] for key in keys}, kept_after(before)
 
 
 def _verify_task(rule_set_id: str, extremes: dict[str, ConcreteSide | None], answers: Kept) -> tuple[object, Kept]:
@@ -171,6 +175,15 @@ def _followed(order: list[str], book: RuleBook) -> dict[str, tuple[str, int]]:
     return after
 
 
+def _search_leads(extremes: list[str], searches: dict[str, Search], book: RuleBook) -> dict[str, list[str]]:
+    """For each search of `extremes` (in their order), the searches it waits for: those of the rule set its own
+    rule set follows (_followed: at most NEAR_FIELDS fields apart), whose shared answers inside a search (the
+    Hand and Foot sets' rank tables, hand_split) it then finds, instead of both workers proving them at once."""
+    searched = list(dict.fromkeys(searches[k][0] for k in extremes))
+    lead = {i: first for i, (first, _) in _followed(searched, book).items()}
+    return {k: [j for j in extremes if searches[j][0] == lead.get(searches[k][0])] for k in extremes}
+
+
 def verify_in_workers(
     ids: list[str],
     book: RuleBook,
@@ -187,6 +200,7 @@ def verify_in_workers(
     searches, needs = _searches(ids, book)
     cost = {i: weight(book.get(i).rules.spec) for i in ids}
     extremes = sorted(searches, key=lambda k: (-cost[searches[k][0]], k))
+    waits_for = _search_leads(extremes, searches, book)
     order = sorted(ids, key=lambda i: (-cost[i], i))
     followed = _followed(order, book)
     after = {i: lead for i, (lead, _) in followed.items()}
@@ -198,9 +212,12 @@ def verify_in_workers(
         running: dict[Future[object], tuple[str, str]] = {}
         while extremes or rule_sets or running:
             while len(running) < jobs and (extremes or rule_sets):
-                if extremes:
-                    key = extremes.pop(0)
-                    running[pool.submit(_extreme_task, *searches[key])] = ("extreme", key)
+                given_answers = [(name, fp, answer) for (name, fp), answer in shared_answers.items()]
+                ready_searches = [k for k in extremes if all(lead in given_sides for lead in waits_for[k])]
+                if ready_searches or (extremes and not running):
+                    key = (ready_searches or extremes)[0]
+                    extremes.remove(key)
+                    running[pool.submit(_extreme_task, *searches[key], given_answers)] = ("extreme", key)
                     continue
                 ready = [
                     i for i in rule_sets if all(k in given_sides for k in needs[i]) and after.get(i, i) in (i, *results)
@@ -209,18 +226,16 @@ def verify_in_workers(
                     break  # the extremes and leads still in flight come back first
                 chosen = (ready or rule_sets)[0]
                 rule_sets.remove(chosen)
-                given_extremes = dict(given_sides)
-                given_answers = [(name, fp, answer) for (name, fp), answer in shared_answers.items()]
-                running[pool.submit(_verify_task, chosen, given_extremes, given_answers)] = ("rule set", chosen)
+                running[pool.submit(_verify_task, chosen, dict(given_sides), given_answers)] = ("rule set", chosen)
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in done:
                 kind, name = running.pop(future)
+                found, answers = cast(tuple[object, Kept], future.result())
                 if kind == "extreme":  # the pair is known: its sides go to the rule sets that need them
-                    given_sides.update(cast(dict[str, ConcreteSide | None], future.result()))
+                    given_sides.update(cast(dict[str, ConcreteSide | None], found))
                 else:
-                    result, answers = cast(tuple[T, Kept], future.result())
-                    results[name] = result
-                    shared_answers.update(((n, fp), answer) for n, fp, answer in answers)
+                    results[name] = cast(T, found)
+                shared_answers.update(((n, fp), answer) for n, fp, answer in answers)
     return [results[i] for i in ids]
 
 
