@@ -28,6 +28,7 @@ MEASURED = {  # today's code has every one of these
     "check.bare",
     "bytes.full",
     "bytes.repeat",
+    "bytes.verdict",
     "bytes.floor",
     "legal.all",
     "legal.made",

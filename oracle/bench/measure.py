@@ -155,6 +155,17 @@ def _bytes_rows(job: Job, book: RuleBook) -> Samples:
             job.requests, lambda w: w, lambda w: api.CheckAction(parse(w)).SerializeToString(), job.warmup
         )
         return {"us": times}
+    if job.kind == "bytes.verdict":  # the same requests asking for the verdict alone (set before timing)
+
+        def verdict_only(wire: bytes) -> bytes:
+            request = parse(wire)
+            request.verdict_only = True
+            return request.SerializeToString()
+
+        times, _ = time_each(
+            job.requests, verdict_only, lambda w: api.CheckAction(parse(w)).SerializeToString(), job.warmup
+        )
+        return {"us": times}
     if job.kind == "bytes.repeat":  # the position was asked about just before (the bytes again, parsed anew)
 
         def asked_before(wire: bytes) -> bytes:

@@ -58,6 +58,10 @@ class Verdict:
     events: tuple[Event, ...]  #: what happened (legal actions only)
     next_state: GameState | None  #: the state after the action (legal actions only)
 
+    def alone(self) -> Verdict:
+        """The verdict without the next state (for a caller that holds it already: CheckAction's verdict_only)."""
+        return self if self.next_state is None else Verdict(self.legal, self.violations, self.events, None)
+
 
 _NOTHING_TO_SHAPE = frozenset({Draw, AskPartner, AnswerPartner, Finish, PickUpPile})  #: actions that carry no cards
 

@@ -181,6 +181,11 @@ class ViewVerdict:
     next_view: PlayerView | None  #: the viewer's view after a legal action, when no hidden card decides it
     unknowns: tuple[Unknown, ...]
 
+    def alone(self) -> ViewVerdict:
+        """The verdict without the next view, nor a word on the next state (CheckAction's verdict_only)."""
+        kept = tuple(u for u in self.unknowns if u.field != "next_state")
+        return ViewVerdict(self.judged, self.legal, self.verdict, self.events_known, None, kept)
+
 
 def _hidden_in(events: tuple[Event, ...]) -> str:
     """Why events depend on hidden cards ('' when they do not)."""

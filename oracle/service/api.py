@@ -302,10 +302,12 @@ class OracleApi:
             view = self.view(request.view, rules, pieces=pieces)
             action = self.requested_action(request.action, request.HasField("action"), request.action_text, rules)
             answer = judge_view(rules, view, action)
+            answer = answer.alone() if request.verdict_only else answer
             return view_verdict_to_proto(answer, self.limits.max_violations, notation(action), pieces)
         state = self.state(request.state, rules, pieces=pieces)
         action = self.requested_action(request.action, request.HasField("action"), request.action_text, rules)
         verdict = referee.check_action(rules, state, action)
+        verdict = verdict.alone() if request.verdict_only else verdict
         return verdict_to_proto(verdict, self.limits.max_violations, notation(action), pieces)
 
     def DealHand(self, request: oracle_pb2.DealHandRequest) -> oracle_pb2.DealHandResponse:

@@ -120,18 +120,20 @@ class ValidateStateResponse(_message.Message):
     def __init__(self, valid: _Optional[bool] = ..., problems: _Optional[_Iterable[_Union[StateProblem, _Mapping]]] = ...) -> None: ...
 
 class CheckActionRequest(_message.Message):
-    __slots__ = ("rule_set", "state", "action", "action_text", "view")
+    __slots__ = ("rule_set", "state", "action", "action_text", "view", "verdict_only")
     RULE_SET_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
     ACTION_TEXT_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
+    VERDICT_ONLY_FIELD_NUMBER: _ClassVar[int]
     rule_set: RuleSetRef
     state: _game_pb2.GameState
     action: _game_pb2.Action
     action_text: str
     view: _game_pb2.PlayerView
-    def __init__(self, rule_set: _Optional[_Union[RuleSetRef, _Mapping]] = ..., state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ..., action: _Optional[_Union[_game_pb2.Action, _Mapping]] = ..., action_text: _Optional[str] = ..., view: _Optional[_Union[_game_pb2.PlayerView, _Mapping]] = ...) -> None: ...
+    verdict_only: bool
+    def __init__(self, rule_set: _Optional[_Union[RuleSetRef, _Mapping]] = ..., state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ..., action: _Optional[_Union[_game_pb2.Action, _Mapping]] = ..., action_text: _Optional[str] = ..., view: _Optional[_Union[_game_pb2.PlayerView, _Mapping]] = ..., verdict_only: _Optional[bool] = ...) -> None: ...
 
 class Unknown(_message.Message):
     __slots__ = ("field", "reason")
