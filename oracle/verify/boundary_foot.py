@@ -37,7 +37,7 @@ from oracle.rules import referee
 from oracle.ruleset.compiled import CompiledRules
 from oracle.verify import model_foot as mf
 from oracle.verify.boundary_play import STOCK
-from oracle.verify.budget import PROOF_BUDGET, check_within
+from oracle.verify.budget import PROOF_BUDGET, assert_all, check_within
 from oracle.verify.cases import Case
 from oracle.verify.deck_cards import Cards, whole_state
 from oracle.verify.footprint import shared
@@ -82,7 +82,7 @@ def _minimum_melds(rm: RuleModel) -> list[tuple[int, int, list[tuple[int, Laid]]
     reach, where they exist. One solver; each worth is asked as an assumption."""
     melds = rm.melds_at_once("minimum_case")
     solver = PROOF_BUDGET.solver()
-    solver.add(*melds.constraints, melds.cards <= rm.spec.deal.hand_size - 1)
+    assert_all(solver, [*melds.constraints, melds.cards <= rm.spec.deal.hand_size - 1])
     seen: set[int] = set()
     for rank, m in melds.melds:
         if rank in seen:  # a second book of a rank stays empty (one open book at a time)
@@ -168,7 +168,7 @@ def _foot_expected(rm: RuleModel, hand: int, melded: int, discards: bool) -> dic
         t.canastas == 0,
     ]
     solver = z3.Solver()
-    solver.add(*t.constraints, *fixed)
+    assert_all(solver, [*t.constraints, *fixed])
     if solver.check() != z3.sat:
         return {"legal": False}
     model = solver.model()

@@ -39,7 +39,7 @@ from oracle.rules.state_check import validate_state
 from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.sections import SideFormation
 from oracle.verify.boundary_stock import stock_end_cases
-from oracle.verify.budget import PROOF_BUDGET, check_within
+from oracle.verify.budget import PROOF_BUDGET, assert_all, check_within
 from oracle.verify.cases import Case, table_doc
 from oracle.verify.deck_cards import Cards, whole_state
 from oracle.verify.hand_read import read_side
@@ -204,7 +204,7 @@ def _formed_targets(rm: RuleModel, table: FormedTable) -> Iterator[tuple[str, st
         ("lone-out-concealed", "the lone hand went out concealed", [lone.went_out == 2, pair.hand_cards >= 1]),
     ]
     solver = PROOF_BUDGET.solver()
-    solver.add(*table.constraints, *small)
+    assert_all(solver, [*table.constraints, *small])
     for slug, what, conditions in targets:
         solver.push()
         solver.add(*conditions)

@@ -25,7 +25,7 @@ from oracle.rules import scoring
 from oracle.ruleset.compiled import CompiledRules
 from oracle.verify.boundary_family import family_score_targets
 from oracle.verify.boundary_foot import held_red_targets
-from oracle.verify.budget import PROOF_BUDGET, check_within
+from oracle.verify.budget import PROOF_BUDGET, assert_all, check_within
 from oracle.verify.cases import Case, table_doc
 from oracle.verify.deck_cards import Cards
 from oracle.verify.footprint import shared
@@ -112,7 +112,7 @@ def _score_targets(rm: RuleModel) -> Iterator[tuple[str, str, ConcreteSide]]:
     # z3's SMT core without the QF_LIA strategy (Budget.simple_solver): these are sat checks under assumptions,
     # where the strategy's set-up on the whole side table was most of the cost (hand-and-foot-4p's 0.7 s -> 0.17 s)
     solver = PROOF_BUDGET.simple_solver()
-    solver.add(*hand.constraints, *small)
+    assert_all(solver, [*hand.constraints, *small])
     for slug, what, conditions in targets:
         if check_within(solver, PROOF_BUDGET, f"the score boundary '{slug}' ({what})", z3.And(*conditions)):
             yield slug, what, read_side(hand, solver.model())

@@ -16,7 +16,7 @@ from oracle.model.errors import InvalidInputError
 from oracle.model.state import GameState, Phase, TurnStart, TurnState
 from oracle.rules import referee
 from oracle.ruleset.compiled import CompiledRules
-from oracle.verify.budget import PROOF_BUDGET, check_within
+from oracle.verify.budget import PROOF_BUDGET, assert_all, check_within
 from oracle.verify.cases import Case
 from oracle.verify.deck_cards import Cards, seat_hands, whole_state
 from oracle.verify.footprint import shared
@@ -97,7 +97,7 @@ def _plain_turn(turn: StockTurn) -> list[z3.BoolRef]:
 def _decided(term: z3.BoolRef, given: list[z3.BoolRef]) -> bool:
     """The value `given` forces on `term` (a ValueError if it forces none)."""
     solver = PROOF_BUDGET.solver()
-    solver.add(*given)
+    assert_all(solver, given)
     can_true = check_within(solver, PROOF_BUDGET, "a stock-end case", term)
     can_false = check_within(solver, PROOF_BUDGET, "a stock-end case", z3.Not(term))
     if can_true == can_false:

@@ -8,7 +8,7 @@ import z3
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.verify import hand_split
-from oracle.verify.budget import PROOF_BUDGET, own_z3_context
+from oracle.verify.budget import PROOF_BUDGET, assert_all, own_z3_context
 from oracle.verify.hand import SIDE_FIELDS, SideHand, side_hand
 from oracle.verify.model import WILD_MELD, Expr, RuleModel, field_value
 from oracle.verify.proving import proved_maximum
@@ -155,6 +155,6 @@ def _extreme(hand: SideHand, sign: int) -> ConcreteSide | None:
     check gives up."""
     objective = hand.total if sign > 0 else -hand.total
     solver = PROOF_BUDGET.solver()
-    solver.add(*hand.constraints)
+    assert_all(solver, hand.constraints)
     witness = proved_maximum(solver, objective)
     return None if witness is None else read_side(hand, witness)

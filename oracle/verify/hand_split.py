@@ -33,7 +33,7 @@ import z3
 from oracle.api.v1 import ruleset_pb2
 from oracle.verify import model_family as fam
 from oracle.verify import model_foot as mf
-from oracle.verify.budget import PROOF_BUDGET
+from oracle.verify.budget import PROOF_BUDGET, assert_all
 from oracle.verify.footprint import shared
 from oracle.verify.hand import SideHand, slots_per_rank
 from oracle.verify.model import NATURAL_RANKS, RANK_CLASSES, MeldCounts, RuleModel
@@ -76,7 +76,7 @@ def _rank_table(model: RuleModel, rank: int, limit: int) -> list[tuple[int, Book
     cons += [z3.Sum([m.naturals for m in books]) <= model.rank_copies]
     score = z3.Sum([m.naturals * model.rank_value(rank) + model.canasta_bonus(m, rank) for m in books])
     solver = PROOF_BUDGET.solver()
-    solver.add(*cons)
+    assert_all(solver, cons)
     table: list[tuple[int, Books] | None] = []
     for wilds in range(limit + 1):
         solver.push()
@@ -181,7 +181,7 @@ def highest_table(model: RuleModel, hand: SideHand) -> z3.ModelRef | None:
         for slot, (naturals, wilds) in zip(slots, chosen[rank], strict=True):
             fixed += [slot.counts.naturals == naturals, slot.counts.wilds == wilds]
     solver = PROOF_BUDGET.solver()
-    solver.add(*hand.constraints, *fixed)
+    assert_all(solver, [*hand.constraints, *fixed])
     if solver.check(hand.total >= bound) != z3.sat:
         return None
     found = solver.model()

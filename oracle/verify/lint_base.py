@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import z3
 
-from oracle.verify.budget import LINT_BUDGET, Budget, SolverBudgetExceeded
+from oracle.verify.budget import LINT_BUDGET, Budget, SolverBudgetExceeded, assert_all
 from oracle.verify.model import Clause, Cond, MeldCounts, MeldSet, RuleModel
 
 ERROR = "error"
@@ -133,7 +133,7 @@ class Linter:
         s = self.solver
         s.push()
         try:
-            s.add(*context)
+            assert_all(s, context)
             labels = [z3.Bool(f"lint!{i}") for i in range(len(clauses))]
             for label, clause in zip(labels, clauses, strict=True):
                 s.add(z3.Implies(label, clause.expr))
@@ -149,7 +149,7 @@ class Linter:
         s = self.solver
         s.push()
         try:
-            s.add(*conditions)
+            assert_all(s, conditions)
             return s.model() if self._check(rule) else None
         finally:
             s.pop()

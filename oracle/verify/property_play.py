@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import z3
 
-from oracle.verify.budget import PROOF_BUDGET
+from oracle.verify.budget import PROOF_BUDGET, assert_all
 from oracle.verify.hand import ITEMS, side_hand
 from oracle.verify.hand_read import ConcreteSide, score_extremes
 from oracle.verify.hand_split import splits
@@ -183,7 +183,7 @@ def minimum_reachable(rm: RuleModel) -> Outcome:
     rows += [(f"thresholds[{i}]", minimum) for i, (_, minimum) in enumerate(rm.thresholds)]
     melds = rm.melds_at_once("initial")
     solver = PROOF_BUDGET.solver()
-    solver.add(*melds.constraints, rm.first_turn_meld_ok(melds), *initial_makeup(rm, melds))
+    assert_all(solver, [*melds.constraints, rm.first_turn_meld_ok(melds), *initial_makeup(rm, melds)])
     outcomes = []
     for label, minimum in rows:
         solver.push()

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import z3
 
-from oracle.verify.budget import PROOF_BUDGET, Budget
+from oracle.verify.budget import PROOF_BUDGET, Budget, assert_all
 from oracle.verify.model import NATURAL_RANKS, Cond, Expr, MeldCounts, RuleModel
 
 
@@ -41,7 +41,7 @@ def _describe(model: z3.ModelRef, show: Shown) -> str:
 def prove(claim: Cond, given: Sequence[Cond] = (), show: Shown = (), budget: Budget = PROOF_BUDGET) -> Outcome:
     """Proved when `given` and not `claim` is unsatisfiable; otherwise the counterexample, in `show`'s terms."""
     solver = budget.simple_solver()
-    solver.add(*given)
+    assert_all(solver, given)
     solver.add(z3.Not(claim))
     result = solver.check()
     if result == z3.unsat:
