@@ -83,7 +83,7 @@ def adjudicate_command(
         result = adjudicate(rule_sets, [state_from_notation(message, loaded.rules) for loaded in rule_sets], action)
     answers = result.answers
     if as_json:
-        from oracle.service.api import adjudication_to_proto
+        from oracle.service.convert_adjudication import adjudication_to_proto
         from oracle.service.limits import DEFAULT_LIMITS
 
         print_json(adjudication_to_proto(result, format_action(action), DEFAULT_LIMITS))

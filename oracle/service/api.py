@@ -4,7 +4,7 @@ servicer and by the in-process conformance target; malformed input raises, so bo
 from __future__ import annotations
 
 from oracle.api.v1 import game_pb2, oracle_pb2, record_pb2
-from oracle.games.adjudicate import Adjudication, adjudicate
+from oracle.games.adjudicate import adjudicate
 from oracle.games.deal import deal
 from oracle.games.live import LiveGame
 from oracle.games.match import DeckSource, deck_order
@@ -26,6 +26,7 @@ from oracle.ruleset.loader import LoadedRuleSet, RuleBook
 from oracle.service.bounded import (
     listed_problems,
 )
+from oracle.service.convert_adjudication import adjudication_to_proto
 from oracle.service.convert_game import (
     action_from_proto,
     action_to_proto,
@@ -73,28 +74,8 @@ def parsed_action(text: str, path: str) -> Action:
         raise InvalidInputError([FieldProblem(path, str(exc))]) from None
 
 
-def adjudication_to_proto(result: Adjudication, notation: str, limits: Limits) -> oracle_pb2.AdjudicateResponse:
-    """The AdjudicateResponse of an adjudication: each verdict with the action's notation (and from a view, its
-    unknowns)."""
-    response = oracle_pb2.AdjudicateResponse()
-    for answer in result.answers:
-        entry = response.verdicts.add(
-            rule_set_id=answer.rule_set_id, applicable=answer.applicable, not_applicable=answer.not_applicable
-        )
-        if answer.view is not None:
-            entry.verdict.CopyFrom(view_verdict_to_proto(answer.view, limits.max_violations))
-        elif answer.verdict is not None:
-            entry.verdict.CopyFrom(verdict_to_proto(answer.verdict, limits.max_violations))
-        if answer.applicable:
-            entry.verdict.notation = notation
-    for deciding in result.deciding:
-        response.deciding_fields.add(field=deciding.field, values=deciding.values)
-    return response
-
-
 __all__ = [
     "OracleApi",
-    "adjudication_to_proto",
     "bad_request_status",
     "failed_precondition_status",
     "not_found_status",
