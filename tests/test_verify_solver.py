@@ -11,6 +11,7 @@ from oracle.ruleset.loader import default_rule_book
 from oracle.verify import budget
 from oracle.verify.hand import side_hand
 from oracle.verify.model import RuleModel
+from oracle.verify.solver_io import assert_all, int_values, true_in
 
 BOOK = default_rule_book()
 
@@ -25,7 +26,7 @@ def test_asserted_conditions_give_the_answers_and_models_of_add() -> None:
     hand = side_hand(RuleModel(BOOK.get("samba-4p").rules))
     shown = [hand.total, hand.canastas, hand.red_threes, hand.went_out, *hand.items.values()]
     answers = []
-    for put in (lambda s, cs: s.add(*cs), budget.assert_all):
+    for put in (lambda s, cs: s.add(*cs), assert_all):
         solver = budget.PROOF_BUDGET.solver()
         put(solver, [*hand.constraints, hand.went_out == 1])
         assert [str(a) for a in solver.assertions()] == [str(c) for c in [*hand.constraints, hand.went_out == 1]]
@@ -40,14 +41,48 @@ def test_a_python_bool_is_converted_and_a_foreign_or_non_boolean_term_refused_as
     budget.fresh_z3_context()
     x = z3.Int("x")
     solver, reference = budget.PROOF_BUDGET.simple_solver(), budget.PROOF_BUDGET.simple_solver()
-    budget.assert_all(solver, [x >= 2, True, x <= 3])
+    assert_all(solver, [x >= 2, True, x <= 3])
     reference.add(x >= 2, True, x <= 3)
     assert solver.assertions().sexpr() == reference.assertions().sexpr()
     assert solver.check() == z3.sat
-    budget.assert_all(solver, [False])
+    assert_all(solver, [False])
     assert solver.check() == z3.unsat
     other = z3.Context()
     with pytest.raises(z3.Z3Exception):
-        budget.assert_all(budget.PROOF_BUDGET.simple_solver(), [z3.Int("y", other) >= 1])
+        assert_all(budget.PROOF_BUDGET.simple_solver(), [z3.Int("y", other) >= 1])
     with pytest.raises(z3.Z3Exception):
-        budget.assert_all(budget.PROOF_BUDGET.simple_solver(), [x + 1])
+        assert_all(budget.PROOF_BUDGET.simple_solver(), [x + 1])
+
+
+def test_values_read_from_a_model_are_those_eval_gives_a_free_count_zero() -> None:
+    budget.fresh_z3_context()
+    hand = side_hand(RuleModel(BOOK.get("hand-and-foot-4p").rules))
+    solver = budget.PROOF_BUDGET.solver()
+    assert_all(solver, [*hand.constraints, hand.went_out == 2])
+    assert solver.check() == z3.sat
+    model = solver.model()
+    terms = [hand.total, hand.canastas, *hand.items.values(), *(s.counts.naturals for s in hand.slots)]
+    free = z3.Int("never-asserted")
+    assert int_values(model, [*terms, free, z3.IntVal(-7)]) == [
+        *(model.eval(t, model_completion=True).as_long() for t in terms),
+        0,
+        -7,
+    ]
+    presents = [s.present for s in hand.slots]
+    assert [true_in(model, p) for p in presents] == [z3.is_true(model.eval(p, model_completion=True)) for p in presents]
+    assert any(true_in(model, p) for p in presents) and not all(true_in(model, p) for p in presents)
+
+
+def test_a_value_that_is_no_integer_or_of_another_context_is_refused() -> None:
+    budget.fresh_z3_context()
+    x, half = z3.Int("x"), z3.Real("half")
+    solver = budget.PROOF_BUDGET.simple_solver()
+    assert_all(solver, [x == 3, half * 2 == 1])
+    assert solver.check() == z3.sat
+    model = solver.model()
+    with pytest.raises(ValueError, match=r"half is 1/2 in the model, not an integer"):
+        int_values(model, [x, half])
+    with pytest.raises(z3.Z3Exception, match="another Z3 context"):
+        int_values(model, [z3.Int("x", z3.Context())])
+    with pytest.raises(TypeError, match="from a BoolRef term"):
+        true_in(model, x)

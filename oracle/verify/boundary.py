@@ -71,6 +71,7 @@ from oracle.verify.footprint import shared
 from oracle.verify.model import NATURAL_RANKS, Cond, MeldCounts, RuleModel
 from oracle.verify.model_family import rank_rule
 from oracle.verify.side_cards import wild_cards
+from oracle.verify.solver_io import int_values
 from oracle.verify.terms import simplifies_true
 
 MAX_FLIPS = 200  # per predicate and direction: a guard, far above what real rule sets produce
@@ -108,7 +109,7 @@ def _flips(
         for _ in range(MAX_FLIPS):
             if not check_within(solver, PROOF_BUDGET, f"the boundary search along {step}"):
                 break
-            point = tuple(solver.model().eval(v, model_completion=True).as_long() for v in variables)
+            point = tuple(int_values(solver.model(), variables))
             yield point
             yield tuple(p + d for p, d in zip(point, step, strict=True))
             solver.add(z3.Or([v != p for v, p in zip(variables, point, strict=True)]))

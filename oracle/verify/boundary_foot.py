@@ -37,12 +37,13 @@ from oracle.rules import referee
 from oracle.ruleset.compiled import CompiledRules
 from oracle.verify import model_foot as mf
 from oracle.verify.boundary_play import STOCK
-from oracle.verify.budget import PROOF_BUDGET, assert_all, check_within
+from oracle.verify.budget import PROOF_BUDGET, check_within
 from oracle.verify.cases import Case
 from oracle.verify.deck_cards import Cards, whole_state
 from oracle.verify.footprint import shared
 from oracle.verify.hand import SideHand
 from oracle.verify.model import NATURAL_RANKS, RuleModel
+from oracle.verify.solver_io import assert_all, int_values
 from oracle.verify.terms import simplifies_true
 
 _NATURAL_RANKS_BY_COPIES = tuple(reversed(NATURAL_RANKS))  #: kings first: a plain rank for fillers and melds
@@ -96,7 +97,7 @@ def _minimum_melds(rm: RuleModel) -> list[tuple[int, int, list[tuple[int, Laid]]
         model = solver.model()
 
         def num(e: z3.ArithRef) -> int:
-            return int(model.eval(e, model_completion=True).as_long())
+            return int_values(model, [e])[0]
 
         return [(rank, num(m.naturals), num(m.wilds)) for rank, m in melds.melds if num(m.naturals)]
 

@@ -39,7 +39,7 @@ from oracle.rules.state_check import validate_state
 from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.sections import SideFormation
 from oracle.verify.boundary_stock import stock_end_cases
-from oracle.verify.budget import PROOF_BUDGET, assert_all, check_within
+from oracle.verify.budget import PROOF_BUDGET, check_within
 from oracle.verify.cases import Case, table_doc
 from oracle.verify.deck_cards import Cards, whole_state
 from oracle.verify.hand_read import read_side
@@ -55,6 +55,7 @@ from oracle.verify.model_formation import (
     seat_scores,
 )
 from oracle.verify.side_cards import side_cards
+from oracle.verify.solver_io import assert_all, int_values
 from oracle.verify.terms import simplifies_true
 
 _RED_ITEMS = {
@@ -89,7 +90,7 @@ def _merge_pairs(rm: RuleModel) -> Iterator[tuple[int, MeldCounts, MeldCounts, z
 
 
 def _num(model: z3.ModelRef, term: z3.ArithRef) -> int:
-    return int(model.eval(term, model_completion=True).as_long())
+    return int_values(model, [term])[0]
 
 
 def formation_cases(rm: RuleModel, rules: CompiledRules) -> list[Case]:

@@ -25,7 +25,7 @@ from oracle.rules import scoring
 from oracle.ruleset.compiled import CompiledRules
 from oracle.verify.boundary_family import family_score_targets
 from oracle.verify.boundary_foot import held_red_targets
-from oracle.verify.budget import PROOF_BUDGET, assert_all, check_within
+from oracle.verify.budget import PROOF_BUDGET, check_within
 from oracle.verify.cases import Case, table_doc
 from oracle.verify.deck_cards import Cards
 from oracle.verify.footprint import shared
@@ -34,6 +34,7 @@ from oracle.verify.hand_read import ConcreteSide, read_side, score_extremes
 from oracle.verify.model import WILD_MELD, Cond, RuleModel
 from oracle.verify.model_formation import lone_hand
 from oracle.verify.side_cards import side_cards
+from oracle.verify.solver_io import assert_all
 
 _ITEM_KEYS = dict(
     zip(ITEMS, ("melded", "canastas", "redThrees", "goingOut", "inHand", "unfinished", "heldRanks"), strict=True)

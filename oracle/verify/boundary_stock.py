@@ -16,12 +16,13 @@ from oracle.model.errors import InvalidInputError
 from oracle.model.state import GameState, Phase, TurnStart, TurnState
 from oracle.rules import referee
 from oracle.ruleset.compiled import CompiledRules
-from oracle.verify.budget import PROOF_BUDGET, assert_all, check_within
+from oracle.verify.budget import PROOF_BUDGET, check_within
 from oracle.verify.cases import Case
 from oracle.verify.deck_cards import Cards, seat_hands, whole_state
 from oracle.verify.footprint import shared
 from oracle.verify.model import RuleModel
 from oracle.verify.model_formation import StockTurn, stock_turn
+from oracle.verify.solver_io import assert_all
 
 
 def _verdict_end(rules: CompiledRules, state: GameState, action: Discard | Draw) -> dict[str, object]:

@@ -12,7 +12,7 @@ search raises SolverBudgetExceeded.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import z3
@@ -94,23 +94,6 @@ def check_within(solver: z3.Solver, budget: Budget, what: str, *assumptions: z3.
     return bool(result == z3.sat)
 
 
-def assert_all(solver: z3.Solver, conditions: Iterable[object]) -> None:
-    """solver.add(*conditions): the same assertions in the same order, so the same answers and models.
-
-    z3's add converts each condition to a Boolean term first, asking the solver its sort (about 7 of the 17
-    microseconds of an assertion: 0.2 s over the shipped rule sets' side tables, melds and proofs). A Boolean
-    term of the solver's own context needs no conversion and goes straight to the solver; anything else (a
-    Python bool, a term of another context, a non-Boolean term) goes through add, which converts it or raises.
-    """
-    ctx = solver.ctx
-    ref, handle = ctx.ref(), solver.solver
-    for condition in conditions:
-        if isinstance(condition, z3.BoolRef) and condition.ctx is ctx:
-            z3.z3core.Z3_solver_assert(ref, handle, condition.ast)
-        else:
-            solver.add(condition)
-
-
 def fresh_z3_context() -> None:
     """Make the next Z3 terms of this process start a new default context.
 
@@ -142,7 +125,6 @@ __all__ = [
     "SOLVER_LOGIC",
     "Budget",
     "SolverBudgetExceeded",
-    "assert_all",
     "check_within",
     "fresh_z3_context",
 ]

@@ -8,10 +8,11 @@ import z3
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.verify import hand_split
-from oracle.verify.budget import PROOF_BUDGET, assert_all, own_z3_context
+from oracle.verify.budget import PROOF_BUDGET, own_z3_context
 from oracle.verify.hand import SIDE_FIELDS, SideHand, side_hand
 from oracle.verify.model import WILD_MELD, Expr, RuleModel, field_value
 from oracle.verify.proving import proved_maximum
+from oracle.verify.solver_io import assert_all, int_values, true_in
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,7 @@ def read_side(hand: SideHand, model: z3.ModelRef) -> ConcreteSide:
     """The concrete side a satisfying model describes (the melded jokers go to the first melds with wilds)."""
 
     def num(e: Expr) -> int:
-        return model.eval(e, model_completion=True).as_long()  # type: ignore[no-any-return]
+        return int_values(model, [e])[0]
 
     wild_jokers = [num(j) for j in hand.wild_jokers]
     jokers_left = num(hand.melded_jokers) - sum(wild_jokers)
@@ -57,23 +58,23 @@ def read_side(hand: SideHand, model: z3.ModelRef) -> ConcreteSide:
     for slot in hand.slots:
         if slot.rank == WILD_MELD:
             jokers = wild_jokers.pop(0)
-            if num(slot.counts.wilds):
-                melds.append((slot.rank, 0, num(slot.counts.wilds) - jokers, jokers))
-        elif z3.is_true(model.eval(slot.present, model_completion=True)):
+            if wilds := num(slot.counts.wilds):
+                melds.append((slot.rank, 0, wilds - jokers, jokers))
+        elif true_in(model, slot.present):
             melds.append((slot.rank, num(slot.counts.naturals), *split(num(slot.counts.wilds))))
     threes = num(hand.black.naturals)
     black_meld = (threes, *split(num(hand.black.wilds))) if threes else None
     return ConcreteSide(
         melds=tuple(melds),
         black_meld=black_meld,
-        hand={c: num(e) for c, e in hand.hand_naturals.items() if num(e)},
+        hand={c: n for c, e in hand.hand_naturals.items() if (n := num(e))},
         hand_twos=num(hand.hand_twos),
         hand_jokers=num(hand.hand_jokers),
         hand_black_threes=num(hand.hand_black_threes),
         red_threes=num(hand.red_threes),
         went_out=num(hand.went_out),
         items={k: num(e) for k, e in hand.items.items()},
-        hand_ranked={r: num(e) for r, e in hand.hand_ranked.items() if num(e)},
+        hand_ranked={r: n for r, e in hand.hand_ranked.items() if (n := num(e))},
         black_laid=num(hand.black_laid),
         holders={r: num(e) for r, e in hand.holders.items()},
         hand_red_threes=num(hand.hand_red_threes),

@@ -33,11 +33,12 @@ import z3
 from oracle.api.v1 import ruleset_pb2
 from oracle.verify import model_family as fam
 from oracle.verify import model_foot as mf
-from oracle.verify.budget import PROOF_BUDGET, assert_all
+from oracle.verify.budget import PROOF_BUDGET
 from oracle.verify.footprint import shared
 from oracle.verify.hand import SideHand, slots_per_rank
 from oracle.verify.model import NATURAL_RANKS, RANK_CLASSES, MeldCounts, RuleModel
 from oracle.verify.proving import proved_maximum
+from oracle.verify.solver_io import assert_all, int_values
 
 
 def splits(spec: ruleset_pb2.RuleSet) -> bool:
@@ -86,14 +87,9 @@ def _rank_table(model: RuleModel, rank: int, limit: int) -> list[tuple[int, Book
         if found is None:
             table.append(None)
             continue
-        shown = tuple(
-            (
-                found.eval(m.naturals, model_completion=True).as_long(),
-                found.eval(m.wilds, model_completion=True).as_long(),
-            )
-            for m in books
-        )
-        table.append((int(found.eval(score, model_completion=True).as_long()), shown))
+        counts = int_values(found, [term for m in books for term in (m.naturals, m.wilds)])
+        shown = tuple(zip(counts[::2], counts[1::2], strict=True))
+        table.append((int_values(found, [score])[0], shown))
     return table
 
 

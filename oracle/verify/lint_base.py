@@ -7,8 +7,9 @@ from dataclasses import dataclass
 
 import z3
 
-from oracle.verify.budget import LINT_BUDGET, Budget, SolverBudgetExceeded, assert_all
+from oracle.verify.budget import LINT_BUDGET, Budget, SolverBudgetExceeded
 from oracle.verify.model import Clause, Cond, MeldCounts, MeldSet, RuleModel
+from oracle.verify.solver_io import assert_all
 
 ERROR = "error"
 WARNING = "warning"

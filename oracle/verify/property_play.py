@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import z3
 
-from oracle.verify.budget import PROOF_BUDGET, assert_all
+from oracle.verify.budget import PROOF_BUDGET
 from oracle.verify.hand import ITEMS, side_hand
 from oracle.verify.hand_read import ConcreteSide, score_extremes
 from oracle.verify.hand_split import splits
@@ -13,6 +13,7 @@ from oracle.verify.model_foot import priced_ranks
 from oracle.verify.model_formation import lone_hand
 from oracle.verify.property_family import initial_makeup
 from oracle.verify.proving import Outcome, all_of, exists, point_values, prove
+from oracle.verify.solver_io import assert_all
 
 # ----- card points and a hand's score ------------------------------------------------------------------------
 

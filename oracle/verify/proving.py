@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 import z3
 
-from oracle.verify.budget import PROOF_BUDGET, Budget, assert_all
+from oracle.verify.budget import PROOF_BUDGET, Budget
 from oracle.verify.model import NATURAL_RANKS, Cond, Expr, MeldCounts, RuleModel
+from oracle.verify.solver_io import assert_all, int_values
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ def proved_maximum(solver: z3.Solver, objective: Expr) -> z3.ModelRef | None:
     if solver.check() != z3.sat:
         return None
     witness = solver.model()
-    reached: int = witness.eval(objective, model_completion=True).as_long()
+    reached = int_values(witness, [objective])[0]
     beyond: int | None = None
     step = 1
     while beyond is None or beyond - reached > 1:
@@ -98,7 +99,7 @@ def proved_maximum(solver: z3.Solver, objective: Expr) -> z3.ModelRef | None:
             return None
         if result == z3.sat:
             witness = solver.model()
-            reached = witness.eval(objective, model_completion=True).as_long()
+            reached = int_values(witness, [objective])[0]
             step *= 4
         else:
             beyond = target
