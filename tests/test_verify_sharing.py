@@ -323,3 +323,27 @@ def test_a_kept_side_table_is_copied_into_the_context_that_asks(monkeypatch: pyt
     solver.add(*again.constraints, again.total >= 7320)
     assert solver.check() == z3.sat
     assert solver.check(again.total >= 7321) == z3.unsat  # the highest score-bounds reports for both
+
+
+def test_kept_side_tables_share_one_context_and_copy_as_a_table_built_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    def samba_table() -> tuple[str, list[int]]:
+        budget.fresh_z3_context()
+        table = side_hand(model("samba-4p"))
+        solver = budget.PROOF_BUDGET.solver()
+        solver.add(*table.constraints, table.went_out == 1)
+        assert solver.check(table.total >= 11000) == z3.sat
+        shown = solver.model()
+        counts = [shown.eval(t, model_completion=True).as_long() for t in (table.total, *table.items.values())]
+        return table.total.sexpr() + "".join(c.sexpr() for c in table.constraints), counts
+
+    monkeypatch.setattr(hand, "_built", {})
+    monkeypatch.setattr(hand, "_tables", [])
+    budget.fresh_z3_context()
+    side_hand(model("classic-4p"))
+    side_hand(model("american-4p"))
+    after_others = samba_table()
+    assert len(hand._built) == 3 and len(hand._tables) == 1
+    assert {t.total.ctx for t in hand._built.values()} == {hand._tables[0]}  # one context holds every kept table
+    monkeypatch.setattr(hand, "_built", {})
+    monkeypatch.setattr(hand, "_tables", [])
+    assert samba_table() == after_others  # alone in the kept context: the same terms, answers and model

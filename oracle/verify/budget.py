@@ -119,6 +119,18 @@ def own_z3_context() -> Iterator[None]:
         z3.z3._main_ctx = saved
 
 
+@contextlib.contextmanager
+def in_z3_context(ctx: z3.Context) -> Iterator[None]:
+    """Make the terms of the block go to `ctx` as the default context, and give the caller its own context back
+    afterwards."""
+    saved = z3.z3._main_ctx
+    z3.z3._main_ctx = ctx
+    try:
+        yield
+    finally:
+        z3.z3._main_ctx = saved
+
+
 __all__ = [
     "LINT_BUDGET",
     "PROOF_BUDGET",
@@ -127,4 +139,6 @@ __all__ = [
     "SolverBudgetExceeded",
     "check_within",
     "fresh_z3_context",
+    "in_z3_context",
+    "own_z3_context",
 ]

@@ -9,7 +9,7 @@ import z3
 
 from oracle.verify import model_family as fam
 from oracle.verify import model_foot as foot
-from oracle.verify.budget import own_z3_context
+from oracle.verify.budget import in_z3_context
 from oracle.verify.footprint import read_within
 from oracle.verify.model import NATURAL_RANKS, RANK_CLASSES, WILD_MELD, Cond, Expr, MeldCounts, RuleModel, field_value
 from oracle.verify.term_copy import translated
@@ -145,7 +145,16 @@ SIDE_FIELDS = (
     "threes.canastas_for_red_threes",  # Samba: red threes score negative below this many canastas
 )
 
-_built: dict[str, SideHand] = {}  #: side tables built in contexts of their own, by their fields' values, name, kind
+_built: dict[str, SideHand] = {}  #: side tables built in _tables_context, by their fields' values, name and kind
+_tables: list[z3.Context] = []  #: the one Z3 context the kept side tables are built in (made on first use)
+
+
+def _tables_context() -> z3.Context:
+    """The context every kept side table is built in: one for all, as each context z3 keeps costs its first use of
+    about 16 MB of fresh memory (9 ms of page faults), where a context made and dropped reuses the last's."""
+    if not _tables:
+        _tables.append(z3.Context())
+    return _tables[0]
 
 
 def side_hand(model: RuleModel, name: str = "side", *, partnership: bool = False) -> SideHand:
@@ -155,15 +164,17 @@ def side_hand(model: RuleModel, name: str = "side", *, partnership: bool = False
     them goes out, the other may still hold cards, so the going-out side's hands need not be empty.
 
     Building the terms is slow in Python (a tenth of a second for five packs), so each table is built once per
-    process for the values of SIDE_FIELDS, the name and the kind, in a Z3 context of its own (the same terms
-    whoever asks first), and copied into the context of each model that asks (z3's translate, in C).
+    process for the values of SIDE_FIELDS, the name and the kind, and copied into the context of each model that
+    asks (z3's translate, in C). The tables are built in one context kept for them (_tables_context), where
+    nothing is solved: z3 makes a term of its operator and arguments alone, and a copy follows the structure of
+    the terms copied, so a copy is the same terms whatever else that context holds or whoever asked first.
     """
     cached = model.memo.get(f"side_hand:{name}")
     if isinstance(cached, SideHand):
         return cached
     key = repr([field_value(model.spec, path) for path in SIDE_FIELDS] + [name, partnership])
     if key not in _built:
-        with own_z3_context():
+        with in_z3_context(_tables_context()):
             # built through a view that refuses a read beyond SIDE_FIELDS: the key would not tell such tables apart
             _built[key] = read_within(
                 model.spec, SIDE_FIELDS, lambda spec: _build_side_hand(RuleModel(spec), name, partnership)
