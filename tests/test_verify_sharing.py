@@ -122,6 +122,30 @@ def test_a_search_for_extremes_hands_back_the_answers_it_shared_and_uses_those_h
     assert others == fresh and set(others).isdisjoint(alone)  # the same tables as its own search alone
 
 
+def test_a_freed_worker_takes_the_first_rule_set_whose_side_tables_it_built() -> None:
+    _, needs = workers._searches(BOOK.ids(), BOOK)
+    ready = ["samba-4p", "classic-4p", "bicycle-4p"]
+    assert needs["classic-4p"] == needs["bicycle-4p"] != needs["samba-4p"]  # they score alike
+    assert workers._choose(ready, set(needs["classic-4p"]), needs) == "classic-4p"
+    assert workers._choose(ready, set(), needs) == "samba-4p"  # none built here: the first, as it comes
+    # a side formed during the hand needs both tables (a lone player's and a partnership's)
+    assert len(needs["cutthroat-3p"]) == 2
+    assert workers._choose(["cutthroat-3p"], set(needs["cutthroat-3p"][:1]), needs) == "cutthroat-3p"
+    assert workers._choose(["classic-4p", "cutthroat-3p"], set(needs["cutthroat-3p"]), needs) == "cutthroat-3p"
+
+
+def test_a_worker_is_handed_only_the_answers_it_does_not_keep() -> None:
+    answers = workers._Answers(2)
+    first: footprint.Kept = [("lint", (("melds.min_size", 3),), ["a"]), ("lint", (("melds.min_size", 4),), [])]
+    answers.returned(0, first)  # worker 0 computed these
+    assert answers.for_worker(0) == []
+    assert answers.for_worker(1) == first
+    assert answers.for_worker(1) == []  # handed once
+    later: footprint.Kept = [("stock-end", (("deck.packs", 2),), {"ends": True})]
+    answers.returned(1, later)
+    assert answers.for_worker(0) == later and answers.for_worker(1) == []
+
+
 def test_the_costliest_rule_sets_are_weighed_heaviest() -> None:
     weights = {i: weight(BOOK.get(i).rules.spec) for i in BOOK.ids()}
     light = max(weights[i] for i in ("classic-4p", "classic-2p", "wild-melds-4p"))

@@ -10,11 +10,14 @@ task), and then one task per rule set, heaviest
 first, except that a rule set differing from a heavier one in a few fields
 (a house rule and its base game: NEAR_FIELDS) waits for that one's result. A rule-set task is sent once the
 extremes it needs are known, with them, and with every answer the workers
-have shared so far (footprint.shared: the proofs and boundary searches of rule
-sets agreeing on every field they read), so a worker need not prove again
-what the other proved. A task never waits while another is ready, and at most
-`jobs` tasks are in flight, so a task goes to whichever worker frees first and
-both finish together.
+have shared so far that its worker does not keep (footprint.shared: the proofs
+and boundary searches of rule sets agreeing on every field they read), so a
+worker need not prove again what the other proved. Each worker is a process of
+its own, given one task at a time as it frees, so no task waits while another
+is ready and both finish together; a freed worker takes the first ready rule
+set whose side tables (hand.side_hand, built once per process) it has already
+built, if there is one, instead of building them a second time in the other
+worker.
 
 Each extreme is a function of its key alone (extreme_side proves it in a Z3
 context of its own), each shared answer a function of its footprint alone,
@@ -25,6 +28,7 @@ the serial run's, in the order asked.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -184,6 +188,34 @@ def _search_leads(extremes: list[str], searches: dict[str, Search], book: RuleBo
     return {k: [j for j in extremes if searches[j][0] == lead.get(searches[k][0])] for k in extremes}
 
 
+class _Answers:
+    """The footprint answers the workers have sent back, and which of them each worker keeps: a worker is handed
+    only those it does not keep (it computed them, or was handed them before), not every answer again."""
+
+    def __init__(self, jobs: int) -> None:
+        self.shared: dict[tuple[str, Footprint], object] = {}
+        self.kept_by: list[set[tuple[str, Footprint]]] = [set() for _ in range(jobs)]
+
+    def for_worker(self, worker: int) -> Kept:
+        """The answers to hand the worker with its next task (it keeps them from then on)."""
+        new = [
+            (name, fp, answer) for (name, fp), answer in self.shared.items() if (name, fp) not in self.kept_by[worker]
+        ]
+        self.kept_by[worker].update((name, fp) for name, fp, _ in new)
+        return new
+
+    def returned(self, worker: int, answers: Kept) -> None:
+        """The answers a worker sent back (kept since its task began): shared with the others from now on."""
+        self.shared.update(((name, fp), answer) for name, fp, answer in answers)
+        self.kept_by[worker].update((name, fp) for name, fp, _ in answers)
+
+
+def _choose(candidates: list[str], held: set[str], needs: dict[str, list[str]]) -> str:
+    """The first candidate rule set whose side tables the worker has built (`held`: the extremes' keys of the
+    searches and rule sets it ran), which then copies them instead of building them again; else the first."""
+    return next((i for i in candidates if held.issuperset(needs[i])), candidates[0])
+
+
 def verify_in_workers(
     ids: list[str],
     book: RuleBook,
@@ -207,35 +239,52 @@ def verify_in_workers(
     rule_sets = sorted(ids, key=lambda i: (i in after, -cost[i], -followed.get(i, ("", 0))[1], i))
     given_sides: dict[str, ConcreteSide | None] = {}  #: every extreme known, by extreme_key (a pair: both its keys)
     results: dict[str, T] = {}
-    shared_answers: dict[tuple[str, Footprint], object] = {}  #: the footprint answers the workers have sent back
-    with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(given, load, case_dir, verify)) as pool:
-        running: dict[Future[object], tuple[str, str]] = {}
+    answers = _Answers(jobs)
+    held: list[set[str]] = [set() for _ in range(jobs)]  #: the extreme keys whose side tables each worker built
+    with contextlib.ExitStack() as stack:
+        pools = [
+            stack.enter_context(
+                ProcessPoolExecutor(1, initializer=_start_worker, initargs=(given, load, case_dir, verify))
+            )
+            for _ in range(jobs)
+        ]
+        running: dict[Future[object], tuple[str, str, int]] = {}
         while extremes or rule_sets or running:
-            while len(running) < jobs and (extremes or rule_sets):
-                given_answers = [(name, fp, answer) for (name, fp), answer in shared_answers.items()]
+            for worker in sorted(set(range(jobs)) - {w for _, _, w in running.values()}):
                 ready_searches = [k for k in extremes if all(lead in given_sides for lead in waits_for[k])]
                 if ready_searches or (extremes and not running):
                     key = (ready_searches or extremes)[0]
                     extremes.remove(key)
-                    running[pool.submit(_extreme_task, *searches[key], given_answers)] = ("extreme", key)
+                    running[pools[worker].submit(_extreme_task, *searches[key], answers.for_worker(worker))] = (
+                        "extreme",
+                        key,
+                        worker,
+                    )
+                    held[worker].add(key)
                     continue
                 ready = [
                     i for i in rule_sets if all(k in given_sides for k in needs[i]) and after.get(i, i) in (i, *results)
                 ]
-                if not ready and running:
-                    break  # the extremes and leads still in flight come back first
-                chosen = (ready or rule_sets)[0]
+                if not (ready or (rule_sets and not running)):
+                    continue  # the extremes and leads still in flight come back first
+                chosen = _choose(ready or rule_sets, held[worker], needs)
                 rule_sets.remove(chosen)
-                running[pool.submit(_verify_task, chosen, dict(given_sides), given_answers)] = ("rule set", chosen)
+                handed = answers.for_worker(worker)
+                running[pools[worker].submit(_verify_task, chosen, dict(given_sides), handed)] = (
+                    "rule set",
+                    chosen,
+                    worker,
+                )
+                held[worker].update(needs[chosen])
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in done:
-                kind, name = running.pop(future)
-                found, answers = cast(tuple[object, Kept], future.result())
+                kind, name, worker = running.pop(future)
+                found, kept = cast(tuple[object, Kept], future.result())
                 if kind == "extreme":  # the pair is known: its sides go to the rule sets that need them
                     given_sides.update(cast(dict[str, ConcreteSide | None], found))
                 else:
                     results[name] = cast(T, found)
-                shared_answers.update(((n, fp), answer) for n, fp, answer in answers)
+                answers.returned(worker, kept)
     return [results[i] for i in ids]
 
 
