@@ -180,6 +180,10 @@ def test_a_recording_view_notes_each_field_read_and_refuses_writes() -> None:
         view.melds.max_wilds = 9
     with pytest.raises(TypeError, match="compared"):
         assert view.melds == spec.melds
+    # read again: the same values and views, each field noted once, in the order first read
+    assert view.melds is view.melds and view.melds.max_wilds == spec.melds.max_wilds
+    assert RuleModel(view).rank_copies == 8 and view.going_out.bonus == spec.going_out.bonus
+    assert list(reads) == ["deck.packs", "melds.max_wilds", "melds.rank_rules", "players", "going_out.bonus"]
 
 
 def test_an_answer_is_shared_only_by_rule_sets_agreeing_on_every_field_it_read(

@@ -51,28 +51,34 @@ def _noted(value: object) -> object:
 
 
 class Recording:
-    """A read-only view of a protobuf message that notes each field read, by dotted path, with its value."""
+    """A read-only view of a protobuf message that notes each field read, by dotted path, with its value.
 
-    __slots__ = ("_message", "_path", "_reads")
+    A field is noted on its first read, and its value (a sub-message's view) kept on the view as a plain
+    attribute, so the model's many reads of the same numbers cost an attribute lookup after the first.
+    """
 
     def __init__(self, message: Message, path: str, reads: Reads) -> None:
         object.__setattr__(self, "_message", message)
         object.__setattr__(self, "_path", path)
         object.__setattr__(self, "_reads", reads)
 
-    def __getattr__(self, name: str) -> object:
+    def __getattr__(self, name: str) -> object:  # only for a name not read before (then kept: see below)
         message: Message = object.__getattribute__(self, "_message")
         path: str = object.__getattribute__(self, "_path")
         reads: Reads = object.__getattribute__(self, "_reads")
         value = getattr(message, name)
         here = sys.intern(f"{path}.{name}" if path else name)  # one object per path: pickled once per hand-over
+        result: object
         if isinstance(value, Message):
-            return Recording(value, here, reads)
-        if callable(value):  # a method of the message: whatever it reads, the whole message is read
+            result = Recording(value, here, reads)
+        elif callable(value):  # a method of the message: whatever it reads, the whole message is read
             reads.setdefault(path, _noted(message))
-            return value
-        reads.setdefault(here, _noted(value))
-        return value
+            result = value
+        else:
+            reads.setdefault(here, _noted(value))
+            result = value
+        object.__setattr__(self, name, result)  # noted once: a later read finds it without coming here
+        return result
 
     def __setattr__(self, name: str, value: object) -> None:
         raise TypeError(f"a recording view is read-only (setting {name})")
