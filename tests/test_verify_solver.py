@@ -8,7 +8,7 @@ import pytest
 import z3
 
 from oracle.ruleset.loader import default_rule_book
-from oracle.verify import budget
+from oracle.verify import budget, hand_read
 from oracle.verify.hand import side_hand
 from oracle.verify.model import RuleModel
 from oracle.verify.solver_io import assert_all, int_values, true_in
@@ -86,3 +86,19 @@ def test_a_value_that_is_no_integer_or_of_another_context_is_refused() -> None:
         int_values(model, [z3.Int("x", z3.Context())])
     with pytest.raises(TypeError, match="from a BoolRef term"):
         true_in(model, x)
+
+
+def test_the_lowest_search_after_the_highest_on_one_solver_proves_the_bound_of_a_fresh_solver() -> None:
+    budget.fresh_z3_context()
+    hand = side_hand(RuleModel(BOOK.get("american-4p").rules))
+    solver = budget.PROOF_BUDGET.solver()
+    assert_all(solver, hand.constraints)
+    asserted = solver.assertions().sexpr()
+    high, low = hand_read._extreme(solver, hand, 1), hand_read._extreme(solver, hand, -1)
+    assert solver.assertions().sexpr() == asserted  # the searches ask under assumptions only
+    fresh = budget.PROOF_BUDGET.solver()
+    assert_all(fresh, hand.constraints)
+    alone = hand_read._extreme(fresh, hand, -1)
+    assert high is not None and low is not None and alone is not None
+    assert (high.total, low.total, alone.total) == (15440, -13160, -13160)  # american-4p's score-bounds
+    assert fresh.check(hand.total < -13160) == z3.unsat and fresh.check(hand.total > 15440) == z3.unsat

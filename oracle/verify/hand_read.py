@@ -122,14 +122,19 @@ def extreme_side(model: RuleModel, *, partnership: bool = False, sign: int = 1) 
         with own_z3_context():
             fresh = RuleModel(model.spec)
             hand = side_hand(fresh, "partnership" if partnership else "side", partnership=partnership)
+            # one solver of the table's constraints for both searches, which ask only under assumptions (its
+            # assertions stay the table's): the lowest search starts from what the highest learnt (samba-4p's
+            # pair 1.04 s -> 0.80 s), and is still proved by its own unsat check
+            solver = PROOF_BUDGET.solver()
+            assert_all(solver, hand.constraints)
             if fresh.spec.melds.one_open_meld_per_rank and hand_split.splits(fresh.spec):
                 # several books of a rank closed at melds.max_size (one open at a time): the highest proved rank by
                 # rank, which the direct search cannot finish within its budget (hand_split)
                 witness = hand_split.highest_table(fresh, hand)
                 high = None if witness is None else read_side(hand, witness)
             else:
-                high = _extreme(hand, 1)
-            low = _extreme(hand, -1)
+                high = _extreme(solver, hand, 1)
+            low = _extreme(solver, hand, -1)
         _extremes_cache[extreme_key(model.spec, partnership=partnership, sign=-1)] = low
         _extremes_cache[extreme_key(model.spec, partnership=partnership, sign=1)] = high
     return _extremes_cache[key]
@@ -151,11 +156,9 @@ def score_extremes(model: RuleModel, *, partnership: bool = False) -> Extremes |
     return None if low is None or high is None else Extremes(low, high)
 
 
-def _extreme(hand: SideHand, sign: int) -> ConcreteSide | None:
-    """A highest (sign 1) or lowest (sign -1) scoring side table, proved so (proving.proved_maximum); None when a
-    check gives up."""
+def _extreme(solver: z3.Solver, hand: SideHand, sign: int) -> ConcreteSide | None:
+    """A highest (sign 1) or lowest (sign -1) scoring side table, proved so (proving.proved_maximum) on `solver`,
+    which asserts the table's constraints and nothing else; None when a check gives up."""
     objective = hand.total if sign > 0 else -hand.total
-    solver = PROOF_BUDGET.solver()
-    assert_all(solver, hand.constraints)
     witness = proved_maximum(solver, objective)
     return None if witness is None else read_side(hand, witness)

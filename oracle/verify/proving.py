@@ -80,6 +80,8 @@ def proved_maximum(solver: z3.Solver, objective: Expr) -> z3.ModelRef | None:
     `beyond` each check asks for more than `reached`. The search ends when
     they are neighbours, so "objective > reached" is unsatisfiable: the
     maximum is proved, not estimated, and the last model is its witness.
+    Every check is under an assumption, so the solver's assertions are left
+    as they were (another search may follow on the same solver).
     """
     if solver.check() != z3.sat:
         return None
