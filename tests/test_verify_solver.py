@@ -8,7 +8,7 @@ import pytest
 import z3
 
 from oracle.ruleset.loader import default_rule_book
-from oracle.verify import budget, hand_read
+from oracle.verify import budget, hand_read, hand_split
 from oracle.verify.hand import side_hand
 from oracle.verify.model import RuleModel
 from oracle.verify.solver_io import assert_all, int_values, true_in
@@ -102,3 +102,18 @@ def test_the_lowest_search_after_the_highest_on_one_solver_proves_the_bound_of_a
     assert high is not None and low is not None and alone is not None
     assert (high.total, low.total, alone.total) == (15440, -13160, -13160)  # american-4p's score-bounds
     assert fresh.check(hand.total < -13160) == z3.unsat and fresh.check(hand.total > 15440) == z3.unsat
+
+
+def test_the_rank_by_rank_highest_table_asks_its_books_as_an_assumption_and_the_lowest_follows() -> None:
+    budget.fresh_z3_context()
+    model = RuleModel(BOOK.get("hand-and-foot-red-threes-laid-4p").rules)
+    hand = side_hand(model)
+    solver = budget.PROOF_BUDGET.solver()
+    assert_all(solver, hand.constraints)
+    asserted = solver.assertions().sexpr()
+    witness = hand_split.highest_table(model, hand, solver)
+    assert witness is not None and witness.eval(hand.total).as_long() == 18290  # its score-bounds highest
+    assert solver.assertions().sexpr() == asserted  # the books were an assumption
+    low = hand_read._extreme(solver, hand, -1)
+    assert low is not None and low.total == -3750
+    assert solver.check(hand.total < -3750) == z3.unsat

@@ -155,12 +155,14 @@ def highest_split(model: RuleModel) -> tuple[int, dict[int, Books]] | None:
     return top + _most_threes_and_out(model), chosen
 
 
-def highest_table(model: RuleModel, hand: SideHand) -> z3.ModelRef | None:
+def highest_table(model: RuleModel, hand: SideHand, solver: z3.Solver | None = None) -> z3.ModelRef | None:
     """A side table scoring the proved upper bound (highest_split), or None.
 
     The table's books are the ranks' proved books, rearranged among the ranks of one value class that side_hand
     orders (an order that only removes symmetry); the solver completes the rest (which wild cards are jokers,
-    the threes, going out) and must reach the bound.
+    the threes, going out) and must reach the bound. `solver` asserts the table's constraints (a new one when
+    None); the books are asked as an assumption, so its assertions stay the table's (the lowest search follows
+    on it: hand_read.extreme_side).
     """
     split = highest_split(model)
     if split is None:
@@ -176,13 +178,15 @@ def highest_table(model: RuleModel, hand: SideHand) -> z3.ModelRef | None:
         slots = [s for s in hand.slots if s.rank == rank]
         for slot, (naturals, wilds) in zip(slots, chosen[rank], strict=True):
             fixed += [slot.counts.naturals == naturals, slot.counts.wilds == wilds]
-    solver = PROOF_BUDGET.solver()
-    assert_all(solver, [*hand.constraints, *fixed])
-    if solver.check(hand.total >= bound) != z3.sat:
+    if solver is None:
+        solver = PROOF_BUDGET.solver()
+        assert_all(solver, hand.constraints)
+    books = z3.And(fixed)
+    if solver.check(hand.total >= bound, books) != z3.sat:
         return None
     found = solver.model()
     # a table of these books beyond the bound would mean the bound is wrong: never report it as the highest
-    return found if solver.check(hand.total >= bound + 1) == z3.unsat else None
+    return found if solver.check(hand.total >= bound + 1, books) == z3.unsat else None
 
 
 __all__ = ["highest_split", "highest_table", "splits"]
