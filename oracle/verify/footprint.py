@@ -131,6 +131,22 @@ def shared(name: str, spec: ruleset_pb2.RuleSet, compute: Callable[[ruleset_pb2.
     return answer
 
 
+def keep(name: str, spec: ruleset_pb2.RuleSet, fields: Sequence[str], answer: object) -> None:
+    """Keep `answer` under `name` for the rule sets agreeing with `spec` on every one of `fields`: for an answer
+    computed outside shared that is a function of those fields' values alone (hand_read's side proofs)."""
+    message = object.__getattribute__(spec, "_message") if isinstance(spec, Recording) else spec
+    _kept.setdefault(name, {})[tuple((sys.intern(path), read_path(message, path)) for path in fields)] = answer
+
+
+def kept_answer(name: str, spec: ruleset_pb2.RuleSet) -> object | None:
+    """The answer kept under `name` for a rule set agreeing with `spec` on its footprint, or None. Through a
+    recording view, the fields compared are noted as read."""
+    for footprint, answer in _kept.get(name, {}).items():
+        if all(read_path(spec, path) == value for path, value in footprint):
+            return answer
+    return None
+
+
 def kept() -> Kept:
     """Every answer this process keeps, to hand to another (adopt): each is a function of its footprint alone."""
     return [(name, footprint, answer) for name, answers in _kept.items() for footprint, answer in answers.items()]
@@ -163,8 +179,10 @@ __all__ = [
     "Recording",
     "adopt",
     "forget",
+    "keep",
     "kept",
     "kept_after",
+    "kept_answer",
     "kept_keys",
     "read_path",
     "read_within",

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 import z3
 
 from oracle.api.v1 import ruleset_pb2
-from oracle.verify import hand_split
+from oracle.verify import footprint, hand_split
 from oracle.verify.budget import PROOF_BUDGET, own_z3_context
+from oracle.verify.footprint import read_within
 from oracle.verify.hand import SIDE_FIELDS, SideHand, side_hand
-from oracle.verify.model import WILD_MELD, Expr, RuleModel, field_value
-from oracle.verify.proving import proved_maximum
+from oracle.verify.model import WILD_MELD, Cond, Expr, RuleModel, field_value
+from oracle.verify.proving import Outcome, Shown, prove_on, proved_maximum
+from oracle.verify.side_claims import SIDE_CLAIMS
 from oracle.verify.solver_io import assert_all, int_values, true_in
 
 
@@ -136,9 +139,38 @@ def extreme_side(model: RuleModel, *, partnership: bool = False, sign: int = 1) 
             else:
                 high = _extreme(solver, hand, 1)
             low = _extreme(solver, hand, -1)
+            if not partnership:  # the side claims, on the solver of the table's constraints (side_proof)
+                claims = read_within(fresh.spec, SIDE_FIELDS, lambda spec: _side_claims(RuleModel(spec), hand))
+                footprint.keep(SIDE_PROOFS, model.spec, SIDE_FIELDS, {i: prove_on(solver, *c) for i, c in claims})
         _extremes_cache[extreme_key(model.spec, partnership=partnership, sign=-1)] = low
         _extremes_cache[extreme_key(model.spec, partnership=partnership, sign=1)] = high
     return _extremes_cache[key]
+
+
+#: The footprint name of the side claims' outcomes (side_proof), kept by the values of hand.SIDE_FIELDS.
+SIDE_PROOFS = "side-proofs"
+
+
+def _side_claims(model: RuleModel, hand: SideHand) -> list[tuple[str, tuple[Cond, Shown]]]:
+    """Each side claim (side_claims.SIDE_CLAIMS) of `hand` under `model`, by property id."""
+    return [(prop, claim(model, hand)) for prop, claim in SIDE_CLAIMS.items()]
+
+
+def side_proof(model: RuleModel, prop: str) -> Outcome:
+    """The outcome of the side claim `prop` (side_claims.SIDE_CLAIMS) for the side table ("side") of `model`.
+
+    Each is proved by the unsat check of its negation, given the table's constraints, as proving.prove would,
+    but on the solver of the table's score extremes (extreme_side), which holds those constraints and has learnt
+    from its searches: a second of solver set-up and search less over the shipped rule sets. They are proved
+    with the extremes, in their context, so each outcome (a counterexample included) is a function of the values
+    of hand.SIDE_FIELDS alone, and kept by them (footprint.keep): a worker hands them on with the extremes.
+    """
+    found = footprint.kept_answer(SIDE_PROOFS, model.spec)
+    if found is None:  # not proved in this process, or forgotten since (footprint.forget): prove them again
+        _extremes_cache.pop(extreme_key(model.spec, partnership=False, sign=1), None)
+        extreme_side(model)
+        found = footprint.kept_answer(SIDE_PROOFS, model.spec)
+    return cast(dict[str, Outcome], found)[prop]
 
 
 def score_extremes(model: RuleModel, *, partnership: bool = False) -> Extremes | None:

@@ -5,10 +5,9 @@ from __future__ import annotations
 import z3
 
 from oracle.verify.budget import PROOF_BUDGET
-from oracle.verify.hand import ITEMS, side_hand
-from oracle.verify.hand_read import ConcreteSide, score_extremes
+from oracle.verify.hand_read import ConcreteSide, score_extremes, side_proof
 from oracle.verify.hand_split import splits
-from oracle.verify.model import Expr, RuleModel, meld_counts
+from oracle.verify.model import RuleModel, meld_counts
 from oracle.verify.model_foot import priced_ranks
 from oracle.verify.model_formation import lone_hand
 from oracle.verify.property_family import initial_makeup
@@ -41,48 +40,8 @@ def meld_points_positive(rm: RuleModel) -> Outcome:
 
 
 def red_three_score(rm: RuleModel) -> Outcome:
-    hand, t = side_hand(rm, "side"), rm.spec.threes
-    if t.count_values:
-        return _threes_by_count_score(rm)
-    count, melded = hand.red_threes, hand.meld_count >= 1
-    base = z3.If(count == rm.red_three_copies, t.all_red_threes_bonus, count * t.red_three_bonus)
-    lost = base if t.all_red_threes_negative_without_meld else count * t.red_three_bonus
-    # threes.canastas_for_red_threes, when set, replaces "has a meld" by "has that many canastas"
-    counted = hand.canastas >= t.canastas_for_red_threes if t.canastas_for_red_threes else melded
-    negative = t.red_threes_negative_without_meld or t.canastas_for_red_threes > 0
-    expected = base if not negative else z3.If(counted, base, -lost)
-    return prove(
-        hand.items["red_threes"] == expected,
-        hand.constraints,
-        [
-            ("red_threes", count),
-            ("melds", hand.meld_count),
-            ("canastas", hand.canastas),
-            ("score", hand.items["red_threes"]),
-        ],
-    )
-
-
-def _threes_by_count_score(rm: RuleModel) -> Outcome:
-    """The threes' score of a side under threes.count_values, stated colour by colour and band by band."""
-    hand, t = side_hand(rm, "side"), rm.spec.threes
-    values = list(t.count_values)
-    copies = max(rm.red_three_copies, rm.black_three_copies)
-
-    def value(count: Expr) -> Expr:
-        return z3.Sum([z3.If(count == n, values[min(n, len(values)) - 1], 0) for n in range(1, copies + 1)])
-
-    both = value(hand.red_threes) + value(hand.black_laid)
-    expected = z3.If(
-        hand.canastas >= t.plus_from_canastas, both, z3.If(hand.canastas >= t.minus_below_canastas, 0, -both)
-    )
-    shown = [
-        ("red_threes", hand.red_threes),
-        ("black_threes", hand.black_laid),
-        ("canastas", hand.canastas),
-        ("score", hand.items["red_threes"]),
-    ]
-    return prove(hand.items["red_threes"] == expected, hand.constraints, shown)
+    # proved with the score extremes, on their solver of the side table's constraints (hand_read.side_proof)
+    return side_proof(rm, "red-three-score")
 
 
 def red_three_monotone(rm: RuleModel) -> Outcome:
@@ -94,19 +53,8 @@ def red_three_monotone(rm: RuleModel) -> Outcome:
 
 
 def score_is_sum(rm: RuleModel) -> Outcome:
-    hand = side_hand(rm, "side")
-    i = hand.items
-    below = rm.spec.card_values.table_minus_below_canastas
-    claim = z3.And(
-        hand.total == z3.Sum([i[k] for k in ITEMS]),
-        i["melded"] >= 0 if not below else z3.If(hand.canastas < below, i["melded"] <= 0, i["melded"] >= 0),
-        i["canastas"] >= 0,
-        i["going_out"] >= 0,
-        i["in_hand"] <= 0,
-        i["unfinished"] <= 0,
-        i["held"] <= 0,
-    )
-    return prove(claim, hand.constraints, [(k, e) for k, e in i.items()])
+    # proved with the score extremes, on their solver of the side table's constraints (hand_read.side_proof)
+    return side_proof(rm, "score-is-sum")
 
 
 def going_out_pays(rm: RuleModel) -> Outcome:

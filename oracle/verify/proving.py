@@ -52,6 +52,17 @@ def prove(claim: Cond, given: Sequence[Cond] = (), show: Shown = (), budget: Bud
     return Outcome(False, f"solver gave up at {budget.exceeded(solver)}")
 
 
+def prove_on(solver: z3.Solver, claim: Cond, show: Shown = (), budget: Budget = PROOF_BUDGET) -> Outcome:
+    """prove(claim, given) on a solver that asserts `given` already: not `claim` is asked as an assumption, so the
+    solver's assertions stay as they were (another check may follow on it)."""
+    result = solver.check(z3.Not(claim))
+    if result == z3.unsat:
+        return Outcome(True)
+    if result == z3.sat:
+        return Outcome(False, "counterexample: " + (_describe(solver.model(), show) or "(no free counts)"))
+    return Outcome(False, f"solver gave up at {budget.exceeded(solver)}")
+
+
 def exists(claim: Cond, show: Shown, why_not: str, budget: Budget = PROOF_BUDGET) -> Outcome:
     """Proved by a witness of `claim`; otherwise `why_not`."""
     solver = budget.simple_solver()
@@ -141,5 +152,6 @@ __all__ = [
     "meld_shown",
     "point_values",
     "prove",
+    "prove_on",
     "proved_maximum",
 ]
