@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.ruleset.loader import RuleBook, SpecError, default_rule_book
-from oracle.verify.budget import Budget
+from oracle.verify.budget import Budget, fresh_z3_context
 from oracle.verify.gate import contradictions
 from oracle.verify.lint import ERROR, WARNING, LintBudgetExceeded, lint
+from oracle.verify.lint_base import Linter
 from oracle.verify.lint_minimum import dead_rows
 from oracle.verify.model import RuleModel
 
@@ -128,3 +129,16 @@ def test_the_loader_reports_a_lint_out_of_budget_as_a_problem_of_the_rule_set() 
 def test_a_budget_needs_positive_limits() -> None:
     with pytest.raises(ValueError, match="rlimit >= 1"):
         Budget(rlimit=0, timeout_ms=1000)
+
+
+def test_conditions_given_to_a_block_hold_for_its_questions_and_go_with_it() -> None:
+    fresh_z3_context()
+    lt = Linter(RuleModel(default_rule_book().get("classic-4p").rules))
+    x = z3.Int("x")
+    before = [str(a) for a in lt.solver.assertions()]
+    with lt.given([x >= 0, x <= 5]):
+        assert lt.holds_with("minimum-unreachable", x >= 5)
+        assert not lt.holds_with("minimum-unreachable", x >= 6)
+        assert lt.holds_with("minimum-unreachable", x <= 0)  # an assumption is not kept for the next question
+    assert [str(a) for a in lt.solver.assertions()] == before
+    assert lt.holds_with("minimum-unreachable", x >= 6)  # the block's conditions went with it

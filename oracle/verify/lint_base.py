@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import z3
@@ -144,6 +145,20 @@ class Linter:
             return [clause for label, clause in zip(labels, clauses, strict=True) if str(label) in names]
         finally:
             s.pop()
+
+    @contextlib.contextmanager
+    def given(self, conditions: Sequence[Cond]) -> Iterator[None]:
+        """Within the block, the solver also asserts `conditions` (asserted once, for every check of the block)."""
+        self.solver.push()
+        try:
+            assert_all(self.solver, conditions)
+            yield
+        finally:
+            self.solver.pop()
+
+    def holds_with(self, rule: str, *assumptions: Cond) -> bool:
+        """Whether the solver's assertions and `assumptions` can all hold (sat), asked under the assumptions."""
+        return self._check(rule, *assumptions)
 
     def witness(self, rule: str, conditions: Sequence[Cond]) -> z3.ModelRef | None:
         """A model of the conditions, or None."""

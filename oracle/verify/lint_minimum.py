@@ -71,17 +71,18 @@ def initial_meld(lt: Linter) -> None:
         else:
             rows.append((f"initial_meld.thresholds[{i}].minimum", minimum))
     melds = lt.melds
+    turn_ok = rm.first_turn_meld_ok(melds)
 
     def first_turn(minimum: int) -> bool:
-        conditions = [*melds.constraints, rm.first_turn_meld_ok(melds), melds.points >= minimum]
-        return lt.witness("minimum-unreachable-first-turn", conditions) is not None
+        return lt.holds_with("minimum-unreachable-first-turn", turn_ok, melds.points >= minimum)
 
     def whole_deck(minimum: int) -> bool:
-        return lt.witness("minimum-unreachable", [*melds.constraints, melds.points >= minimum]) is not None
+        return lt.holds_with("minimum-unreachable", melds.points >= minimum)
 
     values = sorted({minimum for _, minimum in rows}, reverse=True)
-    met = first_true(values, first_turn)  # values[met:] can be met in a first turn
-    deck = first_true(values[:met], whole_deck)  # values[deck:met] by melds from the whole deck only
+    with lt.given(melds.constraints):  # asserted once for every question below, each asked under assumptions
+        met = first_true(values, first_turn)  # values[met:] can be met in a first turn
+        deck = first_true(values[:met], whole_deck)  # values[deck:met] by melds from the whole deck only
     unmet, never = set(values[:met]), set(values[:deck])
     held = rm.spec.deal.hand_size + rm.spec.turn.draw_count
     for field, minimum in sorted(rows, key=lambda row: -row[1]):
