@@ -7,7 +7,7 @@ import pytest
 import z3
 
 from oracle.ruleset.loader import default_rule_book
-from oracle.verify import budget, footprint, hand_read, workers
+from oracle.verify import budget, footprint, hand_read, score_targets, workers
 from oracle.verify.hand import SIDE_FIELDS, side_hand
 from oracle.verify.model import RuleModel
 from oracle.verify.proving import Outcome, prove, prove_on
@@ -81,3 +81,27 @@ def test_a_worker_hands_the_side_proofs_on_with_the_extremes(
     # a partnership's tables (a side formed during the hand) prove no side claims: those are of a side's table
     _, partners = workers._extreme_task("cutthroat-3p", True, [])
     assert hand_read.SIDE_PROOFS not in {name for name, _, _ in partners}
+
+
+@pytest.mark.parametrize("rule_set_id", ["classic-4p", "samba-4p", "hand-and-foot-4p"])
+def test_the_score_targets_found_with_the_extremes_are_those_a_solver_of_their_own_finds(
+    rule_set_id: str, alone: dict[str, dict[footprint.Footprint, object]]
+) -> None:
+    budget.fresh_z3_context()
+    rm = model(rule_set_id)
+    hand = side_hand(rm, "side")
+    solver = budget.PROOF_BUDGET.simple_solver()
+    solver.add(*hand.constraints, *score_targets.small(rm, hand))
+    reachable = [
+        slug for slug, _, conditions in score_targets.score_targets(rm, hand) if solver.check(*conditions) == z3.sat
+    ]
+    found = hand_read.side_targets(model(rule_set_id))
+    assert [slug for slug, _, _ in found] == reachable
+    for slug, _, side in found:
+        assert len(side.melds) + (side.black_meld is not None) <= rm.required + 2  # a small table
+        if slug.startswith("red") and "-canastas" not in slug:  # red{count}-meld / red{count}-nomeld
+            count, melded = slug[3:].split("-")
+            assert side.red_threes == int(count) and bool(side.melds) == (melded == "meld") and side.went_out == 0
+        if slug.startswith("out"):
+            assert side.went_out == int(slug[3:])
+    assert footprint.kept_answer(hand_read.SIDE_TARGETS, BOOK.get(rule_set_id).rules.spec) is found

@@ -8,8 +8,8 @@ from typing import cast
 import z3
 
 from oracle.api.v1 import ruleset_pb2
-from oracle.verify import footprint, hand_split
-from oracle.verify.budget import PROOF_BUDGET, own_z3_context
+from oracle.verify import footprint, hand_split, score_targets
+from oracle.verify.budget import PROOF_BUDGET, check_within, own_z3_context
 from oracle.verify.footprint import read_within
 from oracle.verify.hand import SIDE_FIELDS, SideHand, side_hand
 from oracle.verify.model import WILD_MELD, Cond, Expr, RuleModel, field_value
@@ -139,21 +139,68 @@ def extreme_side(model: RuleModel, *, partnership: bool = False, sign: int = 1) 
             else:
                 high = _extreme(solver, hand, 1)
             low = _extreme(solver, hand, -1)
-            if not partnership:  # the side claims, on the solver of the table's constraints (side_proof)
+            if not partnership:  # the side claims and score targets, on the same solver (side_proof, side_targets)
                 claims = read_within(fresh.spec, SIDE_FIELDS, lambda spec: _side_claims(RuleModel(spec), hand))
                 footprint.keep(SIDE_PROOFS, model.spec, SIDE_FIELDS, {i: prove_on(solver, *c) for i, c in claims})
+                footprint.keep(SIDE_TARGETS, model.spec, SIDE_FIELDS, _targets_found(fresh, hand, solver))
         _extremes_cache[extreme_key(model.spec, partnership=partnership, sign=-1)] = low
         _extremes_cache[extreme_key(model.spec, partnership=partnership, sign=1)] = high
     return _extremes_cache[key]
 
 
-#: The footprint name of the side claims' outcomes (side_proof), kept by the values of hand.SIDE_FIELDS.
-SIDE_PROOFS = "side-proofs"
+#: The footprint names of the side claims' outcomes (side_proof) and of the score targets' tables (side_targets),
+#: kept by the values of hand.SIDE_FIELDS.
+SIDE_PROOFS, SIDE_TARGETS = "side-proofs", "side-targets"
+
+Found = list[tuple[str, str, ConcreteSide]]  #: (slug, description, side table) of each score target reached
+
+
+def _asked(model: RuleModel, hand: SideHand) -> tuple[list[Cond], list[score_targets.Target]]:
+    """The small tables' conditions and the score targets (score_targets) of `hand` under `model`."""
+    return score_targets.small(model, hand), score_targets.score_targets(model, hand)
+
+
+def _targets_found(model: RuleModel, hand: SideHand, solver: z3.Solver) -> Found:
+    """A side table on each score boundary that has one (score_targets), among the small tables, asked of the
+    extremes' solver under assumptions with score_targets.small asserted for them alone (pushed, then popped)."""
+    small, targets = read_within(model.spec, SIDE_FIELDS, lambda spec: _asked(RuleModel(spec), hand))
+    found: Found = []
+    solver.push()
+    try:
+        assert_all(solver, small)
+        for slug, what, conditions in targets:
+            if check_within(solver, PROOF_BUDGET, f"the score boundary '{slug}' ({what})", z3.And(*conditions)):
+                found.append((slug, what, read_side(hand, solver.model())))
+    finally:
+        solver.pop()
+    return found
 
 
 def _side_claims(model: RuleModel, hand: SideHand) -> list[tuple[str, tuple[Cond, Shown]]]:
     """Each side claim (side_claims.SIDE_CLAIMS) of `hand` under `model`, by property id."""
     return [(prop, claim(model, hand)) for prop, claim in SIDE_CLAIMS.items()]
+
+
+def _with_extremes(model: RuleModel, name: str) -> object:
+    """The answer kept under `name` by the proof of `model`'s side extremes (extreme_side), proving them if it is
+    not known in this process (or was forgotten since: footprint.forget)."""
+    found = footprint.kept_answer(name, model.spec)
+    if found is None:
+        _extremes_cache.pop(extreme_key(model.spec, partnership=False, sign=1), None)
+        extreme_side(model)
+        found = footprint.kept_answer(name, model.spec)
+    return found
+
+
+def side_targets(model: RuleModel) -> Found:
+    """A side table ("side") on each score boundary of score_targets that has one, found with the extremes.
+
+    They are asked of the solver of the table's score extremes (extreme_side) after its searches, which has
+    learnt from them: the tables found are each a function of the values of hand.SIDE_FIELDS alone, kept by them
+    (footprint.keep) and handed on by a worker with the extremes. SolverBudgetExceeded names a target whose check
+    gives up.
+    """
+    return cast(Found, _with_extremes(model, SIDE_TARGETS))
 
 
 def side_proof(model: RuleModel, prop: str) -> Outcome:
@@ -165,12 +212,7 @@ def side_proof(model: RuleModel, prop: str) -> Outcome:
     with the extremes, in their context, so each outcome (a counterexample included) is a function of the values
     of hand.SIDE_FIELDS alone, and kept by them (footprint.keep): a worker hands them on with the extremes.
     """
-    found = footprint.kept_answer(SIDE_PROOFS, model.spec)
-    if found is None:  # not proved in this process, or forgotten since (footprint.forget): prove them again
-        _extremes_cache.pop(extreme_key(model.spec, partnership=False, sign=1), None)
-        extreme_side(model)
-        found = footprint.kept_answer(SIDE_PROOFS, model.spec)
-    return cast(dict[str, Outcome], found)[prop]
+    return cast(dict[str, Outcome], _with_extremes(model, SIDE_PROOFS))[prop]
 
 
 def score_extremes(model: RuleModel, *, partnership: bool = False) -> Extremes | None:
