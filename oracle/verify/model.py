@@ -37,14 +37,13 @@ would lead to them (a hand holding most of the deck counts as possible).
 
 from __future__ import annotations
 
-import itertools
-from dataclasses import dataclass
-
 import z3
 
 from oracle.api.v1 import ruleset_pb2
 from oracle.ruleset.compiled import CompiledRules
 from oracle.verify import model_family, model_foot
+from oracle.verify.kept_terms import built_once
+from oracle.verify.meld_set import MeldSet, build_meld_set
 from oracle.verify.model_numbers import SpecNumbers
 from oracle.verify.terms import (
     NATURAL_RANKS,
@@ -314,40 +313,9 @@ class RuleModel(SpecNumbers):
         cached = self.memo.get(f"melds_at_once:{name}")
         if isinstance(cached, MeldSet):
             return cached
-        zero = z3.IntVal(0)
-        melds: list[tuple[int, MeldCounts]] = []
-        cons: list[Cond] = []
-        per_rank = 1 if self.spec.melds.one_meld_per_rank else 2
-        for rank in NATURAL_RANKS:
-            for k in range(per_rank):
-                m = MeldCounts(z3.Int(f"{name}[{rank}][{k}].naturals"), z3.Int(f"{name}[{rank}][{k}].wilds"), zero)
-                legal = self.legal_natural_meld_at(m, rank, True)
-                cons.append(z3.If(m.naturals >= 1, legal, z3.And(m.naturals == 0, m.wilds == 0)))
-                melds.append((rank, m))
-            cons.append(z3.Sum([m.naturals for r, m in melds if r == rank]) <= self.rank_copies)
-        for ranks in RANK_CLASSES.values():
-            ranks = tuple(r for r in ranks if r not in model_foot.priced_ranks(self.spec))
-            firsts = [m.naturals for r, m in melds if r in ranks]
-            cons += [a >= b for a, b in itertools.pairwise(firsts)] if per_rank == 1 else []
-        if self.spec.melds.wild_only_melds:
-            m = MeldCounts(zero, z3.Int(f"{name}.wild_only.wilds"), zero)
-            cons.append(z3.If(m.wilds >= 1, self.legal_wild_meld(m), m.wilds == 0))
-            melds.append((WILD_MELD, m))
-        twos, jokers = z3.Int(f"{name}.twos"), z3.Int(f"{name}.jokers")
-        cons += [
-            twos >= 0,
-            jokers >= 0,
-            twos <= self.two_copies,
-            jokers <= self.joker_copies,
-            twos + jokers == z3.Sum([m.wilds for _, m in melds]),
-        ]
-        v = self.spec.card_values
-        points = z3.Sum(
-            [m.naturals * self.rank_value(r) for r, m in melds if r != WILD_MELD] + [twos * v.two, jokers * v.joker]
-        )
-        canastas = z3.Sum([z3.If(z3.And(m.size >= 1, self.is_canasta(m)), 1, 0) for _, m in melds])
-        cards = z3.Sum([m.size for _, m in melds])
-        built = MeldSet(tuple(melds), twos, jokers, points, cards, canastas, tuple(cons))
+        # built once per process for the values of the fields it reads, then copied (kept_terms): building them
+        # through z3's Python wrapper was most of the cost of the lint's and the properties' meld sets
+        built = built_once(f"melds_at_once:{name}", self.spec, lambda spec: build_meld_set(RuleModel(spec), name))
         self.memo[f"melds_at_once:{name}"] = built
         return built
 
@@ -368,19 +336,6 @@ class RuleModel(SpecNumbers):
             after >= 1 if owed else self.turn_end_ok(after, melds.canastas),
             z3.Or(after == 0, self.discard_ok(after, melds.canastas)),
         )
-
-
-@dataclass(frozen=True)
-class MeldSet:
-    """Several melds of one side at once, as counts: see RuleModel.melds_at_once."""
-
-    melds: tuple[tuple[int, MeldCounts], ...]  #: (rank or WILD_MELD, counts; counts.jokers is 0)
-    twos: Expr  #: twos in all the melds
-    jokers: Expr  #: jokers in all the melds
-    points: Expr  #: card points of all the melds
-    cards: Expr  #: cards in all the melds
-    canastas: Expr  #: how many are canastas
-    constraints: tuple[Cond, ...]
 
 
 __all__ = [
