@@ -117,3 +117,17 @@ def test_the_rank_by_rank_highest_table_asks_its_books_as_an_assumption_and_the_
     low = hand_read._extreme(solver, hand, -1)
     assert low is not None and low.total == -3750
     assert solver.check(hand.total < -3750) == z3.unsat
+
+
+def test_a_budget_solver_hands_over_uncompacted_models_with_the_values_a_compacting_one_gives() -> None:
+    values = []
+    for compact in (budget.MODEL_COMPACT, not budget.MODEL_COMPACT):
+        budget.fresh_z3_context()  # each in a context of its own: the same terms, asked the same way
+        hand = side_hand(RuleModel(BOOK.get("samba-4p").rules))
+        terms = [hand.total, hand.red_threes, hand.canastas, *hand.items.values()]
+        solver = budget.PROOF_BUDGET.solver()
+        solver.set("model.compact", compact)
+        assert_all(solver, hand.constraints)
+        assert solver.check(hand.total >= 5000) == z3.sat
+        values.append(int_values(solver.model(), terms))
+    assert values[0] == values[1] and values[0][0] >= 5000
