@@ -11,15 +11,37 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import z3
 
+from oracle.api.v1 import ruleset_pb2
 from oracle.verify import model_foot
 from oracle.verify.terms import NATURAL_RANKS, RANK_CLASSES, WILD_MELD, Cond, Expr, MeldCounts
 
-if TYPE_CHECKING:
-    from oracle.verify.model import RuleModel
+
+class MeldRules(Protocol):
+    """What a meld set is built from: the rule model's meld rules, copies and points (RuleModel has them)."""
+
+    @property
+    def spec(self) -> ruleset_pb2.RuleSet: ...
+
+    @property
+    def rank_copies(self) -> int: ...
+
+    @property
+    def two_copies(self) -> int: ...
+
+    @property
+    def joker_copies(self) -> int: ...
+
+    def legal_natural_meld_at(self, m: MeldCounts, rank: int, initial: Cond | bool = False) -> Cond: ...
+
+    def legal_wild_meld(self, m: MeldCounts) -> Cond: ...
+
+    def rank_value(self, rank: int) -> int: ...
+
+    def is_canasta(self, m: MeldCounts) -> Cond: ...
 
 
 @dataclass(frozen=True)
@@ -35,7 +57,7 @@ class MeldSet:
     constraints: tuple[Cond, ...]
 
 
-def build_meld_set(model: RuleModel, name: str) -> MeldSet:
+def build_meld_set(model: MeldRules, name: str) -> MeldSet:
     """The meld set called `name` under `model`'s rules, built afresh in the default context."""
     zero = z3.IntVal(0)
     melds: list[tuple[int, MeldCounts]] = []
@@ -73,4 +95,4 @@ def build_meld_set(model: RuleModel, name: str) -> MeldSet:
     return MeldSet(tuple(melds), twos, jokers, points, cards, canastas, tuple(cons))
 
 
-__all__ = ["MeldSet", "build_meld_set"]
+__all__ = ["MeldRules", "MeldSet", "build_meld_set"]
