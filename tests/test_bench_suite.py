@@ -7,6 +7,7 @@ import json
 import math
 import os
 import re
+from pathlib import Path
 from typing import Any
 
 import click
@@ -172,3 +173,28 @@ def test_the_verb_offers_exactly_the_suite_parts() -> None:
 
     (only,) = [p for p in bench.params if p.name == "only"]
     assert isinstance(only.type, click.Choice) and tuple(only.type.choices) == PARTS
+
+
+def test_the_run_says_whether_started_processes_find_compiled_bytecode(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import importlib.util
+    import sys
+    from types import SimpleNamespace
+
+    from oracle.bench import suite
+
+    cached = tmp_path / "main.cpython-311.pyc"
+    monkeypatch.setattr(importlib.util, "cache_from_source", lambda _: str(cached))
+    cached.write_bytes(b"")
+    assert suite.bytecode() == "cached"
+    cached.unlink()
+    monkeypatch.setattr(sys, "flags", SimpleNamespace(dont_write_bytecode=True))
+    assert "PYTHONDONTWRITEBYTECODE" in suite.bytecode()  # each start compiles: start-up rows are slower
+    monkeypatch.setattr(sys, "flags", SimpleNamespace(dont_write_bytecode=False))
+    assert suite.bytecode().startswith("not cached yet")
+
+
+def test_the_json_context_names_the_core_and_the_bytecode(bench_json: dict[str, Any]) -> None:
+    assert bench_json["context"]["core"] in ("pure Python", "compiled (mypyc)")
+    assert bench_json["context"]["bytecode"].startswith(("cached", "not cached"))

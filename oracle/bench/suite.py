@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import platform
 import subprocess
@@ -10,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from importlib import metadata
 from itertools import zip_longest
+from pathlib import Path
 
 from oracle.bench.http_rows import http_rows
 from oracle.bench.inproc import InProcessSizes, check_rows, legal_rows, throughput_rows
@@ -44,6 +46,19 @@ class Sizes:
     only: tuple[str, ...] = ()  #: the PARTS to measure (empty: all of them)
 
 
+def bytecode() -> str:
+    """Whether the processes the benchmark starts find the package's modules compiled to bytecode (pip's install
+    compiles them); when they do not, each start compiles the source, which the start-up rows (time to SERVING,
+    verify) then include."""
+    from oracle.cli import main as probe  # a module every started process imports
+
+    if Path(importlib.util.cache_from_source(probe.__file__)).exists():
+        return "cached"
+    if sys.flags.dont_write_bytecode:
+        return "not cached (PYTHONDONTWRITEBYTECODE is set): each process start compiles the source"
+    return "not cached yet (the first start writes it)"
+
+
 def context(sizes: Sizes) -> dict[str, object]:
     """The run's options and machine, printed with --json."""
     versions = {}
@@ -59,6 +74,7 @@ def context(sizes: Sizes) -> dict[str, object]:
         "platform": platform.platform(),
         "versions": versions,
         "core": core_build(),
+        "bytecode": bytecode(),
     }
 
 

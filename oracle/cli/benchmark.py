@@ -74,5 +74,6 @@ def bench(
     click.echo("\n".join(table(rows)))
     click.echo(
         f"machine: {os.cpu_count()} CPUs; load average {start[0]:.1f} at the start, {end[0]:.1f} at the end"
-        f" (other processes inflate CPU times too: compare runs by the reference row); core: {about['core']}"
+        f" (other processes inflate CPU times too: compare runs by the reference row); core: {about['core']};"
+        f" bytecode: {about['bytecode']}"
     )
