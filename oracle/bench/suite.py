@@ -50,7 +50,7 @@ def bytecode() -> str:
     """Whether the processes the benchmark starts find the package's modules compiled to bytecode (pip's install
     compiles them); when they do not, each start compiles the source, which the start-up rows (time to SERVING,
     verify) then include."""
-    from oracle.cli import main as probe  # a module every started process imports
+    from oracle.ruleset import loader as probe  # a module every started process imports (each loads the book)
 
     if Path(importlib.util.cache_from_source(probe.__file__)).exists():
         return "cached"
