@@ -22,6 +22,9 @@ WARM_STREAMS = 3  #: streams (whole games) of a stream target's first run
 CHECK_KEYS = ("ratio", "oracle_rate", "echo_rate", "oracle_cpu", "echo_cpu", "client_cpu", "floor_ratio")
 STREAM_KEYS = ("ratio", "oracle_rate", "echo_rate", "oracle_cpu", "echo_cpu")
 WORKER_KEYS = ("ratio", "one_rate", "two_rate", "one_cores", "client_cpu")
+CHECK_TITLE = f"CheckAction under native load (h2load, {CONNECTIONS} connections), vs echo"
+STREAM_TITLE = "RefereeGame under native load, one stream at a time, vs echo stream"
+WORKERS_TITLE = f"serve --workers 2 vs 1 under native load (h2load, {CONNECTIONS} connections)"
 
 
 @dataclass(frozen=True)
@@ -96,14 +99,11 @@ def native_rows(
 ) -> list[Row]:
     """CheckAction (one position, repeated) and RefereeGame (one recorded game a stream) against the echo, then
     serve --workers 2 against 1, all driven by h2load."""
-    check_title = f"CheckAction under native load (h2load, {CONNECTIONS} connections), vs echo"
-    stream_title = "RefereeGame under native load, one stream at a time, vs echo stream"
-    workers_title = f"serve --workers 2 vs 1 under native load (h2load, {CONNECTIONS} connections)"
     if not native_load.available():
         return [
-            *_absent("native.check", CHECK_KEYS, check_title, native_load.INSTALL),
-            *_absent("native.stream", STREAM_KEYS, stream_title, native_load.INSTALL),
-            *_absent("native.workers", WORKER_KEYS, workers_title, native_load.INSTALL),
+            *_absent("native.check", CHECK_KEYS, CHECK_TITLE, native_load.INSTALL),
+            *_absent("native.stream", STREAM_KEYS, STREAM_TITLE, native_load.INSTALL),
+            *_absent("native.workers", WORKER_KEYS, WORKERS_TITLE, native_load.INSTALL),
         ]
     with tempfile.TemporaryDirectory(prefix="canasta-bench-native-") as tmp:
         folder = Path(tmp)
@@ -112,8 +112,8 @@ def native_rows(
         stream_body.write_bytes(native_load.frame(stream))
         rows = _against_echo(sizes, unary[0], stream, (unary_body, stream_body), folder, workers, progress)
         if not workers:
-            return rows + _absent("native.workers", WORKER_KEYS, workers_title, NO_WORKERS)
-        return rows + _workers(sizes, unary[0], unary_body, workers_title, progress)
+            return rows + _absent("native.workers", WORKER_KEYS, WORKERS_TITLE, NO_WORKERS)
+        return rows + _workers(sizes, unary[0], unary_body, progress)
 
 
 def _against_echo(
@@ -158,7 +158,7 @@ def _against_echo(
     rows = [
         over_rounds(
             "native.check.ratio",
-            f"CheckAction under native load (h2load, {CONNECTIONS} connections), vs echo",
+            CHECK_TITLE,
             [a.rate / b.rate for a, b in zip(o, e, strict=True) if b.rate > 0],
             "x echo",
             "one position asked again and again: the oracle's caches answer it",
@@ -180,7 +180,7 @@ def _against_echo(
         *rows,
         over_rounds(
             "native.stream.ratio",
-            "RefereeGame under native load, one stream at a time, vs echo stream",
+            STREAM_TITLE,
             [a.rate / b.rate for a, b in zip(o, e, strict=True) if b.rate > 0],
             "x echo",
             f"a shipped game of {n} messages a stream",
@@ -192,7 +192,7 @@ def _against_echo(
     ]
 
 
-def _workers(sizes: ServerSizes, request: bytes, body: Path, title: str, progress: Progress) -> list[Row]:
+def _workers(sizes: ServerSizes, request: bytes, body: Path, progress: Progress) -> list[Row]:
     """serve --workers 1 and 2 in turns; how many cores one process keeps busy says how far two can go."""
     with Server(oracle_serve(1)) as one, Server(oracle_serve(2)) as two:
         wait_serving(one.port)
@@ -205,7 +205,9 @@ def _workers(sizes: ServerSizes, request: bytes, body: Path, title: str, progres
         turns = _turns(targets, sizes, progress, "serve --workers")
     a, b = turns["1"], turns["2"]
     return [
-        over_rounds("native.workers.ratio", title, [y.rate / x.rate for x, y in zip(a, b, strict=True) if x.rate], "x"),
+        over_rounds(
+            "native.workers.ratio", WORKERS_TITLE, [y.rate / x.rate for x, y in zip(a, b, strict=True) if x.rate], "x"
+        ),
         over_rounds("native.workers.one_rate", "  --workers 1", [t.rate for t in a], "calls/s"),
         over_rounds("native.workers.two_rate", "  --workers 2", [t.rate for t in b], "calls/s"),
         over_rounds(
