@@ -90,6 +90,11 @@ def _per(turns: Sequence[Turn], field: str, each: int = 1) -> list[float]:
     return [getattr(t, field) / max(1, t.calls * each) * 1e6 for t in turns]
 
 
+def _ratios(ours: Sequence[Turn], theirs: Sequence[Turn]) -> list[float]:
+    """Each round's rate over the other target's rate in the same round (rounds where it answered nothing left out)."""
+    return [a.rate / b.rate for a, b in zip(ours, theirs, strict=True) if b.rate > 0]
+
+
 def _absent(prefix: str, keys: Sequence[str], title: str, note: str) -> list[Row]:
     return [missing(f"{prefix}.{key}", title if key == "ratio" else f"  {key}", "", note) for key in keys]
 
@@ -159,7 +164,7 @@ def _against_echo(
         over_rounds(
             "native.check.ratio",
             CHECK_TITLE,
-            [a.rate / b.rate for a, b in zip(o, e, strict=True) if b.rate > 0],
+            _ratios(o, e),
             "x echo",
             "one position asked again and again: the oracle's caches answer it",
         ),
@@ -171,7 +176,7 @@ def _against_echo(
         over_rounds(
             "native.check.floor_ratio",
             "  floor: an echo that parses, reads every card and serializes, vs echo",
-            [a.rate / b.rate for a, b in zip(checks["floor"], e, strict=True) if b.rate > 0],
+            _ratios(checks["floor"], e),
             "x echo",
         ),
     ]
@@ -181,7 +186,7 @@ def _against_echo(
         over_rounds(
             "native.stream.ratio",
             STREAM_TITLE,
-            [a.rate / b.rate for a, b in zip(o, e, strict=True) if b.rate > 0],
+            _ratios(o, e),
             "x echo",
             f"a shipped game of {n} messages a stream",
         ),
@@ -205,9 +210,7 @@ def _workers(sizes: ServerSizes, request: bytes, body: Path, progress: Progress)
         turns = _turns(targets, sizes, progress, "serve --workers")
     a, b = turns["1"], turns["2"]
     return [
-        over_rounds(
-            "native.workers.ratio", WORKERS_TITLE, [y.rate / x.rate for x, y in zip(a, b, strict=True) if x.rate], "x"
-        ),
+        over_rounds("native.workers.ratio", WORKERS_TITLE, _ratios(b, a), "x"),
         over_rounds("native.workers.one_rate", "  --workers 1", [t.rate for t in a], "calls/s"),
         over_rounds("native.workers.two_rate", "  --workers 2", [t.rate for t in b], "calls/s"),
         over_rounds(
