@@ -20,15 +20,19 @@ class SpecNumbers:
         """The rule set's id."""
         return self.spec.id
 
+    def _per_pack(self, suits: int) -> int:
+        """Cards of one kind in the deck, when each pack holds one per suit of `suits` suits."""
+        return suits * self.spec.deck.packs
+
     @property
     def rank_copies(self) -> int:
         """Cards of one natural rank in the deck."""
-        return 4 * self.spec.deck.packs
+        return self._per_pack(4)
 
     @property
     def two_copies(self) -> int:
         """Twos in the deck."""
-        return 4 * self.spec.deck.packs
+        return self._per_pack(4)
 
     @property
     def joker_copies(self) -> int:
@@ -43,12 +47,12 @@ class SpecNumbers:
     @property
     def black_three_copies(self) -> int:
         """Black threes in the deck."""
-        return 2 * self.spec.deck.packs
+        return self._per_pack(2)
 
     @property
     def red_three_copies(self) -> int:
         """Red threes in the deck."""
-        return 2 * self.spec.deck.packs
+        return self._per_pack(2)
 
     @property
     def canasta_size(self) -> int:
