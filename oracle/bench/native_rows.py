@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pickle
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,9 +13,8 @@ from oracle.bench import native_load
 from oracle.bench.echo import GAME_KEY, STREAM, UNARY
 from oracle.bench.procs import Server, cpu_seconds, module_command, process_tree, wait_serving
 from oracle.bench.rows import Row, missing, over_rounds
-from oracle.bench.serving import CHECK_METHOD, NO_WORKERS, STREAM_METHOD, ServerSizes, oracle_serve
+from oracle.bench.serving import CHECK_METHOD, NO_WORKERS, STREAM_METHOD, Progress, ServerSizes, in_turns, oracle_serve
 
-Progress = Callable[[str], None]
 CONNECTIONS = 32  #: h2load's connections for unary calls, one call at a time on each
 WARM_CALLS = 4 * CONNECTIONS  #: unary calls of a target's first, untimed run (which also sizes its turns)
 WARM_STREAMS = 3  #: streams (whole games) of a stream target's first run
@@ -77,11 +76,9 @@ def _turns(targets: dict[str, Target], sizes: ServerSizes, progress: Progress, w
         warm = _load(target, WARM_CALLS if target.connections > 1 else WARM_STREAMS)
         calls[name] = max(target.connections, round(warm.rate * sizes.seconds))
     out: dict[str, list[Turn]] = {name: [] for name in targets}
-    names = list(targets)
-    for r in range(sizes.rounds):
-        for name in names if r % 2 == 0 else names[::-1]:
-            progress(f"{what} under h2load: {name} (round {r + 1}/{sizes.rounds})")
-            out[name].append(_load(targets[name], calls[name]))
+    for r, name in in_turns(list(targets), sizes.rounds):
+        progress(f"{what} under h2load: {name} (round {r + 1}/{sizes.rounds})")
+        out[name].append(_load(targets[name], calls[name]))
     return out
 
 

@@ -11,7 +11,7 @@ import select
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -126,16 +126,21 @@ def startup_rows(sizes: ServerSizes, progress: Progress) -> list[Row]:
     ]
 
 
+def in_turns(names: Sequence[str], rounds: int) -> Iterator[tuple[int, str]]:
+    """(round, name): each name in turn for `rounds` rounds, the order reversed every other round (A B, B A, ...)."""
+    for r in range(rounds):
+        for name in names if r % 2 == 0 else names[::-1]:
+            yield r, name
+
+
 def _turns(
     client: ClientProcess, targets: dict[str, dict[str, Any]], sizes: ServerSizes, progress: Progress, what: str
 ) -> dict[str, list[dict[str, Any]]]:
     """Each target in turn (A B, B A, ...) for `rounds` rounds; every answer kept."""
     results: dict[str, list[dict[str, Any]]] = {name: [] for name in targets}
-    names = list(targets)
-    for r in range(sizes.rounds):
-        for name in names if r % 2 == 0 else names[::-1]:
-            progress(f"{what}: {name} (round {r + 1}/{sizes.rounds})")
-            results[name].append(client.ask(targets[name], timeout=sizes.seconds * 4 + 120))
+    for r, name in in_turns(list(targets), sizes.rounds):
+        progress(f"{what}: {name} (round {r + 1}/{sizes.rounds})")
+        results[name].append(client.ask(targets[name], timeout=sizes.seconds * 4 + 120))
     return results
 
 
