@@ -93,7 +93,7 @@ def test_workers_give_the_serial_results_in_the_order_asked_whatever_the_order()
 
 def test_a_search_for_extremes_near_an_earlier_one_waits_for_it_and_no_lead_waits() -> None:
     searches, _ = workers._searches(BOOK.ids(), BOOK)
-    order = sorted(searches, key=lambda k: (-weight(BOOK.get(searches[k][0]).rules.spec), k))
+    order = sorted(searches, key=lambda k: (-weight(BOOK.get(searches[k][0]).rules), k))
     waits = workers._search_leads(order, searches, BOOK)
     hand_and_foot = [k for k in order if searches[k][0].startswith("hand-and-foot")]
     assert len(hand_and_foot) >= 2  # house rules of Hand and Foot that score apart, sharing the rank tables
@@ -147,7 +147,7 @@ def test_a_worker_is_handed_only_the_answers_it_does_not_keep() -> None:
 
 
 def test_the_costliest_rule_sets_are_weighed_heaviest() -> None:
-    weights = {i: weight(BOOK.get(i).rules.spec) for i in BOOK.ids()}
+    weights = {i: weight(BOOK.get(i).rules) for i in BOOK.ids()}
     light = max(weights[i] for i in ("classic-4p", "classic-2p", "wild-melds-4p"))
     assert all(weights[i] > light for i in ("samba-4p", "hand-and-foot-4p", "cutthroat-3p"))
 

@@ -38,7 +38,6 @@ from typing import Generic, TypeVar, cast
 
 from google.protobuf.message import Message
 
-from oracle.api.v1 import ruleset_pb2
 from oracle.ruleset.compiled import CompiledRules
 from oracle.ruleset.loader import RuleBook
 from oracle.verify.footprint import Footprint, Kept, adopt, kept_after, kept_keys
@@ -113,11 +112,10 @@ def _verify_task(rule_set_id: str, extremes: dict[str, ConcreteSide | None], ans
     return worker.verify(rule_set_id, worker.book.get(rule_set_id).rules, worker.case_dir), kept_after(before)
 
 
-def weight(spec: ruleset_pb2.RuleSet) -> int:
+def weight(rules: CompiledRules) -> int:
     """A rough cost of verifying a rule set, to start the costliest first: the solver's work grows with the deck
     (the counts' ranges), and a side formed during the hand has its extremes proved twice."""
-    cards = spec.deck.packs * 52 + spec.deck.jokers
-    return cards * (2 if lone_hand(spec) else 1)
+    return rules.deck_size * (2 if lone_hand(rules.spec) else 1)
 
 
 def _searches(ids: list[str], book: RuleBook) -> tuple[dict[str, Search], dict[str, list[str]]]:
@@ -230,7 +228,7 @@ def verify_in_workers(
     A worker gets the caller's book `given`, or (None) calls `load` for the shipped one: nothing to pickle.
     """
     searches, needs = _searches(ids, book)
-    cost = {i: weight(book.get(i).rules.spec) for i in ids}
+    cost = {i: weight(book.get(i).rules) for i in ids}
     extremes = sorted(searches, key=lambda k: (-cost[searches[k][0]], k))
     waits_for = _search_leads(extremes, searches, book)
     order = sorted(ids, key=lambda i: (-cost[i], i))
