@@ -56,7 +56,7 @@ def check_rows(found: list[Position], sizes: InProcessSizes, progress: Progress)
         ("check.bare", "  without validation"),
         ("bytes.full", "  request bytes -> response bytes (OracleApi.CheckAction)"),
         ("bytes.repeat", "  the same, a position asked about just before (its state bytes remembered)"),
-        ("bytes.verdict", "  the same, the verdict alone (verdict_only: no next state built or sent)"),
+        ("bytes.verdict", "  the same, the verdict alone (verdict_only: the next state neither written nor sent)"),
         ("bytes.floor", "  parse, read every card and serialize alone"),
     ]
     rows = []
