@@ -27,7 +27,7 @@ def score_is_sum(rm: RuleModel, hand: SideHand) -> tuple[Cond, Shown]:
         i["unfinished"] <= 0,
         i["held"] <= 0,
     )
-    return claim, [(k, e) for k, e in i.items()]
+    return claim, list(i.items())
 
 
 def red_three_score(rm: RuleModel, hand: SideHand) -> tuple[Cond, Shown]:
