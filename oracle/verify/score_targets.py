@@ -6,7 +6,7 @@ canastas.min_size; going out with exactly the canastas required; black-three
 melds of the smallest and largest size; one red three with one canasta fewer
 than threes.canastas_for_red_threes and with that many; the Modern American
 Canasta targets (boundary_family) and red threes held (boundary_foot). Each is
-asked of a small table (SMALL: few melds, few cards in hand) so that the
+asked of a small table (small: few melds, few cards in hand) so that the
 engine's case stays readable. They read only the side table's fields
 (hand.SIDE_FIELDS): hand_read finds them with the score extremes, on their
 solver (hand_read.side_targets).
