@@ -120,18 +120,14 @@ def fresh_z3_context() -> None:
 def own_z3_context() -> Iterator[None]:
     """Make the terms of the block start a new default context (fresh_z3_context), and give the caller its own
     context back afterwards, as if the block had asked Z3 nothing."""
-    saved = z3.z3._main_ctx
-    fresh_z3_context()
-    try:
+    with in_z3_context(None):
         yield
-    finally:
-        z3.z3._main_ctx = saved
 
 
 @contextlib.contextmanager
-def in_z3_context(ctx: z3.Context) -> Iterator[None]:
-    """Make the terms of the block go to `ctx` as the default context, and give the caller its own context back
-    afterwards."""
+def in_z3_context(ctx: z3.Context | None) -> Iterator[None]:
+    """Make the terms of the block go to `ctx` as the default context (None: a new one, made when the block first
+    asks for it, as fresh_z3_context), and give the caller its own context back afterwards."""
     saved = z3.z3._main_ctx
     z3.z3._main_ctx = ctx
     try:
