@@ -40,18 +40,10 @@ class Target:
 
 
 @dataclass(frozen=True)
-class Turn:
-    """One timed run against a target."""
+class Turn(native_load.Load):
+    """One timed run against a target: h2load's run, and what it cost the server."""
 
-    calls: int
-    seconds: float
     server_cpu: float  #: seconds of CPU of the server's processes
-    client_cpu: float  #: seconds of CPU of h2load
-
-    @property
-    def rate(self) -> float:
-        """Calls (or streams) per second."""
-        return self.calls / self.seconds if self.seconds > 0 else 0.0
 
 
 def _load(target: Target, calls: int) -> Turn:
@@ -65,7 +57,8 @@ def _load(target: Target, calls: int) -> Turn:
         connections=target.connections,
         headers=target.headers,
     )
-    return Turn(done.calls, done.seconds, cpu_seconds(target.pids) - before, done.client_cpu)
+    server_cpu = cpu_seconds(target.pids) - before
+    return Turn(done.calls, done.seconds, done.answer_bytes, done.client_cpu, server_cpu)
 
 
 def _turns(targets: dict[str, Target], sizes: ServerSizes, progress: Progress, what: str) -> dict[str, list[Turn]]:
