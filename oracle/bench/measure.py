@@ -150,31 +150,27 @@ def _bytes_rows(job: Job, book: RuleBook) -> Samples:
 
     api = OracleApi(book)
     parse = oracle_pb2.CheckActionRequest.FromString
-    if job.kind == "bytes.full":
-        times, _ = time_each(
-            job.requests, lambda w: w, lambda w: api.CheckAction(parse(w)).SerializeToString(), job.warmup
-        )
-        return {"us": times}
-    if job.kind == "bytes.verdict":  # the same requests asking for the verdict alone (set before timing)
 
-        def verdict_only(wire: bytes) -> bytes:
-            request = parse(wire)
-            request.verdict_only = True
-            return request.SerializeToString()
+    def answer(wire: bytes) -> bytes:  # the servicer's work: request bytes to response bytes
+        return api.CheckAction(parse(wire)).SerializeToString()
 
-        times, _ = time_each(
-            job.requests, verdict_only, lambda w: api.CheckAction(parse(w)).SerializeToString(), job.warmup
-        )
-        return {"us": times}
-    if job.kind == "bytes.repeat":  # the position was asked about just before (the bytes again, parsed anew)
+    def verdict_only(wire: bytes) -> bytes:  # the same request asking for the verdict alone
+        request = parse(wire)
+        request.verdict_only = True
+        return request.SerializeToString()
 
-        def asked_before(wire: bytes) -> bytes:
-            api.CheckAction(parse(wire))
-            return wire
+    def asked_before(wire: bytes) -> bytes:  # the position asked about just before (the bytes again, parsed anew)
+        api.CheckAction(parse(wire))
+        return wire
 
-        times, _ = time_each(
-            job.requests, asked_before, lambda w: api.CheckAction(parse(w)).SerializeToString(), job.warmup
-        )
+    #: what each row does to a request before timing it (set apart from the timed answer)
+    prepare: dict[str, Callable[[bytes], bytes]] = {
+        "bytes.full": lambda w: w,
+        "bytes.verdict": verdict_only,
+        "bytes.repeat": asked_before,
+    }
+    if job.kind in prepare:
+        times, _ = time_each(job.requests, prepare[job.kind], answer, job.warmup)
         return {"us": times}
 
     def floor(item: tuple[bytes, oracle_pb2.CheckActionResponse]) -> bytes:
