@@ -66,7 +66,7 @@ def check_rows(found: list[Position], sizes: InProcessSizes, progress: Progress)
             missing(key, title, "µs", got) if isinstance(got, str) else over_samples(key, title, got["us"], "µs")
         )
         if key == "check.repeat":
-            rows.append(_made_row("check.made", MADE, found, sizes, progress))
+            rows.append(_made_row("check.made", found, sizes, progress))
     return rows
 
 
@@ -80,9 +80,17 @@ def _made_job(kind: str, found: list[Position], sizes: InProcessSizes, rule_set_
     return Job(kind, [request_bytes(p) for p in measured], before=before)
 
 
-def _made_row(key: str, title: str, found: list[Position], sizes: InProcessSizes, progress: Progress) -> Row:
-    got = _measure(_made_job(key, found, sizes), sizes, progress)
-    return missing(key, title, "µs", got) if isinstance(got, str) else over_samples(key, title, got["us"], "µs")
+def _made_row(
+    key: str,
+    found: list[Position],
+    sizes: InProcessSizes,
+    progress: Progress,
+    rule_set_id: str | None = None,
+    samples: str = "us",
+) -> Row:
+    """The row of states the oracle made: `key`'s job over `rule_set_id`'s states (any when None), its `samples`."""
+    got = _measure(_made_job(key, found, sizes, rule_set_id), sizes, progress)
+    return missing(key, MADE, "µs", got) if isinstance(got, str) else over_samples(key, MADE, got[samples], "µs")
 
 
 def legal_rows(found: list[Position], sizes: InProcessSizes, progress: Progress) -> list[Row]:
@@ -103,12 +111,7 @@ def legal_rows(found: list[Position], sizes: InProcessSizes, progress: Progress)
             key = f"{prefix}.{k}"
             rows.append(missing(key, t, "µs", got) if isinstance(got, str) else over_samples(key, t, got[k], "µs"))
         if kind == "legal.moves":
-            got = _measure(_made_job("legal.made", found, sizes, "classic-4p"), sizes, progress)
-            rows.append(
-                missing("legal.made", MADE, "µs", got)
-                if isinstance(got, str)
-                else over_samples("legal.made", MADE, got["all"], "µs")
-            )
+            rows.append(_made_row("legal.made", found, sizes, progress, "classic-4p", "all"))
         if kind == "legal.bare":
             rows.append(_worst_row(got))
     title = "  per judged candidate (the referee judging each)"
