@@ -45,7 +45,7 @@ class Vouched:
         def forget(ref: weakref.ref[GameState]) -> None:  # the state is going: forget it, unless vouched anew
             entry = made.get(key)
             if entry is not None and entry[0] is ref:
-                del made[key]
+                made.pop(key, None)  # (a clear() in another thread may have taken it already)
 
         made[key] = (weakref.ref(state, forget), rules)
 

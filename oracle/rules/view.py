@@ -184,7 +184,8 @@ class ViewVerdict:
     def alone(self) -> ViewVerdict:
         """The verdict without the next view, nor a word on the next state (CheckAction's verdict_only)."""
         kept = tuple(u for u in self.unknowns if u.field != "next_state")
-        return ViewVerdict(self.judged, self.legal, self.verdict, self.events_known, None, kept)
+        verdict = None if self.verdict is None else self.verdict.alone()
+        return ViewVerdict(self.judged, self.legal, verdict, self.events_known, None, kept)
 
 
 def _hidden_in(events: tuple[Event, ...]) -> str:
